@@ -1,0 +1,100 @@
+import { AgentConfigError, PromptLintError } from '../errors.js';
+import type { ToolDefinition } from '../tool.js';
+import type { Claim, ClaimVerifier, EvidenceView } from './claims.js';
+import { verifyByEvidenceTargets } from './claims.js';
+import { isConversational } from './conversational.js';
+import type { VerifiedItem } from './ending.js';
+import { defaultFinishSpec, FINISH_TOOL, type FinishSpec, STOP_TOOL } from './finish-spec.js';
+import type { GateRule } from './gate-keeper.js';
+import { type GuardSettings, resolveGuardSettings } from './guard-settings.js';
+import { lintPrompt } from './prompt-lint.js';
+
+export interface AgentOptions {
+  name: string;
+  /** The system prompt. Every tool name it mentions must be registered (prompt lint). */
+  instructions: string;
+  tools: ToolDefinition[];
+  /** Shape of `finish` and how its input becomes claims. */
+  finish?: FinishSpec;
+  verifier?: ClaimVerifier;
+  /** Items taken from the ledger when the model claims nothing verifiable (or never finishes). */
+  itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
+  guards?: Partial<GuardSettings>;
+  gates?: GateRule[];
+  /** A pinned model spec (`openai:gpt-4.1-mini`); sub-agents never inherit their parent's. */
+  model?: string;
+  /** When false, a text-only reply ends the turn (chat agents). Default true. */
+  requireFinish?: boolean;
+  isConversational?: (message: string) => boolean;
+  promptLint?: { allow?: string[] };
+}
+
+export interface Agent {
+  readonly name: string;
+  readonly instructions: string;
+  readonly tools: ToolDefinition[];
+  readonly finish: FinishSpec;
+  readonly verifier: ClaimVerifier;
+  readonly itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
+  readonly guards: GuardSettings;
+  readonly gates: GateRule[];
+  readonly model?: string;
+  readonly requireFinish: boolean;
+  readonly isConversational: (message: string) => boolean;
+}
+
+/** Builds an agent and rejects a configuration that cannot work, before any run starts. */
+export function defineAgent(options: AgentOptions): Agent {
+  const names = new Set<string>();
+  for (const tool of options.tools) {
+    if (tool.name === FINISH_TOOL || tool.name === STOP_TOOL) {
+      throw new AgentConfigError(
+        options.name,
+        `tool "${tool.name}" is reserved`,
+        'Rename the tool; the harness adds finish and stop itself.',
+      );
+    }
+    if (names.has(tool.name)) {
+      throw new AgentConfigError(
+        options.name,
+        `tool "${tool.name}" is registered twice`,
+        'Register each tool once.',
+      );
+    }
+    names.add(tool.name);
+  }
+  const guards = resolveGuardSettings(options.name, options.guards);
+  const unknown = lintPrompt(
+    options.instructions,
+    [...names, FINISH_TOOL, STOP_TOOL],
+    options.promptLint?.allow,
+  );
+  if (unknown.length > 0) throw new PromptLintError(options.name, unknown);
+  for (const gate of options.gates ?? []) {
+    const governed = gate.kind === 'requires' ? gate.tools : [FINISH_TOOL];
+    for (const tool of governed) {
+      if (tool !== FINISH_TOOL && !names.has(tool)) {
+        throw new AgentConfigError(
+          options.name,
+          `gate "${gate.name}" governs unknown tool "${tool}"`,
+          'Name a registered tool in the gate.',
+        );
+      }
+    }
+  }
+  return {
+    name: options.name,
+    instructions: options.instructions,
+    tools: options.tools,
+    finish: options.finish ?? defaultFinishSpec,
+    verifier: options.verifier ?? verifyByEvidenceTargets,
+    ...(options.itemsFromLedger ? { itemsFromLedger: options.itemsFromLedger } : {}),
+    guards,
+    gates: options.gates ?? [],
+    ...(options.model ? { model: options.model } : {}),
+    requireFinish: options.requireFinish ?? true,
+    isConversational: options.isConversational ?? isConversational,
+  };
+}
+
+export type { Claim };

@@ -1,0 +1,188 @@
+import { tool as aiTool, jsonSchema, type ToolSet } from 'ai';
+import { z } from 'zod';
+import { errorMessage, ToolRejectedError } from '../errors.js';
+import type { FailOpen } from '../fail-open.js';
+import { invokeTool, toolResultForModel } from '../invoke-tool.js';
+import type { RunRecorder } from '../ledger/ledger.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
+import type { Agent } from './agent-definition.js';
+import { type ClaimVerdict, evidenceView } from './claims.js';
+import type { DroppedClaim } from './ending.js';
+import { FINISH_TOOL, STOP_TOOL, stopInput } from './finish-spec.js';
+import type { GateKeeper } from './gate-keeper.js';
+import { type GuardFiring, type GuardState, NUDGES } from './guard-state.js';
+import type { RunState } from './run-state.js';
+
+export interface RunToolsContext {
+  agent: Agent;
+  recorder: RunRecorder;
+  state: RunState;
+  guards: GuardState;
+  gates: GateKeeper;
+  failOpen: FailOpen;
+  signal?: AbortSignal;
+}
+
+export function recordGuard(context: RunToolsContext, firing: GuardFiring): void {
+  const { recorder, state } = context;
+  recorder.append({ kind: 'guard', name: firing.guard, outcome: firing.action, data: { ...firing } });
+  if (firing.action === 'end') {
+    state.ending ??= { reason: firing.guard === 'loop' ? 'loop' : 'repeated_failure', detail: firing.detail };
+  } else if (
+    firing.action === 'nudge' &&
+    (firing.guard === 'silence' || firing.guard === 'loop' || firing.guard === 'finish_required')
+  ) {
+    state.pendingNudges.push({ why: firing.guard, text: NUDGES[firing.guard] });
+  }
+}
+
+function verify(
+  context: RunToolsContext,
+  input: unknown,
+): { verdicts: ClaimVerdict[]; readOnly: Set<string> } {
+  const { agent, recorder } = context;
+  const readOnly = new Set(agent.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name));
+  const claims = agent.finish.toClaims(input);
+  const view = evidenceView(recorder.runId, recorder.entries(), readOnly);
+  try {
+    return { verdicts: agent.verifier(claims, view), readOnly };
+  } catch (error) {
+    // Failing open here means failing closed on the claims: nothing unverified is reported.
+    context.failOpen('verifier', 'verifier-threw', recorder.runId);
+    return {
+      verdicts: claims.map((claim) => ({
+        claim,
+        verified: false as const,
+        why: `the verifier failed: ${errorMessage(error)}`,
+      })),
+      readOnly,
+    };
+  }
+}
+
+function finishTool(context: RunToolsContext): ToolDefinition {
+  const { agent, recorder, state } = context;
+  return defineTool({
+    name: FINISH_TOOL,
+    description: agent.finish.description,
+    inputSchema: agent.finish.inputSchema,
+    annotations: { readOnly: true },
+    execute: async (input) => {
+      const { verdicts, readOnly } = verify(context, input);
+      let verified = verdicts.flatMap((verdict) => (verdict.verified ? [verdict.item] : []));
+      const dropped: DroppedClaim[] = verdicts.flatMap((verdict) =>
+        verdict.verified ? [] : [{ claim: verdict.claim, why: verdict.why }],
+      );
+      for (const verdict of verdicts) {
+        recorder.append({
+          kind: 'claim',
+          outcome: verdict.verified ? 'verified' : 'dropped',
+          data: verdict.verified
+            ? { claim: verdict.claim, via: verdict.item.via, evidenceSeq: verdict.item.evidenceSeq }
+            : { claim: verdict.claim, why: verdict.why },
+        });
+      }
+      if (verified.length === 0 && agent.itemsFromLedger) {
+        verified = agent.itemsFromLedger(evidenceView(recorder.runId, recorder.entries(), readOnly));
+        for (const item of verified) {
+          recorder.append({
+            kind: 'claim',
+            outcome: 'verified',
+            data: {
+              claim: { target: item.target },
+              via: item.via,
+              evidenceSeq: item.evidenceSeq,
+              source: 'ledger',
+            },
+          });
+        }
+      }
+      if (verified.length === 0) {
+        const reasons = dropped.map((entry) => `"${String(entry.claim.target)}": ${entry.why}`).join('; ');
+        throw new ToolRejectedError(
+          'FINISH_REJECTED',
+          `finish rejected: none of your claims is backed by evidence from this run${reasons ? ` (${reasons})` : ' (you claimed nothing)'}. Keep working to produce the evidence, or call stop with the reason.`,
+          { dropped: dropped.length },
+        );
+      }
+      state.ending = {
+        reason: 'finished',
+        finish: { summary: agent.finish.summaryOf(input), verified, dropped },
+      };
+      return { result: { ok: true, verified: verified.length, dropped: dropped.map((entry) => entry.why) } };
+    },
+  });
+}
+
+function stopTool(context: RunToolsContext): ToolDefinition {
+  return defineTool({
+    name: STOP_TOOL,
+    description:
+      'Call when the task cannot be done: give the honest, specific reason. Never substitute a different task.',
+    inputSchema: stopInput,
+    annotations: { readOnly: true },
+    execute: async (input) => {
+      context.state.ending ??= { reason: 'stopped', detail: input.reason };
+      return { result: { ok: true, stopped: true } };
+    },
+  });
+}
+
+/** Runs one call the way every agent call runs: gates, the ledger, then the guards. */
+async function handleCall(
+  context: RunToolsContext,
+  definition: ToolDefinition,
+  input: unknown,
+  toolCallId: string,
+): Promise<unknown> {
+  const { state, gates, guards } = context;
+  state.handledToolCalls.add(toolCallId);
+  const record = await invokeTool(definition, input, {
+    recorder: context.recorder,
+    failOpen: context.failOpen,
+    source: 'agent',
+    ...(context.signal ? { signal: context.signal } : {}),
+    admit: (name) => {
+      if (state.ending && name !== STOP_TOOL) {
+        return new ToolRejectedError(
+          'RUN_ENDED',
+          `The run has already ended (${state.ending.reason}); ${name} was not run.`,
+        );
+      }
+      const decision = gates.check(name);
+      return decision.allowed
+        ? undefined
+        : new ToolRejectedError('GATE_DENIED', decision.message ?? 'Denied by a gate.');
+    },
+  });
+  if (record.outcome === 'ok') gates.noteSuccess(definition.name);
+  state.lastToolFailed = record.outcome !== 'ok';
+  const firing = guards.observeCall(record);
+  if (firing) recordGuard(context, firing);
+  return toolResultForModel(record);
+}
+
+/** The agent's tools plus finish and stop, as an AI SDK tool set whose calls all go through the ledger. */
+export function buildRunTools(context: RunToolsContext): {
+  toolSet: ToolSet;
+  definitions: Map<string, ToolDefinition>;
+} {
+  const definitions = new Map<string, ToolDefinition>();
+  for (const definition of [...context.agent.tools, finishTool(context), stopTool(context)]) {
+    definitions.set(definition.name, definition);
+  }
+  const toolSet: ToolSet = {};
+  for (const definition of definitions.values()) {
+    toolSet[definition.name] = aiTool({
+      description: definition.description,
+      // No validation here on purpose: invokeTool validates with zod so a bad input is a ledger entry.
+      inputSchema: jsonSchema(
+        z.toJSONSchema(definition.inputSchema, { io: 'input', unrepresentable: 'any' }) as Parameters<
+          typeof jsonSchema
+        >[0],
+      ),
+      execute: (input, options) => handleCall(context, definition, input, options.toolCallId),
+    });
+  }
+  return { toolSet, definitions };
+}

@@ -1,0 +1,69 @@
+/** The closed set of ways a run can end. */
+export const ENDING_REASONS = [
+  'finished',
+  'stopped',
+  'round_cap',
+  'repeated_failure',
+  'loop',
+  'no_text',
+  'tool_failure',
+  'model_error',
+  'aborted',
+] as const;
+
+export type EndingReason = (typeof ENDING_REASONS)[number];
+
+export type RunStatus = 'success' | 'partial' | 'failed';
+
+export interface VerifiedItem {
+  /** What the claim was about (an id, a path). */
+  target: string;
+  type?: string;
+  title?: string;
+  /** The evidence that backs it: `POST /api/alpha-shop/suites → 201`, `src/a.ts sha256=…`. */
+  via: string;
+  /** Ledger sequence number of the backing tool call. */
+  evidenceSeq: number;
+  [key: string]: unknown;
+}
+
+export interface DroppedClaim {
+  claim: Record<string, unknown>;
+  why: string;
+}
+
+export interface RunCounts {
+  modelCalls: number;
+  toolCalls: number;
+  failures: number;
+}
+
+/** One result shape for every run, whatever the agent and however it ended. */
+export interface RunResult {
+  runId: string;
+  agent: string;
+  status: RunStatus;
+  endingReason: EndingReason;
+  summary: string;
+  verified: VerifiedItem[];
+  dropped: DroppedClaim[];
+  counts: RunCounts;
+  /** The model's last text for the user, if any. */
+  text?: string;
+}
+
+const EXPLANATIONS: Record<EndingReason, string> = {
+  finished: 'the agent finished and its claims were checked against the ledger',
+  stopped: 'the agent stopped and gave its reason',
+  round_cap: 'the round cap was reached before the agent finished',
+  repeated_failure: 'the same target failed repeatedly in a row',
+  loop: 'the agent repeated the same call with the same arguments after a warning',
+  no_text: 'the model returned neither text nor a tool call',
+  tool_failure: 'the model ended its turn right after a failed tool call, without finishing',
+  model_error: 'the model call failed',
+  aborted: 'the run was aborted',
+};
+
+export function explainEnding(reason: EndingReason): string {
+  return EXPLANATIONS[reason];
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Claim } from './claims.js';
+
+export const FINISH_TOOL = 'finish';
+export const STOP_TOOL = 'stop';
+
+/** How an agent's `finish` input looks and how it turns into claims. */
+// biome-ignore lint/suspicious/noExplicitAny: each agent brings its own finish input type
+export interface FinishSpec<Input = any> {
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  toClaims: (input: Input) => Claim[];
+  summaryOf: (input: Input) => string;
+}
+
+const defaultFinishInput = z.object({
+  summary: z.string().describe('One or two sentences for the user: what was done.'),
+  claims: z
+    .array(
+      z.object({
+        target: z
+          .string()
+          .describe('What the claim is about: an id, a path — exactly as the tool evidence gave it.'),
+        type: z.string().optional(),
+        title: z.string().optional(),
+      }),
+    )
+    .describe('Each thing you did. Only claims backed by tool evidence from this run are reported.'),
+});
+
+export const defaultFinishSpec: FinishSpec<z.infer<typeof defaultFinishInput>> = {
+  description:
+    'Call when the task is done. List every thing you did as a claim; claims are checked against the evidence of this run, and unbacked ones are dropped.',
+  inputSchema: defaultFinishInput,
+  toClaims: (input) => input.claims,
+  summaryOf: (input) => input.summary,
+};
+
+export const stopInput = z.object({
+  reason: z.string().min(1).describe('Why the task cannot be done, honestly and specifically.'),
+});

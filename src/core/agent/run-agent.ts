@@ -1,0 +1,251 @@
+import { dirname, join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { generateText, type ModelMessage, type StepResult, stepCountIs, type ToolSet } from 'ai';
+import { errorMessage, ModelNotConfiguredError } from '../errors.js';
+import { createFailOpen, type FailOpen } from '../fail-open.js';
+import type { Ledger, RunRecorder } from '../ledger/ledger.js';
+import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
+import type { Agent } from './agent-definition.js';
+import { buildRunTools, type RunToolsContext, recordGuard } from './build-run-tools.js';
+import { evidenceView } from './claims.js';
+import type { RunResult, RunStatus, VerifiedItem } from './ending.js';
+import { GateKeeper } from './gate-keeper.js';
+import { GuardState } from './guard-state.js';
+import { recordingModel } from './recording-model.js';
+import { newRunState, type RunState, withInjected } from './run-state.js';
+import { countRun, summarizeRun } from './summarize-run.js';
+
+export interface RunAgentOptions {
+  ledger: Ledger;
+  /** A model object, or a spec such as `openai:gpt-4.1-mini`. Wins over the agent's pin and TALLY_MODEL. */
+  model?: LanguageModelV3 | string;
+  env?: NodeJS.ProcessEnv;
+  /** Fail-open log; defaults to `fail-open.jsonl` beside the ledger. */
+  failOpenLog?: string;
+  signal?: AbortSignal;
+  maxRetries?: number;
+  meta?: Record<string, unknown>;
+}
+
+async function chooseModel(agent: Agent, options: RunAgentOptions): Promise<LanguageModelV3> {
+  if (options.model && typeof options.model !== 'string') return options.model;
+  const spec = selectModelSpec(agent, options.model, options.env ?? process.env);
+  if (!spec) throw new ModelNotConfiguredError(agent.name);
+  return resolveModel(spec, options.env ?? process.env);
+}
+
+function recordStep(context: RunToolsContext, step: StepResult<ToolSet>): void {
+  const { recorder, state, guards } = context;
+  // Calls the SDK could not route to a tool (an unknown name) never reached invokeTool: record them here.
+  for (const part of step.content) {
+    if (part.type === 'tool-error' && !state.handledToolCalls.has(part.toolCallId)) {
+      state.handledToolCalls.add(part.toolCallId);
+      const entry = recorder.append({
+        kind: 'tool_call',
+        name: part.toolName,
+        outcome: 'rejected',
+        data: {
+          tool: part.toolName,
+          target: part.toolName,
+          input: part.input,
+          error: { code: 'UNKNOWN_TOOL', message: errorMessage(part.error) },
+          durationMs: 0,
+          source: 'agent',
+        },
+      });
+      state.lastToolFailed = true;
+      const firing = guards.observeCall({
+        tool: part.toolName,
+        target: part.toolName,
+        input: part.input,
+        outcome: 'rejected',
+        durationMs: 0,
+        seq: entry.seq,
+      });
+      if (firing) recordGuard(context, firing);
+    }
+  }
+  const text = step.text.trim();
+  if (text) state.lastText = text;
+  const firing = guards.observeStep(text.length > 0, step.toolCalls.length);
+  if (firing) recordGuard(context, firing);
+}
+
+function injectNudges(recorder: RunRecorder, state: RunState, messageCount: number): void {
+  for (const nudge of state.pendingNudges) {
+    recorder.append({ kind: 'nudge', name: nudge.why, data: { why: nudge.why, text: nudge.text } });
+    state.injected.push({ index: messageCount, message: { role: 'user', content: nudge.text } });
+  }
+  state.pendingNudges = [];
+}
+
+function finalize(agent: Agent, recorder: RunRecorder, state: RunState): RunResult {
+  const ending = state.ending ?? {
+    reason: 'aborted' as const,
+    detail: 'the loop ended without a reason (a harness bug)',
+  };
+  const entries = recorder.entries();
+  let verified: VerifiedItem[] = [];
+  let dropped = ending.finish?.dropped ?? [];
+  let status: RunStatus;
+  let summary: string;
+  if (ending.finish) {
+    verified = ending.finish.verified;
+    status = dropped.length > 0 ? 'partial' : 'success';
+    const tally = `Verified ${verified.length} item${verified.length === 1 ? '' : 's'}${dropped.length ? `; dropped ${dropped.length} unverifiable claim${dropped.length === 1 ? '' : 's'}` : ''}.`;
+    summary = `${ending.finish.summary.trim() || 'Finished.'} ${tally}`;
+  } else if (ending.answer !== undefined) {
+    status = 'success';
+    summary = `Answered without claiming any change: ${ending.answer}`;
+  } else {
+    const readOnly = new Set(
+      agent.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name),
+    );
+    verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
+    dropped = [];
+    status = verified.length > 0 ? 'partial' : 'failed';
+    summary = summarizeRun(entries, ending.reason, ending.detail);
+  }
+  summary = recorder.redactor.redactText(summary);
+  const counts = countRun(entries);
+  recorder.append({
+    kind: 'end',
+    name: ending.reason,
+    outcome: ending.reason,
+    data: {
+      reason: ending.reason,
+      status,
+      summary,
+      verified: verified.length,
+      dropped: dropped.length,
+      counts,
+      ...(ending.detail ? { detail: ending.detail } : {}),
+    },
+  });
+  return {
+    runId: recorder.runId,
+    agent: agent.name,
+    status,
+    endingReason: ending.reason,
+    summary,
+    verified,
+    dropped,
+    counts,
+    ...(state.lastText ? { text: recorder.redactor.redactText(state.lastText) } : {}),
+  };
+}
+
+/**
+ * Runs an agent on a task. Every model step and tool call lands in the ledger; the guards
+ * and gates are enforced by the harness; the run always ends with a reason and a summary.
+ */
+export async function runAgent(agent: Agent, task: string, options: RunAgentOptions): Promise<RunResult> {
+  const model = await chooseModel(agent, options);
+  const recorder = options.ledger.startRun({
+    agent: agent.name,
+    task,
+    meta: { model: `${model.provider}:${model.modelId}`, ...options.meta },
+  });
+  const failOpen: FailOpen = createFailOpen({
+    logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
+    onRecord: (line) =>
+      recorder.append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
+  });
+  const state = newRunState();
+  const tracedModel = recordingModel(model, recorder, state);
+  const toolNames = new Set([...agent.tools.map((tool) => tool.name), 'finish', 'stop']);
+  const context: RunToolsContext = {
+    agent,
+    recorder,
+    state,
+    guards: new GuardState(agent.guards),
+    gates: new GateKeeper(agent.gates, toolNames, recorder, failOpen),
+    failOpen,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const { toolSet } = buildRunTools(context);
+  const conversational = agent.isConversational(task);
+  if (conversational) {
+    recordGuard(context, {
+      guard: 'conversational_first_turn',
+      action: 'no_tools',
+      detail: 'the opening message is conversational; round 1 runs without tools',
+    });
+  }
+  let messages: ModelMessage[] = [{ role: 'user', content: task }];
+  let finishNudged = false;
+  try {
+    while (!state.ending) {
+      if (options.signal?.aborted) {
+        state.ending = { reason: 'aborted', detail: 'the caller aborted the run' };
+        break;
+      }
+      const remaining = agent.guards.maxRounds - state.rounds;
+      if (remaining <= 0) {
+        state.ending = { reason: 'round_cap', detail: `${agent.guards.maxRounds} rounds` };
+        break;
+      }
+      const firstRound = state.rounds === 0;
+      const segmentStart = messages;
+      let result: Awaited<ReturnType<typeof generateText>>;
+      try {
+        result = await generateText({
+          model: tracedModel,
+          system: agent.instructions,
+          messages: segmentStart,
+          tools: toolSet,
+          stopWhen: [stepCountIs(remaining), () => state.ending !== undefined],
+          maxRetries: options.maxRetries ?? 2,
+          ...(options.signal ? { abortSignal: options.signal } : {}),
+          prepareStep: ({ stepNumber, messages: stepMessages }) => {
+            injectNudges(recorder, state, stepMessages.length);
+            const noTools = conversational && firstRound && stepNumber === 0;
+            return {
+              ...(state.injected.length > 0 ? { messages: withInjected(stepMessages, state.injected) } : {}),
+              ...(noTools ? { activeTools: [] } : {}),
+            };
+          },
+          onStepFinish: (step) => recordStep(context, step),
+        });
+      } catch (error) {
+        state.ending = options.signal?.aborted
+          ? { reason: 'aborted', detail: 'the caller aborted the run' }
+          : { reason: 'model_error', detail: recorder.redactor.redactText(errorMessage(error)) };
+        break;
+      }
+      messages = withInjected([...segmentStart, ...result.response.messages], state.injected);
+      state.injected = [];
+      if (state.ending) break;
+      const last = result.steps.at(-1);
+      if (!last || last.toolCalls.length > 0) continue; // tools not executed (e.g. length cut): next segment
+      const text = last.text.trim();
+      if (!text) {
+        state.ending = { reason: 'no_text', detail: `finish reason ${last.finishReason}` };
+      } else if ((conversational && firstRound && result.steps.length === 1) || !agent.requireFinish) {
+        state.ending = { reason: 'finished', answer: text };
+      } else if (!finishNudged) {
+        finishNudged = true;
+        recordGuard(context, {
+          guard: 'finish_required',
+          action: 'nudge',
+          detail: 'the model ended its turn without finish or stop',
+        });
+        injectNudges(recorder, state, messages.length);
+        messages = withInjected(messages, state.injected);
+        state.injected = [];
+      } else {
+        state.ending = state.lastToolFailed
+          ? { reason: 'tool_failure', detail: 'the last tool call failed and the model ended its turn' }
+          : {
+              reason: 'stopped',
+              detail: `the model ended its turn without calling finish: "${text.slice(0, 200)}"`,
+            };
+      }
+    }
+  } catch (error) {
+    state.ending ??= { reason: 'aborted', detail: `internal error: ${errorMessage(error)}` };
+    finalize(agent, recorder, state);
+    throw error;
+  }
+  return finalize(agent, recorder, state);
+}

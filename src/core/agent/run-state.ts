@@ -1,0 +1,48 @@
+import type { ModelMessage } from 'ai';
+import type { DroppedClaim, EndingReason, VerifiedItem } from './ending.js';
+
+export interface Ending {
+  reason: EndingReason;
+  detail?: string;
+  finish?: { summary: string; verified: VerifiedItem[]; dropped: DroppedClaim[] };
+  /** A conversational or chat reply that ends the turn without finish. */
+  answer?: string;
+}
+
+/** Mutable state of one run, owned by runAgent and the tools it builds for that run. */
+export interface RunState {
+  ending?: Ending;
+  rounds: number;
+  lastText: string;
+  lastToolFailed: boolean;
+  pendingNudges: { why: string; text: string }[];
+  /** Nudges spliced into the conversation at an absolute message index. */
+  injected: { index: number; message: ModelMessage }[];
+  handledToolCalls: Set<string>;
+}
+
+export function newRunState(): RunState {
+  return {
+    rounds: 0,
+    lastText: '',
+    lastToolFailed: false,
+    pendingNudges: [],
+    injected: [],
+    handledToolCalls: new Set(),
+  };
+}
+
+/** Rebuilds the message list with injected nudges at the positions they were given. */
+export function withInjected(messages: ModelMessage[], injected: RunState['injected']): ModelMessage[] {
+  if (injected.length === 0) return messages;
+  const out: ModelMessage[] = [];
+  let next = 0;
+  for (let index = 0; index <= messages.length; index++) {
+    while (next < injected.length && (injected[next] as { index: number }).index === index) {
+      out.push((injected[next] as { message: ModelMessage }).message);
+      next += 1;
+    }
+    if (index < messages.length) out.push(messages[index] as ModelMessage);
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * The closed vocabulary of fail-open reasons, declared in one place. A `why` outside this
+ * list is still recorded, as `unrecognized:<why>`, so a typo shows up in `tally stats`.
+ */
+export const FAIL_OPEN_REASONS = [
+  // core
+  'gate-tool-unregistered',
+  'gate-state-unreadable',
+  'ledger-unavailable',
+  'verifier-threw',
+  'telemetry-unavailable',
+  // records, digests and Claude Code hooks
+  'store-unwritable',
+  'malformed-payload',
+  'non-object-payload',
+  'payload-shape-unrecognized',
+  'skill-unresolvable',
+  'gate-disabled',
+  // workspace and coder
+  'decision-extraction-failed',
+  'browser-unavailable',
+] as const;
+
+export type FailOpenReason = (typeof FAIL_OPEN_REASONS)[number];
+
+const KNOWN = new Set<string>(FAIL_OPEN_REASONS);
+
+export function isFailOpenReason(why: string): why is FailOpenReason {
+  return KNOWN.has(why);
+}

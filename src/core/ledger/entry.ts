@@ -1,0 +1,48 @@
+/** The closed set of ledger entry kinds. */
+export const ENTRY_KINDS = [
+  'tool_call',
+  'model_call',
+  'guard',
+  'nudge',
+  'gate',
+  'fail_open',
+  'claim',
+  'end',
+] as const;
+
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export interface NewEntry {
+  kind: EntryKind;
+  /** Tool, guard or gate name, model id… whatever the kind is about. */
+  name?: string;
+  /** ok / error / rejected for tool calls; verified / dropped for claims; the reason for an end. */
+  outcome?: string;
+  data: Record<string, unknown>;
+}
+
+export interface LedgerEntry extends NewEntry {
+  runId: string;
+  seq: number;
+  ts: string;
+}
+
+export interface RunInfo {
+  id: string;
+  agent: string;
+  task: string;
+  startedAt: string;
+  meta: Record<string, unknown>;
+}
+
+export interface RunListing extends RunInfo {
+  endingReason: string | null;
+  status: string | null;
+  endedAt: string | null;
+  toolCalls: number;
+}
+
+export interface RunRecord {
+  run: RunInfo;
+  entries: LedgerEntry[];
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+
+export const REDACTED = '[redacted]';
+
+/** Header names whose values are always secret. */
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-csrf-token',
+  'x-xsrf-token',
+  'proxy-authorization',
+]);
+
+/** Words that make a field name secret once the name is split into words. */
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'credential',
+  'credentials',
+  'authorization',
+  'cookie',
+  'csrf',
+  'xsrf',
+  'sessionid',
+  'privatekey',
+]);
+
+const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** True when a header or field name looks like it holds a secret. */
+export function isSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (SECRET_HEADERS.has(lower)) return true;
+  const parts = words(name);
+  for (let index = 0; index < parts.length; index++) {
+    const word = parts[index] as string;
+    if (SECRET_WORDS.has(word)) return true;
+    const next = parts[index + 1];
+    if (next && SECRET_WORDS.has(word + next)) return true; // api_key, session_id, private_key
+  }
+  return false;
+}
+
+export interface RedactorOptions {
+  /** Append a short hash so equal secrets stay comparable: `[redacted:3fa9c1]`. */
+  hashSecrets?: boolean;
+}
+
+export interface Redactor {
+  redact<T>(value: T): T;
+  redactText(text: string): string;
+}
+
+/**
+ * Redaction before anything is persisted or printed. Secret-named fields and headers are
+ * replaced; every secret value seen is remembered (in memory only) so a later echo of it
+ * anywhere — a model's text, an error message — is scrubbed too.
+ */
+export function createRedactor(options: RedactorOptions = {}): Redactor {
+  const seen = new Set<string>();
+
+  const mask = (secret: string): string => {
+    if (secret.length >= 4) seen.add(secret);
+    if (!options.hashSecrets) return REDACTED;
+    return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
+  };
+
+  const maskValue = (value: unknown): unknown => {
+    if (typeof value === 'string') return mask(value);
+    if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? mask(item) : REDACTED));
+    if (value === null || value === undefined) return value;
+    return REDACTED;
+  };
+
+  const redactText = (text: string): string => {
+    let out = text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`);
+    for (const secret of seen) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return out;
+  };
+
+  const redactString = (text: string): string => {
+    const trimmed = text.trim();
+    if (
+      (trimmed.startsWith('{') && trimmed.endsWith('}')) ||
+      (trimmed.startsWith('[') && trimmed.endsWith(']'))
+    ) {
+      try {
+        return JSON.stringify(walk(JSON.parse(trimmed)));
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+      }
+    }
+    if (/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
+      const params = new URLSearchParams(trimmed);
+      let changed = false;
+      for (const [key, value] of params) {
+        if (isSecretName(key)) {
+          mask(value);
+          params.set(key, REDACTED);
+          changed = true;
+        }
+      }
+      if (changed) return params.toString();
+    }
+    return redactText(text);
+  };
+
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactString(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    // HAR-style header/cookie pairs: { name: 'Authorization', value: '...' }
+    if (typeof record.name === 'string' && 'value' in record && isSecretName(record.name)) {
+      return { ...record, value: maskValue(record.value) };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(record)) {
+      out[key] = isSecretName(key) ? maskValue(item) : walk(item);
+    }
+    return out;
+  };
+
+  return {
+    redact<T>(value: T): T {
+      // Two passes: the first learns every secret value, the second scrubs echoes of them.
+      walk(value);
+      return walk(value) as T;
+    },
+    redactText,
+  };
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+
+/** MCP-style hints: the same flags are served to the model, to MCP clients and to the CLI. */
+export interface ToolAnnotations {
+  readOnly?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  openWorld?: boolean;
+}
+
+/**
+ * Facts produced by the system while executing a tool, never by the model:
+ * `targets` are what the call touched (a path, an entity id), `via` is how to cite it.
+ */
+export interface Evidence {
+  via?: string;
+  targets?: string[];
+  [key: string]: unknown;
+}
+
+export interface ToolOutcome<Result = unknown> {
+  result: Result;
+  evidence?: Evidence;
+}
+
+/** What a tool may use while it runs. Passed in, never global. */
+export interface ToolContext {
+  runId: string;
+  signal?: AbortSignal;
+  /** Record a fail-open from inside a tool (never throws). */
+  failOpen: (component: string, why: string) => void;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: registries mix tools of different input types
+export interface ToolDefinition<Input = any, Result = any> {
+  name: string;
+  /** When to use the tool, written for a model and for an MCP client alike. */
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  outputSchema?: z.ZodType<Result>;
+  annotations: ToolAnnotations;
+  /**
+   * The normalized target of a call, for the repeated-failure guard
+   * (`POST /api/{id}/suites`, `src/a.ts`). Defaults to the tool name.
+   */
+  target?: (input: Input) => string;
+  execute: (input: Input, context: ToolContext) => Promise<ToolOutcome<Result>>;
+}
+
+/** Identity helper that keeps the input type inferred from the zod schema. */
+export function defineTool<Input, Result>(
+  definition: ToolDefinition<Input, Result>,
+): ToolDefinition<Input, Result> {
+  if (!/^[a-z][a-z0-9_]*$/.test(definition.name)) {
+    throw new TypeError(
+      `Tool name "${definition.name}" must be snake_case (a-z, 0-9, _), starting with a letter.`,
+    );
+  }
+  return definition;
+}

@@ -1,0 +1,57 @@
+// Public API of `tally`. Importing this module has no side effects.
+export { type Agent, type AgentOptions, defineAgent } from './core/agent/agent-definition.js';
+export {
+  type Claim,
+  type ClaimVerdict,
+  type ClaimVerifier,
+  type EvidenceCall,
+  type EvidenceView,
+  verifyByEvidenceTargets,
+} from './core/agent/claims.js';
+export { isConversational } from './core/agent/conversational.js';
+export {
+  type DroppedClaim,
+  ENDING_REASONS,
+  type EndingReason,
+  type RunCounts,
+  type RunResult,
+  type RunStatus,
+  type VerifiedItem,
+} from './core/agent/ending.js';
+export { defaultFinishSpec, type FinishSpec } from './core/agent/finish-spec.js';
+export type { GateRule } from './core/agent/gate-keeper.js';
+export { DEFAULT_GUARDS, type GuardSettings } from './core/agent/guard-settings.js';
+export { lintPrompt } from './core/agent/prompt-lint.js';
+export { type RunAgentOptions, runAgent } from './core/agent/run-agent.js';
+export { classifyResult } from './core/classify-result.js';
+export {
+  AgentConfigError,
+  LedgerError,
+  ModelNotConfiguredError,
+  ModelSpecError,
+  PromptLintError,
+  RunNotFoundError,
+  TallyError,
+  ToolRejectedError,
+} from './core/errors.js';
+export { createFailOpen, type FailOpen, failOpenLine } from './core/fail-open.js';
+export { FAIL_OPEN_REASONS, type FailOpenReason } from './core/fail-open-reasons.js';
+export {
+  type InvokeContext,
+  invokeTool,
+  type ToolCallRecord,
+  toolResultForModel,
+} from './core/invoke-tool.js';
+export { computeStats, type LedgerStats, parseSince } from './core/ledger/compute-stats.js';
+export type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './core/ledger/entry.js';
+export { Ledger, type RunRecorder } from './core/ledger/ledger.js';
+export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
+export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';
+export { createRedactor, isSecretName, REDACTED, type Redactor } from './core/redact.js';
+export {
+  defineTool,
+  type Evidence,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+} from './core/tool.js';

@@ -1,0 +1,49 @@
+import pc from 'picocolors';
+import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
+import { truncate } from './format-table.js';
+
+function compact(value: unknown, max = 100): string {
+  return truncate(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), max);
+}
+
+function describe(entry: LedgerEntry): string {
+  const data = entry.data;
+  switch (entry.kind) {
+    case 'tool_call': {
+      const outcome = entry.outcome === 'ok' ? pc.green('ok') : pc.red(String(entry.outcome));
+      const error = data.error as { code?: string; message?: string } | undefined;
+      const evidence = data.evidence ? `  evidence ${compact(data.evidence)}` : '';
+      const why = error ? `  ${error.code}: ${compact(error.message, 160)}` : '';
+      return `tool   ${String(data.tool)} ${outcome}  input ${compact(data.input)}${evidence}${why}`;
+    }
+    case 'model_call':
+      return `model  ${String(data.model)} round ${String(data.round)}  ${String(data.finishReason)}  in ${String(data.inputTokens)} / out ${String(data.outputTokens)}  ${String(data.durationMs)} ms`;
+    case 'claim':
+      return `claim  ${entry.outcome === 'verified' ? pc.green('verified') : pc.yellow('dropped')} ${compact(data.claim)}  ${data.via ? `via ${String(data.via)}` : `why ${String(data.why)}`}`;
+    case 'end':
+      return `end    ${pc.bold(String(data.reason))} (${String(data.status)})`;
+    default:
+      return `${entry.kind.padEnd(6)} ${entry.name ?? ''} ${entry.outcome ?? ''}  ${compact(data, 160)}`;
+  }
+}
+
+/** A readable timeline of one run, ending with its reason and summary. */
+export function formatRun(record: RunRecord): string {
+  const { run, entries } = record;
+  const lines = [
+    `${pc.bold(run.id)}  agent ${run.agent}  started ${run.startedAt}`,
+    `task: ${run.task}`,
+    '',
+    ...entries.map(
+      (entry) => `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry)}`,
+    ),
+  ];
+  const end = entries.find((entry) => entry.kind === 'end');
+  lines.push(
+    '',
+    end
+      ? `summary: ${String(end.data.summary)}`
+      : 'summary: the run has not ended (still running, or its process died).',
+  );
+  return lines.join('\n');
+}

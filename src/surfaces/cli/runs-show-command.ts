@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { RunNotFoundError } from '../../core/errors.js';
+import { EXIT } from './exit-codes.js';
+import { formatRun } from './format-run.js';
+import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
+
+export default async function runsShowCommand(
+  runId: string,
+  options: { json?: boolean },
+  command: Command,
+): Promise<number> {
+  const ledger = openExistingLedgerFor(command);
+  if (!ledger) throw new RunNotFoundError(runId, ledgerPathFor(command));
+  try {
+    const record = ledger.getRun(runId);
+    process.stdout.write(options.json ? `${JSON.stringify(record, null, 2)}\n` : `${formatRun(record)}\n`);
+    return EXIT.ok;
+  } finally {
+    ledger.close();
+  }
+}

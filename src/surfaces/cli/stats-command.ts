@@ -1,0 +1,59 @@
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { computeStats, parseSince } from '../../core/ledger/compute-stats.js';
+import { EXIT } from './exit-codes.js';
+import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
+
+function list(title: string, counts: Record<string, number>): string[] {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return [`${title}: none`];
+  return [`${title}:`, ...entries.map(([key, count]) => `  ${key.padEnd(40)} ${count}`)];
+}
+
+function percent(rate: number | null): string {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}
+
+export default async function statsCommand(
+  options: { since: string; json?: boolean },
+  command: Command,
+): Promise<number> {
+  const since = parseSince(options.since);
+  const ledgerPath = ledgerPathFor(command);
+  const ledger = openExistingLedgerFor(command);
+  if (!ledger) {
+    process.stdout.write(`No ledger at ${ledgerPath} yet: nothing to count.\n`);
+    return EXIT.ok;
+  }
+  const failOpenLog = process.env.TALLY_FAIL_OPEN_LOG ?? join(dirname(ledgerPath), 'fail-open.jsonl');
+  const stats = computeStats(ledger, since, failOpenLog);
+  ledger.close();
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const lines = [`Runs since ${since}: ${stats.runs}`, ...list('Ending reasons', stats.endingReasons)];
+  lines.push('Verified success by agent:');
+  for (const [agent, figures] of Object.entries(stats.statusByAgent)) {
+    lines.push(
+      `  ${agent.padEnd(20)} ${percent(figures.successRate)} (${figures.success} success, ${figures.partial} partial, ${figures.failed} failed, ${figures.open} open)`,
+    );
+  }
+  lines.push(
+    `Recovery rate (nudged runs that still finished verified): ${percent(stats.recovery.rate)} (${stats.recovery.finishedAfterNudge}/${stats.recovery.nudgedRuns})`,
+    ...list('Guard fires', stats.guardFires),
+    ...list('Gate fires', stats.gateFires),
+  );
+  const days = Object.entries(stats.rejectionsPerDay);
+  lines.push(days.length === 0 ? 'Rejections per day: none' : 'Rejections per day:');
+  for (const [day, codes] of days) {
+    lines.push(
+      `  ${day}  ${Object.entries(codes)
+        .map(([code, count]) => `${code} ${count}`)
+        .join(', ')}`,
+    );
+  }
+  lines.push(...list('Fail-opens by why', stats.failOpensByWhy));
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}

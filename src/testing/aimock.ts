@@ -1,0 +1,41 @@
+import type { LLMock } from '@copilotkit/aimock';
+
+export interface AimockServer {
+  mock: LLMock;
+  /** Base URL for OpenAI-style clients: set OPENAI_BASE_URL to this. */
+  openaiBaseUrl: string;
+  /** Environment for `resolveModel('openai:…', env)` pointed at the mock. */
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `@copilotkit/aimock` (a real OpenAI/Anthropic wire-format server) on 127.0.0.1 and
+ * a free port. Register fixtures in `setup`; remember that the first matching fixture wins,
+ * so register `onToolResult` fixtures before `onMessage` ones.
+ */
+export async function startAimock(setup: (mock: LLMock) => void = () => {}): Promise<AimockServer> {
+  let module: typeof import('@copilotkit/aimock');
+  try {
+    module = await import('@copilotkit/aimock');
+  } catch (error) {
+    throw new Error(
+      `startAimock needs @copilotkit/aimock: run \`npm i -D @copilotkit/aimock\`. (${String(error)})`,
+    );
+  }
+  const mock = new module.LLMock({ port: 0, host: '127.0.0.1' });
+  setup(mock);
+  await mock.start();
+  const openaiBaseUrl = `${mock.url}/v1`;
+  return {
+    mock,
+    openaiBaseUrl,
+    env: {
+      OPENAI_BASE_URL: openaiBaseUrl,
+      OPENAI_API_KEY: 'aimock',
+      ANTHROPIC_BASE_URL: `${mock.url}/v1`,
+      ANTHROPIC_API_KEY: 'aimock',
+    },
+    stop: () => mock.stop(),
+  };
+}
