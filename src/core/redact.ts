@@ -76,6 +76,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   const mask = (secret: string): string => {
     if (secret.length >= 4) seen.add(secret);
+    // `Bearer <token>`, `a=1; session=<value>`: an echo of just the token part must be caught too.
+    for (const piece of secret.split(/[\s;,=]+/)) if (piece.length >= 6) seen.add(piece);
     if (!options.hashSecrets) return REDACTED;
     return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
   };

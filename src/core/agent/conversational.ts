@@ -1,7 +1,7 @@
 const GREETING =
   /^\s*(hi|hello|hey|hiya|yo|thanks|thank you|good (morning|afternoon|evening)|how are you)\b/i;
 const ACTION =
-  /\b(create|make|add|write|fix|update|delete|remove|run|build|prepare|generate|change|edit|refactor|implement|find|search|set up|install|move|rename|list|show|read|open|check|test|deploy|seed|prepare)\b/i;
+  /\b(create|make|add|write|fix|update|delete|remove|run|build|prepare|generate|change|edit|refactor|implement|find|search|set up|install|move|rename|list|show|read|open|check|test|deploy|seed|store|save|put|send|upload|download|please)\b/i;
 
 /**
  * The default classifier for a conversational opening: a greeting, or a question with no

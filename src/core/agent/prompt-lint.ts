@@ -30,7 +30,7 @@ export function lintPrompt(prompt: string, toolNames: string[], allow: string[] 
   for (const match of prompt.matchAll(pattern)) {
     const name = (match[1] ?? match[2] ?? match[3]) as string;
     if (known.has(name) || found.has(name)) continue;
-    const calledLikeATool = match[3] !== undefined;
+    const calledLikeATool = prompt[(match.index ?? 0) + match[0].length] === '(' || match[0].endsWith('(');
     let suggestion: string | undefined;
     let best = Number.POSITIVE_INFINITY;
     for (const tool of toolNames) {

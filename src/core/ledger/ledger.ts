@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { LedgerError, RunNotFoundError } from '../errors.js';
-import { newRunId } from '../ids.js';
+import { createRunIdGenerator } from '../ids.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import { applySchema } from './schema.js';
@@ -73,6 +73,7 @@ export class Ledger {
   private readonly insertEntry: Database.Statement;
   private readonly insertRun: Database.Statement;
   private readonly selectEntries: Database.Statement;
+  private readonly newRunId = createRunIdGenerator();
 
   private constructor(path: string, database: Database.Database) {
     this.path = path;
@@ -116,7 +117,7 @@ export class Ledger {
 
   startRun(options: StartRunOptions): RunRecorder {
     const redactor = createRedactor(options.redaction);
-    const runId = newRunId();
+    const runId = this.newRunId();
     this.insertRun.run({
       id: runId,
       agent: options.agent,

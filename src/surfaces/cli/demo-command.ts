@@ -7,7 +7,7 @@ import type { RunResult } from '../../core/agent/ending.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import { ToolRejectedError } from '../../core/errors.js';
 import { defineTool } from '../../core/tool.js';
-import { callTool, say, scriptedModel } from '../../testing/scripted-model.js';
+import { callTool, scriptedModel } from '../../testing/scripted-model.js';
 import { EXIT } from './exit-codes.js';
 import { openLedgerFor } from './open-ledger.js';
 

@@ -13,7 +13,9 @@ export default async function runsShowCommand(
   if (!ledger) throw new RunNotFoundError(runId, ledgerPathFor(command));
   try {
     const record = ledger.getRun(runId);
-    process.stdout.write(options.json ? `${JSON.stringify(record, null, 2)}\n` : `${formatRun(record)}\n`);
+    // `runs` has its own --json, which commander may hand to the parent: accept either.
+    const json = options.json || command.optsWithGlobals().json;
+    process.stdout.write(json ? `${JSON.stringify(record, null, 2)}\n` : `${formatRun(record)}\n`);
     return EXIT.ok;
   } finally {
     ledger.close();

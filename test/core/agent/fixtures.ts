@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { type AgentOptions, defineAgent } from '../../../src/core/agent/agent-definition.js';
+import { ToolRejectedError } from '../../../src/core/errors.js';
+import { defineTool } from '../../../src/core/tool.js';
+
+/** A small in-memory item store whose writes return evidence, for driving the loop. */
+export function itemTools(items = new Map<string, string>()) {
+  const putItem = defineTool({
+    name: 'put_item',
+    description: 'Store an item.',
+    inputSchema: z.object({ id: z.string(), value: z.string() }),
+    annotations: { idempotent: true },
+    target: (input) => `items/${input.id}`,
+    execute: async ({ id, value }) => {
+      items.set(id, value);
+      return { result: { ok: true, id }, evidence: { targets: [id], via: `put_item ${id}` } };
+    },
+  });
+  const getItem = defineTool({
+    name: 'get_item',
+    description: 'Read an item.',
+    inputSchema: z.object({ id: z.string() }),
+    annotations: { readOnly: true },
+    target: (input) => `items/${input.id}`,
+    execute: async ({ id }) => {
+      const value = items.get(id);
+      if (value === undefined) throw new ToolRejectedError('ITEM_NOT_FOUND', `No item "${id}".`);
+      return { result: { ok: true, id, value } };
+    },
+  });
+  const callApi = defineTool({
+    name: 'call_api',
+    description: 'Call the API; it answers with an HTTP-like status.',
+    inputSchema: z.object({ path: z.string(), status: z.number() }),
+    annotations: {},
+    target: (input) => `POST ${input.path}`,
+    execute: async ({ status }) => ({ result: { status } }),
+  });
+  const slow = defineTool({
+    name: 'slow',
+    description: 'Waits until aborted.',
+    inputSchema: z.object({}),
+    annotations: { readOnly: true },
+    execute: async (_input, context) =>
+      new Promise((resolve) => {
+        context.signal?.addEventListener('abort', () => resolve({ result: { ok: false, error: 'aborted' } }));
+      }),
+  });
+  return { items, tools: [putItem, getItem, callApi, slow] };
+}
+
+export function itemAgent(overrides: Partial<AgentOptions> = {}) {
+  const { items, tools } = itemTools();
+  const agent = defineAgent({
+    name: 'items',
+    instructions: 'Store items with put_item, read them with get_item, then call finish.',
+    tools,
+    ...overrides,
+  });
+  return { agent, items };
+}

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Ledger } from '../../src/core/ledger/ledger.js';
+import { tempDir } from '../helpers.js';
+
+const exec = promisify(execFile);
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'tally.js');
+
+async function tally(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', TALLY_LEDGER: '', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+beforeAll(() => {
+  if (!existsSync(join(import.meta.dirname, '..', '..', 'dist', 'surfaces', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does it for you).');
+  }
+});
+
+describe('tally CLI', () => {
+  it('--help lists the commands and exits 0; an unknown command exits 2', async () => {
+    const cwd = tempDir();
+    const help = await tally(['--help'], cwd);
+    expect(help.code).toBe(0);
+    for (const command of ['runs', 'stats', 'demo']) expect(help.stdout).toContain(command);
+    const unknown = await tally(['frobnicate'], cwd);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('reading runs never creates a ledger', async () => {
+    const cwd = tempDir();
+    const runs = await tally(['runs'], cwd);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toContain('No runs in');
+    expect(existsSync(join(cwd, '.tally'))).toBe(false);
+  });
+
+  it('demo runs on embedded defaults; runs, runs show and stats read what it recorded', async () => {
+    const cwd = tempDir();
+    const demo = await tally(['demo'], cwd);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/partial\s+ending finished/);
+    expect(demo.stdout).toContain('✓ a  via note_write a sha256=');
+    expect(demo.stdout).toContain('✗ c');
+    expect(demo.stdout).toMatch(/failed\s+ending repeated_failure/);
+
+    const listing = await tally(['runs', '--json'], cwd);
+    const runs = JSON.parse(listing.stdout) as { id: string; endingReason: string }[];
+    expect(runs.map((run) => run.endingReason)).toEqual(['repeated_failure', 'stopped', 'finished']);
+
+    const shown = await tally(['runs', 'show', runs[0]?.id as string], cwd);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('guard  repeated_failure end');
+    expect(shown.stdout).toMatch(/summary: Run ended: repeated_failure/);
+
+    const exported = JSON.parse((await tally(['runs', 'show', runs[2]?.id as string, '--json'], cwd)).stdout);
+    expect(exported.entries.filter((entry: { kind: string }) => entry.kind === 'claim')).toHaveLength(3);
+
+    const stats = JSON.parse((await tally(['stats', '--json'], cwd)).stdout);
+    expect(stats.runs).toBe(3);
+    expect(stats.endingReasons).toEqual({ repeated_failure: 1, stopped: 1, finished: 1 });
+    expect(stats.guardFires['repeated_failure:end']).toBe(1);
+    expect(stats.rejectionsPerDay[new Date().toISOString().slice(0, 10)]).toMatchObject({
+      FINISH_REJECTED: 1,
+      NOTE_NOT_FOUND: 4,
+    });
+    const text = await tally(['stats'], cwd);
+    expect(text.stdout).toMatch(/Ending reasons:\n(.*\n){3}/);
+  });
+
+  it('a secret in a tool input header and body is absent from `tally runs show` output', async () => {
+    const cwd = tempDir();
+    const ledgerPath = join(cwd, 'custom.db');
+    const ledger = Ledger.open(ledgerPath);
+    const recorder = ledger.startRun({ agent: 'http', task: 'create a suite' });
+    recorder.append({
+      kind: 'tool_call',
+      name: 'request',
+      outcome: 'ok',
+      data: {
+        tool: 'request',
+        input: { headers: { Cookie: 'sid=COOKIESECRET42' }, body: { title: 'S', api_key: 'BODYKEYSECRET' } },
+      },
+    });
+    ledger.close();
+    for (const args of [
+      ['--ledger', ledgerPath, 'runs', 'show', recorder.runId],
+      ['runs', 'show', recorder.runId, '--json'],
+    ]) {
+      const out = await tally(args, cwd, { TALLY_LEDGER: ledgerPath });
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain('[redacted]');
+      expect(out.stdout).not.toContain('COOKIESECRET42');
+      expect(out.stdout).not.toContain('BODYKEYSECRET');
+    }
+  });
+
+  it('bad input gets a clear message and exit 2', async () => {
+    const cwd = tempDir();
+    await tally(['demo'], cwd);
+    const missing = await tally(['runs', 'show', 'run_nope'], cwd);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No run "run_nope"');
+    const since = await tally(['stats', '--since', 'last tuesday'], cwd);
+    expect(since.code).toBe(2);
+    expect(since.stderr).toContain('--since "last tuesday"');
+    const limit = await tally(['runs', '--limit', 'lots'], cwd);
+    expect(limit.code).toBe(2);
+  });
+});
