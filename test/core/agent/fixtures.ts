@@ -42,7 +42,7 @@ export function itemTools(items = new Map<string, string>()) {
     inputSchema: z.object({}),
     annotations: { readOnly: true },
     execute: async (_input, context) =>
-      new Promise((resolve) => {
+      new Promise<{ result: unknown }>((resolve) => {
         context.signal?.addEventListener('abort', () => resolve({ result: { ok: false, error: 'aborted' } }));
       }),
   });

@@ -120,7 +120,7 @@ describe('gates', () => {
     const entries = ledger.entries(result.runId);
     const firstPut = entries.find((entry) => entry.kind === 'tool_call' && entry.name === 'put_item');
     expect(firstPut).toMatchObject({ outcome: 'rejected', data: { error: { code: 'GATE_DENIED' } } });
-    expect(String((firstPut?.data.error as { message: string }).message)).toContain('Call get_item first');
+    expect(JSON.stringify(firstPut?.data.error)).toContain('Call get_item first');
     expect(entries.find((entry) => entry.kind === 'gate')).toMatchObject({
       name: 'look-first',
       outcome: 'denied',
