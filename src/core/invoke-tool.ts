@@ -16,7 +16,6 @@ export interface ToolCallRecord {
   evidence?: Evidence;
   error?: { code: string; message: string; details?: Record<string, unknown> };
   durationMs: number;
-  seq: number;
 }
 
 export interface InvokeContext {
@@ -31,14 +30,35 @@ export interface InvokeContext {
 
 const RESULT_PREVIEW_CHARS = 4000;
 
+/** True when a value certainly serializes under `budget` characters; walks without allocating. */
+function fitsIn(value: unknown, budget: number): boolean {
+  let left = budget;
+  const visit = (item: unknown): boolean => {
+    if (typeof item === 'string') left -= item.length + 2;
+    else if (item === null || typeof item !== 'object') left -= 24;
+    else if (Array.isArray(item)) {
+      left -= 2;
+      for (const element of item) if (!visit(element)) return false;
+    } else {
+      for (const [key, element] of Object.entries(item)) {
+        left -= key.length + 4;
+        if (!visit(element)) return false;
+      }
+    }
+    return left > 0;
+  };
+  return visit(value);
+}
+
 function ledgerResult(result: unknown): Record<string, unknown> {
   if (result === undefined) return {};
+  if (fitsIn(result, RESULT_PREVIEW_CHARS)) return { result };
   const text = JSON.stringify(result) ?? '';
   if (text.length <= RESULT_PREVIEW_CHARS) return { result };
   return { resultPreview: `${text.slice(0, RESULT_PREVIEW_CHARS)}…`, resultChars: text.length };
 }
 
-type UnsequencedRecord = Omit<ToolCallRecord, 'seq' | 'durationMs'>;
+type UnsequencedRecord = Omit<ToolCallRecord, 'durationMs'>;
 
 async function execute(
   tool: ToolDefinition,
@@ -113,7 +133,7 @@ export async function invokeTool(
       : await execute(tool, parsed.data, target, context);
   }
   const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-  const entry = context.recorder.append({
+  context.recorder.append({
     kind: 'tool_call',
     name: record.tool,
     outcome: record.outcome,
@@ -128,7 +148,7 @@ export async function invokeTool(
       ...(context.source ? { source: context.source } : {}),
     },
   });
-  return { ...record, durationMs, seq: entry.seq };
+  return { ...record, durationMs };
 }
 
 /** What the model (or an MCP client) sees of a call: the result, or a reasoned error. */

@@ -73,6 +73,16 @@ export interface Redactor {
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const seen = new Set<string>();
+  // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
+  const secretNames = new Map<string, boolean>();
+  const isSecret = (name: string): boolean => {
+    let secret = secretNames.get(name);
+    if (secret === undefined) {
+      secret = isSecretName(name);
+      secretNames.set(name, secret);
+    }
+    return secret;
+  };
 
   const mask = (secret: string): string => {
     if (secret.length >= 4) seen.add(secret);
@@ -104,12 +114,14 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       (trimmed.startsWith('[') && trimmed.endsWith(']'))
     ) {
       try {
-        return JSON.stringify(walk(JSON.parse(trimmed)));
+        const parsed: unknown = JSON.parse(trimmed);
+        const redacted = walk(parsed);
+        return redacted === parsed ? text : JSON.stringify(redacted);
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    if (/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
+    if (trimmed.includes('=') && /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
       const params = new URLSearchParams(trimmed);
       let changed = false;
       for (const [key, value] of params) {
@@ -124,27 +136,45 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return redactText(text);
   };
 
+  // Returns the very same value when nothing in it needed redacting: no copies on the hot path.
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redactString(value);
-    if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((item, index) => {
+        const redacted = walk(item);
+        if (redacted !== item) {
+          copy ??= [...value];
+          copy[index] = redacted;
+        }
+      });
+      return copy ?? value;
+    }
     const record = value as Record<string, unknown>;
     // HAR-style header/cookie pairs: { name: 'Authorization', value: '...' }
-    if (typeof record.name === 'string' && 'value' in record && isSecretName(record.name)) {
+    if (typeof record.name === 'string' && 'value' in record && isSecret(record.name)) {
       return { ...record, value: maskValue(record.value) };
     }
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(record)) {
-      out[key] = isSecretName(key) ? maskValue(item) : walk(item);
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      const redacted = isSecret(key) ? maskValue(item) : walk(item);
+      if (redacted !== item) {
+        copy ??= { ...record };
+        copy[key] = redacted;
+      }
     }
-    return out;
+    return copy ?? record;
   };
 
   return {
     redact<T>(value: T): T {
-      // Two passes: the first learns every secret value, the second scrubs echoes of them.
-      walk(value);
-      return walk(value) as T;
+      // A second pass only when this value taught us a new secret: it scrubs echoes of it
+      // that the first pass had already walked past.
+      const known = seen.size;
+      const once = walk(value);
+      return (seen.size === known ? once : walk(value)) as T;
     },
     redactText,
   };

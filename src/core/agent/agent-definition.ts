@@ -1,3 +1,5 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import { z } from 'zod';
 import { AgentConfigError, PromptLintError } from '../errors.js';
 import type { ToolDefinition } from '../tool.js';
 import type { Claim, ClaimVerifier, EvidenceView } from './claims.js';
@@ -41,6 +43,20 @@ export interface Agent {
   readonly model?: string;
   readonly requireFinish: boolean;
   readonly isConversational: (message: string) => boolean;
+  /** The JSON Schema served to models and MCP clients for a tool's input, computed once. */
+  inputJsonSchema(tool: { inputSchema: ToolDefinition['inputSchema'] }): JSONSchema7;
+}
+
+function jsonSchemaCache(): Agent['inputJsonSchema'] {
+  const cache = new WeakMap<object, JSONSchema7>();
+  return (tool) => {
+    let schema = cache.get(tool.inputSchema);
+    if (!schema) {
+      schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7;
+      cache.set(tool.inputSchema, schema);
+    }
+    return schema;
+  };
 }
 
 /** Builds an agent and rejects a configuration that cannot work, before any run starts. */
@@ -94,6 +110,7 @@ export function defineAgent(options: AgentOptions): Agent {
     ...(options.model ? { model: options.model } : {}),
     requireFinish: options.requireFinish ?? true,
     isConversational: options.isConversational ?? isConversational,
+    inputJsonSchema: jsonSchemaCache(),
   };
 }
 

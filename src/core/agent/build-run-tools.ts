@@ -1,5 +1,4 @@
 import { tool as aiTool, jsonSchema, type ToolSet } from 'ai';
-import { z } from 'zod';
 import { errorMessage, ToolRejectedError } from '../errors.js';
 import type { FailOpen } from '../fail-open.js';
 import { invokeTool, toolResultForModel } from '../invoke-tool.js';
@@ -176,11 +175,7 @@ export function buildRunTools(context: RunToolsContext): {
     toolSet[definition.name] = aiTool({
       description: definition.description,
       // No validation here on purpose: invokeTool validates with zod so a bad input is a ledger entry.
-      inputSchema: jsonSchema(
-        z.toJSONSchema(definition.inputSchema, { io: 'input', unrepresentable: 'any' }) as Parameters<
-          typeof jsonSchema
-        >[0],
-      ),
+      inputSchema: jsonSchema(context.agent.inputJsonSchema(definition)),
       execute: (input, options) => handleCall(context, definition, input, options.toolCallId),
     });
   }

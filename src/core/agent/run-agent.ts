@@ -8,12 +8,12 @@ import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
 import type { Agent } from './agent-definition.js';
 import { buildRunTools, type RunToolsContext, recordGuard } from './build-run-tools.js';
 import { evidenceView } from './claims.js';
-import type { RunResult, RunStatus, VerifiedItem } from './ending.js';
+import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
 import { GateKeeper } from './gate-keeper.js';
 import { GuardState } from './guard-state.js';
 import { recordingModel } from './recording-model.js';
 import { newRunState, type RunState, withInjected } from './run-state.js';
-import { countRun, summarizeRun } from './summarize-run.js';
+import { summarizeRun } from './summarize-run.js';
 
 export interface RunAgentOptions {
   ledger: Ledger;
@@ -40,7 +40,7 @@ function recordStep(context: RunToolsContext, step: StepResult<ToolSet>): void {
   for (const part of step.content) {
     if (part.type === 'tool-error' && !state.handledToolCalls.has(part.toolCallId)) {
       state.handledToolCalls.add(part.toolCallId);
-      const entry = recorder.append({
+      recorder.append({
         kind: 'tool_call',
         name: part.toolName,
         outcome: 'rejected',
@@ -60,7 +60,6 @@ function recordStep(context: RunToolsContext, step: StepResult<ToolSet>): void {
         input: part.input,
         outcome: 'rejected',
         durationMs: 0,
-        seq: entry.seq,
       });
       if (firing) recordGuard(context, firing);
     }
@@ -79,12 +78,32 @@ function injectNudges(recorder: RunRecorder, state: RunState, messageCount: numb
   state.pendingNudges = [];
 }
 
-function finalize(agent: Agent, recorder: RunRecorder, state: RunState): RunResult {
+/** Counts calls as they are appended, so a verified finish needs no read-back of the run. */
+function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; counts: RunCounts } {
+  const counts: RunCounts = { modelCalls: 0, toolCalls: 0, failures: 0 };
+  return {
+    counts,
+    recorder: {
+      runId: recorder.runId,
+      redactor: recorder.redactor,
+      entries: () => recorder.entries(),
+      append: (entry) => {
+        if (entry.kind === 'model_call') counts.modelCalls += 1;
+        if (entry.kind === 'tool_call') {
+          counts.toolCalls += 1;
+          if (entry.outcome !== 'ok') counts.failures += 1;
+        }
+        recorder.append(entry);
+      },
+    },
+  };
+}
+
+function finalize(agent: Agent, recorder: RunRecorder, state: RunState, counts: RunCounts): RunResult {
   const ending = state.ending ?? {
     reason: 'aborted' as const,
     detail: 'the loop ended without a reason (a harness bug)',
   };
-  const entries = recorder.entries();
   let verified: VerifiedItem[] = [];
   let dropped = ending.finish?.dropped ?? [];
   let status: RunStatus;
@@ -98,6 +117,7 @@ function finalize(agent: Agent, recorder: RunRecorder, state: RunState): RunResu
     status = 'success';
     summary = `Answered without claiming any change: ${ending.answer}`;
   } else {
+    const entries = recorder.entries();
     const readOnly = new Set(
       agent.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name),
     );
@@ -107,7 +127,6 @@ function finalize(agent: Agent, recorder: RunRecorder, state: RunState): RunResu
     summary = summarizeRun(entries, ending.reason, ending.detail);
   }
   summary = recorder.redactor.redactText(summary);
-  const counts = countRun(entries);
   recorder.append({
     kind: 'end',
     name: ending.reason,
@@ -141,11 +160,14 @@ function finalize(agent: Agent, recorder: RunRecorder, state: RunState): RunResu
  */
 export async function runAgent(agent: Agent, task: string, options: RunAgentOptions): Promise<RunResult> {
   const model = await chooseModel(agent, options);
-  const recorder = options.ledger.startRun({
-    agent: agent.name,
-    task,
-    meta: { model: `${model.provider}:${model.modelId}`, ...options.meta },
-  });
+  const counted = countingRecorder(
+    options.ledger.startRun({
+      agent: agent.name,
+      task,
+      meta: { model: `${model.provider}:${model.modelId}`, ...options.meta },
+    }),
+  );
+  const recorder = counted.recorder;
   const failOpen: FailOpen = createFailOpen({
     logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
     onRecord: (line) =>
@@ -244,8 +266,8 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     }
   } catch (error) {
     state.ending ??= { reason: 'aborted', detail: `internal error: ${errorMessage(error)}` };
-    finalize(agent, recorder, state);
+    finalize(agent, recorder, state, counted.counts);
     throw error;
   }
-  return finalize(agent, recorder, state);
+  return finalize(agent, recorder, state, counted.counts);
 }

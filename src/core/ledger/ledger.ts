@@ -36,8 +36,18 @@ export interface StartRunOptions {
 export interface RunRecorder {
   readonly runId: string;
   readonly redactor: Redactor;
-  append(entry: NewEntry): LedgerEntry;
+  /** Queues the entry (already redacted); it is written before any read and within one event-loop turn. */
+  append(entry: NewEntry): void;
   entries(): LedgerEntry[];
+}
+
+interface QueuedEntry {
+  runId: string;
+  ts: string;
+  kind: string;
+  name: string | null;
+  outcome: string | null;
+  data: string;
 }
 
 function toEntry(row: EntryRow): LedgerEntry {
@@ -64,8 +74,12 @@ function toRun(row: RunRow): RunInfo {
 
 /**
  * The persistent, append-only ledger: one SQLite database (WAL) per project state folder.
- * Safe for parallel appends within a process and for several processes on one file:
- * each append is one statement that assigns its own sequence number under SQLite's write lock.
+ * Safe for parallel appends within a process and for several processes on one file: each
+ * insert assigns its own sequence number under SQLite's write lock.
+ *
+ * Appends are group-committed: queued in memory and written in one transaction at the end
+ * of the current event-loop turn, before any read through this ledger, on close, and on
+ * process exit. A hard kill can lose at most the entries of the turn in progress.
  */
 export class Ledger {
   readonly path: string;
@@ -74,16 +88,32 @@ export class Ledger {
   private readonly insertRun: Database.Statement;
   private readonly selectEntries: Database.Statement;
   private readonly newRunId = createRunIdGenerator();
+  private queue: QueuedEntry[] = [];
+  private flushScheduled = false;
+  private readonly writeQueue: Database.Transaction<(rows: QueuedEntry[]) => void>;
+  private readonly flushOnExit = () => this.flush();
 
   private constructor(path: string, database: Database.Database) {
     this.path = path;
     this.database = database;
+    // Sequence numbers are assigned inside the write transaction, so several processes
+    // appending to one run never collide: the write lock serializes whole batches.
     this.insertEntry = database.prepare(
       `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
-       VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE run_id = @runId),
-               @ts, @kind, @name, @outcome, @data)
-       RETURNING seq`,
+       VALUES (@runId, @seq, @ts, @kind, @name, @outcome, @data)`,
     );
+    const lastSeq = database
+      .prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM entries WHERE run_id = ?')
+      .pluck();
+    this.writeQueue = database.transaction((rows: QueuedEntry[]) => {
+      const next = new Map<string, number>();
+      for (const row of rows) {
+        const seq = (next.get(row.runId) ?? (lastSeq.get(row.runId) as number)) + 1;
+        next.set(row.runId, seq);
+        this.insertEntry.run({ ...row, seq });
+      }
+    });
+    process.once('exit', this.flushOnExit);
     this.insertRun = database.prepare(
       'INSERT INTO runs (id, agent, task, started_at, meta) VALUES (@id, @agent, @task, @startedAt, @meta)',
     );
@@ -138,25 +168,37 @@ export class Ledger {
     };
   }
 
-  private append(runId: string, redactor: Redactor, entry: NewEntry): LedgerEntry {
-    const ts = new Date().toISOString();
-    const data = redactor.redact(entry.data);
-    const row = this.insertEntry.get({
+  private append(runId: string, redactor: Redactor, entry: NewEntry): void {
+    this.queue.push({
       runId,
-      ts,
+      ts: new Date().toISOString(),
       kind: entry.kind,
       name: entry.name ?? null,
       outcome: entry.outcome ?? null,
-      data: JSON.stringify(data),
-    }) as { seq: number };
-    return { ...entry, data, runId, seq: row.seq, ts };
+      data: JSON.stringify(redactor.redact(entry.data)),
+    });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes every queued entry in one transaction. Reads call it first, so reads see all appends. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.queue.length === 0 || !this.database.open) return;
+    const rows = this.queue;
+    this.queue = [];
+    this.writeQueue.immediate(rows);
   }
 
   entries(runId: string): LedgerEntry[] {
+    this.flush();
     return (this.selectEntries.all(runId) as EntryRow[]).map(toEntry);
   }
 
   getRun(runId: string): RunRecord {
+    this.flush();
     const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
     if (!row) throw new RunNotFoundError(runId, this.path);
     return { run: toRun(row), entries: this.entries(runId) };
@@ -164,6 +206,7 @@ export class Ledger {
 
   /** Runs newest first, with their ending when they have one. */
   listRuns(options: { limit?: number; since?: string; agent?: string } = {}): RunListing[] {
+    this.flush();
     const rows = this.database
       .prepare(
         `SELECT r.*, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status, e.ts AS ended_at,
@@ -193,6 +236,7 @@ export class Ledger {
 
   /** Entries of some kinds across runs started since a time; backs `tally stats`. */
   entriesSince(since: string, kinds: EntryKind[]): LedgerEntry[] {
+    this.flush();
     const placeholders = kinds.map(() => '?').join(', ');
     const rows = this.database
       .prepare(`SELECT * FROM entries WHERE ts >= ? AND kind IN (${placeholders}) ORDER BY ts, run_id, seq`)
@@ -201,6 +245,9 @@ export class Ledger {
   }
 
   close(): void {
+    if (!this.database.open) return;
+    this.flush();
+    process.removeListener('exit', this.flushOnExit);
     this.database.close();
   }
 }

@@ -1,0 +1,26 @@
+// `npm run bench`: every figure is printed next to a baseline measured in the same run.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ledgerBench } from './core/ledger-bench.js';
+import { loopBench } from './core/loop-bench.js';
+import { type BenchRow, printRows } from './measure.js';
+
+const suites: Record<string, () => Promise<BenchRow[]>> = {
+  'core: ledger': ledgerBench,
+  'core: agent loop': loopBench,
+};
+
+const only = process.argv[2];
+const results: Record<string, BenchRow[]> = {};
+for (const [title, suite] of Object.entries(suites)) {
+  if (only && !title.includes(only)) continue;
+  results[title] = await suite();
+  printRows(title, results[title]);
+}
+const out = join(import.meta.dirname, '.out');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'results.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`,
+);
+process.stdout.write(`\nResults written to bench/.out/results.json\n`);
