@@ -86,8 +86,18 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   const mask = (secret: string): string => {
     if (secret.length >= 4) seen.add(secret);
-    // `Bearer <token>`, `a=1; session=<value>`: an echo of just the token part must be caught too.
-    for (const piece of secret.split(/[\s;,=]+/)) if (piece.length >= 6) seen.add(piece);
+    // `Bearer <token>`, `sid=<value>; Path=/`: an echo of just the value part must be caught
+    // too — but not the cookie names and attributes around it.
+    for (const part of secret.split(';')) {
+      const value = part.includes('=')
+        ? part.slice(part.indexOf('=') + 1).trim()
+        : (part.trim().split(/\s+/).at(-1) ?? '');
+      if (
+        value.length >= 6 &&
+        !/^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain)$/i.test(value)
+      )
+        seen.add(value);
+    }
     if (!options.hashSecrets) return REDACTED;
     return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
   };

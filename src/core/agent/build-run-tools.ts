@@ -1,16 +1,15 @@
 import { tool as aiTool, jsonSchema, type ToolSet } from 'ai';
-import { errorMessage, ToolRejectedError } from '../errors.js';
+import { ToolRejectedError } from '../errors.js';
 import type { FailOpen } from '../fail-open.js';
 import { invokeTool, toolResultForModel } from '../invoke-tool.js';
 import type { RunRecorder } from '../ledger/ledger.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 import type { Agent } from './agent-definition.js';
-import { type ClaimVerdict, evidenceView } from './claims.js';
-import type { DroppedClaim } from './ending.js';
 import { FINISH_TOOL, STOP_TOOL, stopInput } from './finish-spec.js';
 import type { GateKeeper } from './gate-keeper.js';
 import { type GuardFiring, type GuardState, NUDGES } from './guard-state.js';
 import type { RunState } from './run-state.js';
+import { verifyFinish } from './verify-finish.js';
 
 export interface RunToolsContext {
   agent: Agent;
@@ -35,30 +34,6 @@ export function recordGuard(context: RunToolsContext, firing: GuardFiring): void
   }
 }
 
-function verify(
-  context: RunToolsContext,
-  input: unknown,
-): { verdicts: ClaimVerdict[]; readOnly: Set<string> } {
-  const { agent, recorder } = context;
-  const readOnly = new Set(agent.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name));
-  const claims = agent.finish.toClaims(input);
-  const view = evidenceView(recorder.runId, recorder.entries(), readOnly);
-  try {
-    return { verdicts: agent.verifier(claims, view), readOnly };
-  } catch (error) {
-    // Failing open here means failing closed on the claims: nothing unverified is reported.
-    context.failOpen('verifier', 'verifier-threw', recorder.runId);
-    return {
-      verdicts: claims.map((claim) => ({
-        claim,
-        verified: false as const,
-        why: `the verifier failed: ${errorMessage(error)}`,
-      })),
-      readOnly,
-    };
-  }
-}
-
 function finishTool(context: RunToolsContext): ToolDefinition {
   const { agent, recorder, state } = context;
   return defineTool({
@@ -67,35 +42,7 @@ function finishTool(context: RunToolsContext): ToolDefinition {
     inputSchema: agent.finish.inputSchema,
     annotations: { readOnly: true },
     execute: async (input) => {
-      const { verdicts, readOnly } = verify(context, input);
-      let verified = verdicts.flatMap((verdict) => (verdict.verified ? [verdict.item] : []));
-      const dropped: DroppedClaim[] = verdicts.flatMap((verdict) =>
-        verdict.verified ? [] : [{ claim: verdict.claim, why: verdict.why }],
-      );
-      for (const verdict of verdicts) {
-        recorder.append({
-          kind: 'claim',
-          outcome: verdict.verified ? 'verified' : 'dropped',
-          data: verdict.verified
-            ? { claim: verdict.claim, via: verdict.item.via, evidenceSeq: verdict.item.evidenceSeq }
-            : { claim: verdict.claim, why: verdict.why },
-        });
-      }
-      if (verified.length === 0 && agent.itemsFromLedger) {
-        verified = agent.itemsFromLedger(evidenceView(recorder.runId, recorder.entries(), readOnly));
-        for (const item of verified) {
-          recorder.append({
-            kind: 'claim',
-            outcome: 'verified',
-            data: {
-              claim: { target: item.target },
-              via: item.via,
-              evidenceSeq: item.evidenceSeq,
-              source: 'ledger',
-            },
-          });
-        }
-      }
+      const { verified, dropped } = verifyFinish(agent, recorder, context.failOpen, input);
       if (verified.length === 0) {
         const reasons = dropped.map((entry) => `"${String(entry.claim.target)}": ${entry.why}`).join('; ');
         throw new ToolRejectedError(

@@ -1,19 +1,16 @@
-import { dirname, join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, type StepResult, stepCountIs, type ToolSet } from 'ai';
 import { errorMessage, ModelNotConfiguredError } from '../errors.js';
-import { createFailOpen, type FailOpen } from '../fail-open.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
 import type { Agent } from './agent-definition.js';
 import { buildRunTools, type RunToolsContext, recordGuard } from './build-run-tools.js';
-import { evidenceView } from './claims.js';
-import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
+import type { RunResult } from './ending.js';
+import { finalize, startRecordedRun } from './finalize-run.js';
 import { GateKeeper } from './gate-keeper.js';
 import { GuardState } from './guard-state.js';
 import { recordingModel } from './recording-model.js';
 import { newRunState, type RunState, withInjected } from './run-state.js';
-import { summarizeRun } from './summarize-run.js';
 
 export interface RunAgentOptions {
   ledger: Ledger;
@@ -78,100 +75,14 @@ function injectNudges(recorder: RunRecorder, state: RunState, messageCount: numb
   state.pendingNudges = [];
 }
 
-/** Counts calls as they are appended, so a verified finish needs no read-back of the run. */
-function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; counts: RunCounts } {
-  const counts: RunCounts = { modelCalls: 0, toolCalls: 0, failures: 0 };
-  return {
-    counts,
-    recorder: {
-      runId: recorder.runId,
-      redactor: recorder.redactor,
-      entries: () => recorder.entries(),
-      append: (entry) => {
-        if (entry.kind === 'model_call') counts.modelCalls += 1;
-        if (entry.kind === 'tool_call') {
-          counts.toolCalls += 1;
-          if (entry.outcome !== 'ok') counts.failures += 1;
-        }
-        recorder.append(entry);
-      },
-    },
-  };
-}
-
-function finalize(agent: Agent, recorder: RunRecorder, state: RunState, counts: RunCounts): RunResult {
-  const ending = state.ending ?? {
-    reason: 'aborted' as const,
-    detail: 'the loop ended without a reason (a harness bug)',
-  };
-  let verified: VerifiedItem[] = [];
-  let dropped = ending.finish?.dropped ?? [];
-  let status: RunStatus;
-  let summary: string;
-  if (ending.finish) {
-    verified = ending.finish.verified;
-    status = dropped.length > 0 ? 'partial' : 'success';
-    const tally = `Verified ${verified.length} item${verified.length === 1 ? '' : 's'}${dropped.length ? `; dropped ${dropped.length} unverifiable claim${dropped.length === 1 ? '' : 's'}` : ''}.`;
-    summary = `${ending.finish.summary.trim() || 'Finished.'} ${tally}`;
-  } else if (ending.answer !== undefined) {
-    status = 'success';
-    summary = `Answered without claiming any change: ${ending.answer}`;
-  } else {
-    const entries = recorder.entries();
-    const readOnly = new Set(
-      agent.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name),
-    );
-    verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
-    dropped = [];
-    status = verified.length > 0 ? 'partial' : 'failed';
-    summary = summarizeRun(entries, ending.reason, ending.detail);
-  }
-  summary = recorder.redactor.redactText(summary);
-  recorder.append({
-    kind: 'end',
-    name: ending.reason,
-    outcome: ending.reason,
-    data: {
-      reason: ending.reason,
-      status,
-      summary,
-      verified: verified.length,
-      dropped: dropped.length,
-      counts,
-      ...(ending.detail ? { detail: ending.detail } : {}),
-    },
-  });
-  return {
-    runId: recorder.runId,
-    agent: agent.name,
-    status,
-    endingReason: ending.reason,
-    summary,
-    verified,
-    dropped,
-    counts,
-    ...(state.lastText ? { text: recorder.redactor.redactText(state.lastText) } : {}),
-  };
-}
-
 /**
  * Runs an agent on a task. Every model step and tool call lands in the ledger; the guards
  * and gates are enforced by the harness; the run always ends with a reason and a summary.
  */
 export async function runAgent(agent: Agent, task: string, options: RunAgentOptions): Promise<RunResult> {
   const model = await chooseModel(agent, options);
-  const counted = countingRecorder(
-    options.ledger.startRun({
-      agent: agent.name,
-      task,
-      meta: { model: `${model.provider}:${model.modelId}`, ...options.meta },
-    }),
-  );
-  const recorder = counted.recorder;
-  const failOpen: FailOpen = createFailOpen({
-    logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
-    onRecord: (line) =>
-      recorder.append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
+  const { recorder, counts, failOpen } = startRecordedRun(agent, task, options, {
+    model: `${model.provider}:${model.modelId}`,
   });
   const state = newRunState();
   const tracedModel = recordingModel(model, recorder, state);
@@ -266,8 +177,8 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     }
   } catch (error) {
     state.ending ??= { reason: 'aborted', detail: `internal error: ${errorMessage(error)}` };
-    finalize(agent, recorder, state, counted.counts);
+    finalize(agent, recorder, state.ending, state.lastText, counts);
     throw error;
   }
-  return finalize(agent, recorder, state, counted.counts);
+  return finalize(agent, recorder, state.ending, state.lastText, counts);
 }

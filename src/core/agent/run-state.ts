@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { DroppedClaim, EndingReason, VerifiedItem } from './ending.js';
 
+/** How a run ended; `finish` is set only for a verified finish. */
 export interface Ending {
   reason: EndingReason;
   detail?: string;

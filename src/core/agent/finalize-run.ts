@@ -1,0 +1,121 @@
+import { dirname, join } from 'node:path';
+import { createFailOpen, type FailOpen } from '../fail-open.js';
+import type { Ledger, RunRecorder } from '../ledger/ledger.js';
+import type { Agent } from './agent-definition.js';
+import { evidenceView } from './claims.js';
+import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
+import type { Ending } from './run-state.js';
+import { summarizeRun } from './summarize-run.js';
+import { readOnlyToolsOf } from './verify-finish.js';
+
+export interface RecordedRunOptions {
+  ledger: Ledger;
+  /** Fail-open log; defaults to `fail-open.jsonl` beside the ledger. */
+  failOpenLog?: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface RecordedRun {
+  recorder: RunRecorder;
+  counts: RunCounts;
+  failOpen: FailOpen;
+}
+
+/** Counts calls as they are appended, so a verified finish needs no read-back of the run. */
+function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; counts: RunCounts } {
+  const counts: RunCounts = { modelCalls: 0, toolCalls: 0, failures: 0 };
+  return {
+    counts,
+    recorder: {
+      runId: recorder.runId,
+      redactor: recorder.redactor,
+      entries: () => recorder.entries(),
+      append: (entry) => {
+        if (entry.kind === 'model_call') counts.modelCalls += 1;
+        if (entry.kind === 'tool_call') {
+          counts.toolCalls += 1;
+          if (entry.outcome !== 'ok') counts.failures += 1;
+        }
+        recorder.append(entry);
+      },
+    },
+  };
+}
+
+/** Writes the `end` entry and builds the one result shape; never leaves a summary empty. */
+export function finalize(
+  agent: Agent,
+  recorder: RunRecorder,
+  endingOrUndefined: Ending | undefined,
+  lastText: string,
+  counts: RunCounts,
+): RunResult {
+  const ending = endingOrUndefined ?? {
+    reason: 'aborted' as const,
+    detail: 'the loop ended without a reason (a harness bug)',
+  };
+  let verified: VerifiedItem[] = [];
+  let dropped = ending.finish?.dropped ?? [];
+  let status: RunStatus;
+  let summary: string;
+  if (ending.finish) {
+    verified = ending.finish.verified;
+    status = dropped.length > 0 ? 'partial' : 'success';
+    const tally = `Verified ${verified.length} item${verified.length === 1 ? '' : 's'}${dropped.length ? `; dropped ${dropped.length} unverifiable claim${dropped.length === 1 ? '' : 's'}` : ''}.`;
+    summary = `${ending.finish.summary.trim() || 'Finished.'} ${tally}`;
+  } else if (ending.answer !== undefined) {
+    status = 'success';
+    summary = `Answered without claiming any change: ${ending.answer}`;
+  } else {
+    const entries = recorder.entries();
+    const readOnly = readOnlyToolsOf(agent);
+    verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
+    dropped = [];
+    status = verified.length > 0 ? 'partial' : 'failed';
+    summary = summarizeRun(entries, ending.reason, ending.detail);
+  }
+  summary = recorder.redactor.redactText(summary);
+  recorder.append({
+    kind: 'end',
+    name: ending.reason,
+    outcome: ending.reason,
+    data: {
+      reason: ending.reason,
+      status,
+      summary,
+      verified: verified.length,
+      dropped: dropped.length,
+      counts,
+      ...(ending.detail ? { detail: ending.detail } : {}),
+    },
+  });
+  return {
+    runId: recorder.runId,
+    agent: agent.name,
+    status,
+    endingReason: ending.reason,
+    summary,
+    verified,
+    dropped,
+    counts,
+    ...(lastText ? { text: recorder.redactor.redactText(lastText) } : {}),
+  };
+}
+
+/** Starts a run in the ledger with a counting recorder and a fail-open recorder bound to it. */
+export function startRecordedRun(
+  agent: Agent,
+  task: string,
+  options: RecordedRunOptions,
+  meta: Record<string, unknown> = {},
+): RecordedRun {
+  const { recorder, counts } = countingRecorder(
+    options.ledger.startRun({ agent: agent.name, task, meta: { ...meta, ...options.meta } }),
+  );
+  const failOpen = createFailOpen({
+    logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
+    onRecord: (line) =>
+      recorder.append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
+  });
+  return { recorder, counts, failOpen };
+}

@@ -1,0 +1,50 @@
+import { errorMessage } from '../errors.js';
+import { invokeTool, type ToolCallRecord } from '../invoke-tool.js';
+import type { Agent } from './agent-definition.js';
+import type { RunResult } from './ending.js';
+import { finalize, type RecordedRunOptions, startRecordedRun } from './finalize-run.js';
+import type { Ending } from './run-state.js';
+import { verifyFinish } from './verify-finish.js';
+
+/** What a deterministic plan ends with: a finish input (verified like the model's) or a stop. */
+export type PlanOutcome = { finish: unknown } | { stop: string; failed?: boolean };
+
+export type PlanCall = (toolName: string, input: unknown) => Promise<ToolCallRecord>;
+
+/**
+ * Runs a deterministic plan (no model) as a recorded run: every call goes through the same
+ * tools and ledger as a model's, and the finish goes through the same verifier.
+ */
+export async function runPlan(
+  agent: Agent,
+  task: string,
+  plan: (call: PlanCall) => Promise<PlanOutcome>,
+  options: RecordedRunOptions,
+): Promise<RunResult> {
+  const { recorder, counts, failOpen } = startRecordedRun(agent, task, options, { tier: 'deterministic' });
+  const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
+  let lastFailed = false;
+  const call: PlanCall = async (toolName, input) => {
+    const tool = tools.get(toolName);
+    if (!tool) throw new TypeError(`The plan called "${toolName}", which agent "${agent.name}" does not have.`);
+    const record = await invokeTool(tool, input, { recorder, failOpen, source: 'plan' });
+    lastFailed = record.outcome !== 'ok';
+    return record;
+  };
+  let ending: Ending;
+  try {
+    const outcome = await plan(call);
+    if ('finish' in outcome) {
+      const { verified, dropped } = verifyFinish(agent, recorder, failOpen, outcome.finish);
+      ending =
+        verified.length > 0
+          ? { reason: 'finished', finish: { summary: agent.finish.summaryOf(outcome.finish), verified, dropped } }
+          : { reason: 'stopped', detail: 'the plan finished but nothing it claimed is backed by evidence' };
+    } else {
+      ending = { reason: outcome.failed || lastFailed ? 'tool_failure' : 'stopped', detail: outcome.stop };
+    }
+  } catch (error) {
+    ending = { reason: 'aborted', detail: `the plan threw: ${errorMessage(error)}` };
+  }
+  return finalize(agent, recorder, ending, '', counts);
+}

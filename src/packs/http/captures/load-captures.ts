@@ -1,0 +1,49 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AuthSample, Capture, CaptureSet, SkippedCapture } from './capture.js';
+import { CapturesNotFoundError } from './capture-error.js';
+import { apiOriginOf, filterCaptures } from './filter-captures.js';
+import { parseExplorbotDir } from './parse-explorbot.js';
+import { parseHar } from './parse-har.js';
+
+/** Loads HAR files and explorbot directories; a malformed HAR throws CaptureFormatError. */
+export function loadCaptures(paths: string[], options: { apiOrigin?: string } = {}): CaptureSet & { apiOrigin?: string } {
+  const all: Capture[] = [];
+  const auth: AuthSample[] = [];
+  const skipped: SkippedCapture[] = [];
+  const sources: string[] = [];
+  for (const raw of paths) {
+    const path = resolve(raw);
+    if (!existsSync(path)) throw new CapturesNotFoundError(raw);
+    sources.push(path);
+    if (statSync(path).isDirectory()) {
+      const parsed = parseExplorbotDir(path);
+      all.push(...parsed.captures);
+      auth.push(...parsed.auth);
+      skipped.push(...parsed.skipped);
+    } else {
+      const parsed = parseHar(readFileSync(path, 'utf8'), path);
+      all.push(...parsed.captures);
+      auth.push(...parsed.auth);
+    }
+  }
+  const apiOrigin = options.apiOrigin ?? apiOriginOf(all);
+  const { kept, dropped } = filterCaptures(all, apiOrigin);
+  return { captures: kept, auth, skipped: [...skipped, ...dropped], sources, ...(apiOrigin ? { apiOrigin } : {}) };
+}
+
+/**
+ * Auth headers for requests, from THIS capture session only (the source with the newest
+ * timestamp), newest first; samples without a timestamp are stale and never used.
+ */
+export function currentAuthHeaders(auth: AuthSample[]): Record<string, string> {
+  const dated = auth.filter((sample) => sample.timestamp);
+  if (dated.length === 0) return {};
+  const newest = dated.reduce((a, b) => ((a.timestamp as string) >= (b.timestamp as string) ? a : b));
+  const out: Record<string, string> = {};
+  const ordered = dated.filter((sample) => sample.session === newest.session).sort((a, b) => ((b.timestamp as string) < (a.timestamp as string) ? -1 : 1));
+  for (const sample of ordered) {
+    for (const [name, value] of Object.entries(sample.headers)) out[name] ??= value;
+  }
+  return out;
+}

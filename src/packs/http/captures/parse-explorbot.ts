@@ -1,0 +1,102 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { AuthSample, Capture, SkippedCapture } from './capture.js';
+import { parseMaybeJson, splitHeaders } from './normalize-headers.js';
+
+const BROWSER_PREFIX = 'xhr_';
+
+function stringMap(value: unknown, what: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what} is not a map`);
+  const out: Record<string, string> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item !== 'string' && typeof item !== 'number') throw new Error(`${what}.${name} is not a single value`);
+    const text = String(item);
+    if (/[\r\n]/.test(text)) throw new Error(`${what}.${name} spans several lines`);
+    out[name] = text;
+  }
+  return out;
+}
+
+function splitFrontMatter(text: string): { front: string; body: string } {
+  const normalized = text.replace(/\r\n/g, '\n');
+  const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(normalized);
+  if (!match) throw new Error('no front-matter block between --- lines');
+  return { front: match[1] as string, body: match[2] as string };
+}
+
+function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSample } {
+  const source = join(dir, `${id}.request.yaml`);
+  const { front, body } = splitFrontMatter(readFileSync(source, 'utf8'));
+  const meta: unknown = parseYaml(front);
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter is not a map');
+  const record = meta as Record<string, unknown>;
+  if (typeof record.method !== 'string') throw new Error('method is missing');
+  const fullUrl = typeof record.fullUrl === 'string' ? record.fullUrl : undefined;
+  if (!fullUrl) throw new Error('fullUrl is missing');
+  const url = new URL(fullUrl);
+  const status = Number(record.status);
+  if (!Number.isInteger(status)) throw new Error('status is missing or not a number');
+  const request = splitHeaders(Object.fromEntries(Object.entries(stringMap(record.headers, 'headers')).map(([k, v]) => [k.toLowerCase(), v])));
+  const response = splitHeaders(Object.fromEntries(Object.entries(stringMap(record.responseHeaders, 'responseHeaders')).map(([k, v]) => [k.toLowerCase(), v])));
+  const bodyText = body.replace(/\n$/, '');
+  const requestBody = parseMaybeJson(bodyText, request.headers['content-type']);
+  if (bodyText.trim() && request.headers['content-type']?.includes('json') && requestBody === undefined) {
+    throw new Error('the request body is not valid JSON although content-type says JSON');
+  }
+  const responsePath = join(dir, `${id}.response.json`);
+  const responseText = existsSync(responsePath) ? readFileSync(responsePath, 'utf8') : undefined;
+  const timestampValue = record.timestamp instanceof Date ? record.timestamp.toISOString() : record.timestamp;
+  const timestamp = typeof timestampValue === 'string' && !Number.isNaN(Date.parse(timestampValue)) ? new Date(timestampValue).toISOString() : undefined;
+  const responseBody = parseMaybeJson(responseText, 'application/json');
+  const capture: Capture = {
+    id: source,
+    method: record.method.toUpperCase(),
+    url: `${url.origin}${url.pathname}${url.search}`,
+    origin: url.origin,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    requestHeaders: request.headers,
+    ...(requestBody !== undefined ? { requestBody } : {}),
+    ...(bodyText ? { requestBodyText: bodyText } : {}),
+    status,
+    responseHeaders: response.headers,
+    ...(responseBody !== undefined ? { responseBody } : {}),
+    ...(timestamp ? { timestamp } : {}),
+    provenance: 'browser',
+    session: dir,
+    resourceType: 'xhr',
+  };
+  const hasAuth = Object.keys(request.auth).length > 0;
+  return { capture, ...(hasAuth ? { auth: { session: dir, ...(timestamp ? { timestamp } : {}), headers: request.auth } } : {}) };
+}
+
+/**
+ * Imports an explorbot-style `output/requests` directory. Only `xhr_*` files are browser
+ * captures; agent-made files (`012_POST_…`) are skipped — a run must never learn from its
+ * own (or a predecessor's) requests. A file that cannot be read is skipped with the reason.
+ */
+export function parseExplorbotDir(dir: string): { captures: Capture[]; auth: AuthSample[]; skipped: SkippedCapture[] } {
+  const captures: Capture[] = [];
+  const auth: AuthSample[] = [];
+  const skipped: SkippedCapture[] = [];
+  const ids = readdirSync(dir)
+    .filter((name) => name.endsWith('.request.yaml'))
+    .map((name) => name.slice(0, -'.request.yaml'.length))
+    .sort();
+  for (const id of ids) {
+    if (!id.startsWith(BROWSER_PREFIX)) {
+      skipped.push({ source: join(dir, `${id}.request.yaml`), reason: 'made by an agent, not the browser (only xhr_* files are captures)' });
+      continue;
+    }
+    try {
+      const parsed = parseOne(dir, id);
+      captures.push(parsed.capture);
+      if (parsed.auth) auth.push(parsed.auth);
+    } catch (error) {
+      skipped.push({ source: join(dir, `${id}.request.yaml`), reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { captures, auth, skipped };
+}

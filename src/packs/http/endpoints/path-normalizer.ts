@@ -1,0 +1,51 @@
+import { isLiteralWord, isStrongId, splitPath } from './id-shape.js';
+
+export const ID = '{id}';
+
+/**
+ * Turns concrete paths into patterns. A segment becomes `{id}` when it has a strong id
+ * shape, or when captures show its position varying between otherwise-equal paths (slugs
+ * such as `alpha-shop`): such (position, value) pairs are learned from the captured paths.
+ */
+export class PathNormalizer {
+  private readonly dynamic = new Set<string>();
+
+  constructor(paths: Iterable<string>) {
+    const groups = new Map<string, Set<string>>();
+    for (const path of new Set(paths)) {
+      const segments = splitPath(path).map((segment) => (isStrongId(segment) ? ID : segment));
+      segments.forEach((segment, index) => {
+        if (segment === ID) return;
+        const key = `${index}|${segments.map((other, at) => (at === index ? '_' : other)).join('/')}`;
+        const values = groups.get(key) ?? new Set<string>();
+        values.add(segment);
+        groups.set(key, values);
+      });
+    }
+    for (const [key, values] of groups) {
+      if (values.size < 2) continue;
+      // Words that vary are usually different resources (`suites` vs `tests`), not ids.
+      if ([...values].every(isLiteralWord)) continue;
+      const index = key.slice(0, key.indexOf('|'));
+      for (const value of values) if (!isLiteralWord(value)) this.dynamic.add(`${index}|${value}`);
+    }
+  }
+
+  isDynamic(segment: string, index: number): boolean {
+    return isStrongId(segment) || this.dynamic.has(`${index}|${segment}`);
+  }
+
+  segments(path: string): string[] {
+    return splitPath(path).map((segment, index) => (segment === ID || this.isDynamic(segment, index) ? ID : segment));
+  }
+
+  normalize(path: string): string {
+    return `/${this.segments(path).join('/')}`;
+  }
+}
+
+/** The resource a collection path is about: its last literal segment (`/api/{id}/suites/{id}` → `suites`). */
+export function resourceOf(pattern: string): string | undefined {
+  const literals = splitPath(pattern).filter((segment) => segment !== ID);
+  return literals.at(-1);
+}

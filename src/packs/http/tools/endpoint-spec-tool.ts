@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineTool, type ToolOutcome } from '../../../core/tool.js';
+import { type HttpToolContext, previewBody } from './http-tool-context.js';
+
+export function endpointSpecTool(context: HttpToolContext) {
+  return defineTool({
+    name: 'get_endpoint_spec',
+    description:
+      'Show how the browser called an endpoint: the best captured example for this method and path (a {id} pattern or a concrete path) — its concrete path, request body, status and response. Call it before the first use of an endpoint.',
+    inputSchema: z.object({
+      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+      path: z.string().min(1),
+    }),
+    annotations: { readOnly: true, idempotent: true },
+    target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
+    execute: async (input): Promise<ToolOutcome<Record<string, unknown>>> => {
+      const example = context.index.example(input.method, input.path, context.scope);
+      if (!example) {
+        const known = context.index.endpointLines(context.scope).filter((line) => line.startsWith(`${input.method} `));
+        return {
+          result: {
+            found: false,
+            message: `No captured ${input.method} request matches ${input.path}. Captured ${input.method} endpoints in scope: ${known.join(', ') || 'none'}.`,
+          },
+        };
+      }
+      return {
+        result: {
+          found: true,
+          method: example.method,
+          pattern: context.index.normalize(example.path),
+          path: example.path,
+          query: example.query,
+          requestBody: example.requestBody ?? example.requestBodyText ?? null,
+          status: example.status,
+          responseBody: previewBody(example.responseBody ?? null),
+          capturedAt: example.timestamp ?? 'unknown (stale capture)',
+        },
+        evidence: { via: `capture ${example.id}`, capture: example.id },
+      };
+    },
+  });
+}
