@@ -44,7 +44,9 @@ const ALLOWED: Record<string, string[]> = {
   packs: ['core', 'packs'],
   agents: ['core', 'packs', 'agents'],
   testing: ['core', 'testing'],
-  surfaces: ['core', 'packs', 'agents', 'surfaces', 'testing'],
+  surfaces: ['core', 'packs', 'agents', 'surfaces', 'testing', 'demo-app'],
+  // The demo target app stands alone: it knows nothing of Tally.
+  'demo-app': ['demo-app'],
   'index.ts': ['core'],
 };
 
