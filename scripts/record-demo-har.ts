@@ -9,7 +9,15 @@ import { DEMO_PASSWORD, startDemoApp } from '../src/demo-app/server.js';
 import { redactHar } from '../src/packs/http/captures/redact-har.js';
 
 export const CHROMIUM_PATH = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export async function recordDemoHar(outPath: string): Promise<{ entries: number }> {
   const app = await startDemoApp();

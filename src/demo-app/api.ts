@@ -14,7 +14,10 @@ export interface ApiRequest {
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
 const now = () => new Date().toISOString();
-const invalid = (errors: Record<string, string>): Reply => ({ status: 422, body: { error: 'Validation failed', errors } });
+const invalid = (errors: Record<string, string>): Reply => ({
+  status: 422,
+  body: { error: 'Validation failed', errors },
+});
 const notFound = (what: string): Reply => ({ status: 404, body: { error: `${what} not found` } });
 
 function text(value: unknown): string | undefined {
@@ -22,7 +25,9 @@ function text(value: unknown): string | undefined {
 }
 
 function suitesOf(store: DemoStore, project: string): Suite[] {
-  return [...store.suites.values()].filter((suite) => suite.project === project).sort((a, b) => a.position - b.position);
+  return [...store.suites.values()]
+    .filter((suite) => suite.project === project)
+    .sort((a, b) => a.position - b.position);
 }
 
 function createSuite(store: DemoStore, project: string, body: Record<string, unknown>): Reply {
@@ -49,10 +54,13 @@ function createTest(store: DemoStore, project: string, body: Record<string, unkn
   const suiteId = Number(body.suite_id);
   const errors: Record<string, string> = {};
   if (!title) errors.title = 'is required';
-  if (body.suite_id === undefined || body.suite_id === null || body.suite_id === '') errors.suite_id = 'is required';
-  else if (store.suites.get(suiteId)?.project !== project) errors.suite_id = `no suite ${String(body.suite_id)} in ${project}`;
+  if (body.suite_id === undefined || body.suite_id === null || body.suite_id === '')
+    errors.suite_id = 'is required';
+  else if (store.suites.get(suiteId)?.project !== project)
+    errors.suite_id = `no suite ${String(body.suite_id)} in ${project}`;
   const priority = (body.priority ?? 'normal') as TestCase['priority'];
-  if (priority !== 'low' && priority !== 'normal' && priority !== 'high') errors.priority = 'must be low, normal or high';
+  if (priority !== 'low' && priority !== 'normal' && priority !== 'high')
+    errors.priority = 'must be low, normal or high';
   if (Object.keys(errors).length > 0) return invalid(errors);
   const test: TestCase = {
     id: store.nextId.test++,
@@ -67,15 +75,31 @@ function createTest(store: DemoStore, project: string, body: Record<string, unkn
   return { status: 201, body: { data: test }, headers: { location: `/api/${project}/tests/${test.id}` } };
 }
 
-function createMilestone(store: DemoStore, project: string, enabled: boolean, body: Record<string, unknown>): Reply {
+function createMilestone(
+  store: DemoStore,
+  project: string,
+  enabled: boolean,
+  body: Record<string, unknown>,
+): Reply {
   if (!enabled) return { status: 404, body: { error: `Milestones are not enabled for ${project}` } };
   const title = text(body.title);
   if (!title) return invalid({ title: 'is required' });
   const dueDate = body.due_date === undefined || body.due_date === null ? null : String(body.due_date);
-  if (dueDate !== null && !/^\d{4}-\d{2}-\d{2}$/.test(dueDate)) return invalid({ due_date: 'must be YYYY-MM-DD' });
-  const milestone: Milestone = { id: store.nextId.milestone++, project, title, due_date: dueDate, created_at: now() };
+  if (dueDate !== null && !/^\d{4}-\d{2}-\d{2}$/.test(dueDate))
+    return invalid({ due_date: 'must be YYYY-MM-DD' });
+  const milestone: Milestone = {
+    id: store.nextId.milestone++,
+    project,
+    title,
+    due_date: dueDate,
+    created_at: now(),
+  };
   store.milestones.set(milestone.id, milestone);
-  return { status: 201, body: { data: milestone }, headers: { location: `/api/${project}/milestones/${milestone.id}` } };
+  return {
+    status: 201,
+    body: { data: milestone },
+    headers: { location: `/api/${project}/milestones/${milestone.id}` },
+  };
 }
 
 /** The JSON API under /api. Returns undefined for a path it does not serve. */
@@ -84,7 +108,13 @@ export function handleApi(store: DemoStore, request: ApiRequest): Reply | undefi
   if (path === '/api/projects' && method === 'GET') return { status: 200, body: { data: store.projects } };
   const match = /^\/api\/(?:projects\/)?([^/]+)(?:\/([^/]+)(?:\/(\d+)(?:\/([^/]+))?)?)?$/.exec(path);
   if (!match) return undefined;
-  const [, slug, collection, idText, action] = match as unknown as [string, string, string?, string?, string?];
+  const [, slug, collection, idText, action] = match as unknown as [
+    string,
+    string,
+    string?,
+    string?,
+    string?,
+  ];
   const project = store.projects.find((candidate) => candidate.slug === slug);
   if (!project) return notFound(`Project "${slug}"`);
   if (!collection) return method === 'GET' ? { status: 200, body: { data: project } } : undefined;
@@ -100,7 +130,8 @@ export function handleApi(store: DemoStore, request: ApiRequest): Reply | undefi
     if (!suite || suite.project !== slug) return notFound(`Suite ${id}`);
     if (action === 'move' && method === 'POST') {
       const position = Number(body.position);
-      if (!Number.isInteger(position) || position < 1) return invalid({ position: 'must be a whole number from 1' });
+      if (!Number.isInteger(position) || position < 1)
+        return invalid({ position: 'must be a whole number from 1' });
       suite.position = position;
       return { status: 200, body: { data: suite } };
     }
@@ -147,8 +178,12 @@ export function handleApi(store: DemoStore, request: ApiRequest): Reply | undefi
   if (collection === 'milestones') {
     if (id === undefined) {
       if (method === 'GET') {
-        if (!project.milestones_enabled) return { status: 404, body: { error: `Milestones are not enabled for ${slug}` } };
-        return { status: 200, body: { data: [...store.milestones.values()].filter((milestone) => milestone.project === slug) } };
+        if (!project.milestones_enabled)
+          return { status: 404, body: { error: `Milestones are not enabled for ${slug}` } };
+        return {
+          status: 200,
+          body: { data: [...store.milestones.values()].filter((milestone) => milestone.project === slug) },
+        };
       }
       if (method === 'POST') return createMilestone(store, slug, project.milestones_enabled, body);
       return undefined;

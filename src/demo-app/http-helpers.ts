@@ -1,17 +1,39 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
-export function sendHtml(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), ...headers });
+export function sendHtml(
+  response: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    ...headers,
+  });
   response.end(html);
 }
 
-export function redirect(response: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void {
+export function redirect(
+  response: ServerResponse,
+  location: string,
+  headers: Record<string, string | string[]> = {},
+): void {
   response.writeHead(302, { location, ...headers });
   response.end();
 }
@@ -30,12 +52,18 @@ export async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Parses a JSON or form body; undefined when it is neither. */
-export function parseBody(text: string, contentType: string | undefined): Record<string, unknown> | undefined {
+export function parseBody(
+  text: string,
+  contentType: string | undefined,
+): Record<string, unknown> | undefined {
   if (!text) return {};
-  if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (contentType?.includes('application/x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(text));
   try {
     const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch (error) {
     if (error instanceof SyntaxError) return undefined;
     throw error;

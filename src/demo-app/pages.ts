@@ -36,13 +36,21 @@ export function loginPage(error?: string): string {
 }
 
 export function projectsPage(store: DemoStore, session: Session): string {
-  const items = store.projects.map((project) => `<li><a href="/projects/${project.slug}">${escapeHtml(project.name)}</a></li>`).join('');
+  const items = store.projects
+    .map((project) => `<li><a href="/projects/${project.slug}">${escapeHtml(project.name)}</a></li>`)
+    .join('');
   return layout('Projects', session, `<ul id="projects">${items}</ul><p id="message"></p>`);
 }
 
 export function projectPage(project: Project, session: Session): string {
-  const milestones = project.milestones_enabled ? `<li><a href="/projects/${project.slug}/milestones">Milestones</a></li>` : '';
-  return layout(project.name, session, `<ul><li><a href="/projects/${project.slug}/suites">Suites</a></li>${milestones}</ul><p id="message"></p>`);
+  const milestones = project.milestones_enabled
+    ? `<li><a href="/projects/${project.slug}/milestones">Milestones</a></li>`
+    : '';
+  return layout(
+    project.name,
+    session,
+    `<ul><li><a href="/projects/${project.slug}/suites">Suites</a></li>${milestones}</ul><p id="message"></p>`,
+  );
 }
 
 export function suitesPage(project: Project, session: Session): string {

@@ -11,6 +11,12 @@ export interface DemoAppOptions {
   host?: string;
   email?: string;
   password?: string;
+  /** Sees every request's method, path and raw headers (tests use it to check what was sent). */
+  onRequest?: (request: {
+    method: string;
+    path: string;
+    headers: Record<string, string | string[] | undefined>;
+  }) => void;
 }
 
 export interface DemoApp {
@@ -45,7 +51,9 @@ async function route(
         return sendHtml(response, 401, loginPage('Wrong email or password.'));
       }
       const created = sessions.create(credentials.email);
-      return redirect(response, '/projects', { 'set-cookie': `${SESSION_COOKIE}=${created.id}; Path=/; HttpOnly; SameSite=Lax` });
+      return redirect(response, '/projects', {
+        'set-cookie': `${SESSION_COOKIE}=${created.id}; Path=/; HttpOnly; SameSite=Lax`,
+      });
     }
   }
   if (path === '/logout' && session) {
@@ -56,7 +64,9 @@ async function route(
   if (path.startsWith('/api/')) {
     if (!session) return sendJson(response, 401, { error: 'Login required: sign in at /login first' });
     if (WRITE_METHODS.has(method) && request.headers['x-csrf-token'] !== session.csrf) {
-      return sendJson(response, 403, { error: 'Invalid CSRF token: send the token from meta[name="csrf-token"] as x-csrf-token' });
+      return sendJson(response, 403, {
+        error: 'Invalid CSRF token: send the token from meta[name="csrf-token"] as x-csrf-token',
+      });
     }
     const text = await readBody(request);
     const body = parseBody(text, request.headers['content-type']);
@@ -74,8 +84,10 @@ async function route(
     if (!project) return sendHtml(response, 404, '<h1>Not found</h1>');
     if (!section) return sendHtml(response, 200, projectPage(project, session));
     if (section === 'suites' && !id) return sendHtml(response, 200, suitesPage(project, session));
-    if (section === 'suites' && id && /^\d+$/.test(id)) return sendHtml(response, 200, suitePage(project, Number(id), session));
-    if (section === 'milestones' && project.milestones_enabled) return sendHtml(response, 200, milestonesPage(project, session));
+    if (section === 'suites' && id && /^\d+$/.test(id))
+      return sendHtml(response, 200, suitePage(project, Number(id), session));
+    if (section === 'milestones' && project.milestones_enabled)
+      return sendHtml(response, 200, milestonesPage(project, session));
   }
   sendHtml(response, 404, '<h1>Not found</h1>');
 }
@@ -90,6 +102,11 @@ export async function startDemoApp(options: DemoAppOptions = {}): Promise<DemoAp
   const sessions = new SessionStore();
   const credentials = { email: options.email ?? DEMO_EMAIL, password: options.password ?? DEMO_PASSWORD };
   const server = createServer((request, response) => {
+    options.onRequest?.({
+      method: request.method ?? 'GET',
+      path: request.url ?? '/',
+      headers: request.headers,
+    });
     route(request, response, store, sessions, credentials).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: `Internal error: ${String(error)}` });
       else response.destroy();

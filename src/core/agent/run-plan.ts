@@ -26,7 +26,8 @@ export async function runPlan(
   let lastFailed = false;
   const call: PlanCall = async (toolName, input) => {
     const tool = tools.get(toolName);
-    if (!tool) throw new TypeError(`The plan called "${toolName}", which agent "${agent.name}" does not have.`);
+    if (!tool)
+      throw new TypeError(`The plan called "${toolName}", which agent "${agent.name}" does not have.`);
     const record = await invokeTool(tool, input, { recorder, failOpen, source: 'plan' });
     lastFailed = record.outcome !== 'ok';
     return record;
@@ -38,7 +39,10 @@ export async function runPlan(
       const { verified, dropped } = verifyFinish(agent, recorder, failOpen, outcome.finish);
       ending =
         verified.length > 0
-          ? { reason: 'finished', finish: { summary: agent.finish.summaryOf(outcome.finish), verified, dropped } }
+          ? {
+              reason: 'finished',
+              finish: { summary: agent.finish.summaryOf(outcome.finish), verified, dropped },
+            }
           : { reason: 'stopped', detail: 'the plan finished but nothing it claimed is backed by evidence' };
     } else {
       ending = { reason: outcome.failed || lastFailed ? 'tool_failure' : 'stopped', detail: outcome.stop };

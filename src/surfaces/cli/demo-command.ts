@@ -1,115 +1,98 @@
-import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { z } from 'zod';
-import { defineAgent } from '../../core/agent/agent-definition.js';
-import type { RunResult } from '../../core/agent/ending.js';
-import { runAgent } from '../../core/agent/run-agent.js';
-import { ToolRejectedError } from '../../core/errors.js';
-import { defineTool } from '../../core/tool.js';
-import { callTool, scriptedModel } from '../../testing/scripted-model.js';
+import { type PrepareDataResult, prepareData } from '../../agents/fisherman/prepare-data.js';
+import { startDemoApp } from '../../demo-app/server.js';
+import { ApiClient } from '../../packs/http/client/api-client.js';
+import { DEMO_LOGIN, logIn } from '../../packs/http/client/login-recipe.js';
 import { EXIT } from './exit-codes.js';
+import { formatTable, truncate } from './format-table.js';
 import { openLedgerFor } from './open-ledger.js';
 
+export const DEMO_HAR = fileURLToPath(new URL('../../../demo/captures/demo-app.har', import.meta.url));
+export const DEMO_REQUEST = '2 suites with 3 tests each';
+export const DEMO_SCOPE = '/projects/alpha-shop';
+
+interface Confirmation {
+  type: string;
+  id: string;
+  title: string;
+  via: string;
+  readStatus: number;
+  confirmed: boolean;
+}
+
+/** Reads every verified item back through the app's own API, in a separate session. */
+async function confirmThroughApi(baseUrl: string, result: PrepareDataResult): Promise<Confirmation[]> {
+  const client = new ApiClient({ baseUrl, session: await logIn(baseUrl, DEMO_LOGIN) });
+  const out: Confirmation[] = [];
+  for (const item of result.verified) {
+    const path = `${item.via.replace(/^POST /, '')}/${item.target}`;
+    const response = await client.send({ method: 'GET', path });
+    const data = (response.body as { data?: { id?: unknown; title?: unknown } } | undefined)?.data;
+    out.push({
+      type: String(item.type),
+      id: item.target,
+      title: String(data?.title ?? ''),
+      via: `${item.via} → ${String(item.status ?? '')}`,
+      readStatus: response.status,
+      confirmed: response.status === 200 && String(data?.id) === item.target && data?.title === item.title,
+    });
+  }
+  return out;
+}
+
 /**
- * A tour of the harness on embedded defaults: a scripted model (no key, no network) drives a
- * small notebook agent through a finish with one fabricated claim, a finish with no
- * evidence at all, and repeated failures — and the ledger tells what really happened.
+ * The main job on embedded defaults: start the demo app, import the bundled HAR (recorded
+ * against another port), log in now, prepare "2 suites with 3 tests each" in one project,
+ * and prove through the app's own API that every item exists.
  */
-function notebookAgent(notes: Map<string, string>) {
-  const noteWrite = defineTool({
-    name: 'note_write',
-    description: 'Write a note under a key.',
-    inputSchema: z.object({ key: z.string(), text: z.string() }),
-    annotations: { idempotent: true },
-    target: (input) => input.key,
-    execute: async ({ key, text }) => {
-      notes.set(key, text);
-      const stored = notes.get(key) ?? '';
-      const sha256 = createHash('sha256').update(stored).digest('hex');
-      return {
-        result: { ok: true, key, bytes: Buffer.byteLength(stored) },
-        evidence: { targets: [key], via: `note_write ${key} sha256=${sha256.slice(0, 12)}` },
-      };
-    },
-  });
-  const noteRead = defineTool({
-    name: 'note_read',
-    description: 'Read the note under a key.',
-    inputSchema: z.object({ key: z.string() }),
-    annotations: { readOnly: true },
-    target: (input) => input.key,
-    execute: async ({ key }) => {
-      const text = notes.get(key);
-      if (text === undefined)
-        throw new ToolRejectedError('NOTE_NOT_FOUND', `No note "${key}". Write it with note_write first.`);
-      return { result: { ok: true, key, text } };
-    },
-  });
-  return defineAgent({
-    name: 'notebook',
-    instructions:
-      'Keep notes with note_write and note_read. Call finish with what you wrote, or stop with the reason.',
-    tools: [noteWrite, noteRead],
-  });
-}
-
-const SCRIPTS = {
-  'Write notes a and b': [
-    callTool('note_write', { key: 'a', text: 'first' }, 'Writing note a.'),
-    callTool('note_write', { key: 'b', text: 'second' }),
-    callTool('finish', {
-      summary: 'Wrote notes a, b and c.',
-      claims: [{ target: 'a' }, { target: 'b' }, { target: 'c' }],
-    }),
-  ],
-  'Say you wrote note z': [
-    callTool('finish', { summary: 'Wrote note z.', claims: [{ target: 'z' }] }, 'Done already.'),
-    callTool('stop', { reason: 'I had not written note z; nothing was done.' }),
-  ],
-  'Read note q': [1, 2, 3, 4, 5].map(() => callTool('note_read', { key: 'q' })),
-};
-
-function line(result: RunResult): string {
-  const status =
-    result.status === 'success'
-      ? pc.green(result.status)
-      : result.status === 'partial'
-        ? pc.yellow(result.status)
-        : pc.red(result.status);
-  const verified = result.verified.map((item) => `    ${pc.green('✓')} ${item.target}  via ${item.via}`);
-  const dropped = result.dropped.map(
-    (entry) => `    ${pc.yellow('✗')} ${String(entry.claim.target)}  ${entry.why}`,
-  );
-  return [
-    `${pc.bold(result.runId)}  ${status}  ending ${result.endingReason}`,
-    `  ${result.summary}`,
-    ...verified,
-    ...dropped,
-  ].join('\n');
-}
-
 export default async function demoCommand(options: { json?: boolean }, command: Command): Promise<number> {
+  const app = await startDemoApp();
   const ledger = openLedgerFor(command);
-  const results: RunResult[] = [];
   try {
-    for (const [task, steps] of Object.entries(SCRIPTS)) {
-      const model = scriptedModel(steps, { modelId: 'demo-script' });
-      const result = await runAgent(notebookAgent(new Map()), task, { ledger, model });
-      // The scripted model wanted more calls than the harness allowed: say so, it is the point.
-      if (model.remaining > 0)
-        result.summary += ` (The model had ${model.remaining} more call(s) planned; the harness did not make them.)`;
-      results.push(result);
+    const result = await prepareData({
+      request: DEMO_REQUEST,
+      captures: [DEMO_HAR],
+      scope: DEMO_SCOPE,
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      loginName: 'demo',
+      ledger,
+    });
+    const confirmations = await confirmThroughApi(app.url, result);
+    const allConfirmed =
+      result.status === 'success' &&
+      confirmations.length === 8 &&
+      confirmations.every((item) => item.confirmed);
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ demoApp: app.url, ledger: ledger.path, result, confirmations, allConfirmed }, null, 2)}\n`,
+      );
+    } else {
+      const rows = confirmations.map((item) => [
+        item.type,
+        item.id,
+        truncate(item.title, 28),
+        item.via,
+        item.confirmed ? pc.green(`✓ GET ${item.readStatus}`) : pc.red(`✗ GET ${item.readStatus}`),
+      ]);
+      process.stdout.write(
+        [
+          `Demo app on ${app.url} · captures ${DEMO_HAR.split('/').slice(-3).join('/')} · scope ${DEMO_SCOPE}`,
+          `Request: "${DEMO_REQUEST}" (${result.tier} tier, no model)`,
+          '',
+          formatTable(['TYPE', 'ID', 'TITLE', 'VIA', 'READ BACK'], rows),
+          '',
+          `${allConfirmed ? pc.green('All 8 items verified in the ledger and confirmed through the API.') : pc.red('Not every item was verified and confirmed.')} Ending: ${result.endingReason}.`,
+          `Run ${result.runId} · ledger ${ledger.path}`,
+          `See it: npx tally runs show ${result.runId}`,
+        ].join('\n') + '\n',
+      );
     }
+    return allConfirmed ? EXIT.ok : EXIT.notMet;
   } finally {
     ledger.close();
+    await app.close();
   }
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify({ ledger: ledger.path, results }, null, 2)}\n`);
-  } else {
-    process.stdout.write(
-      `${results.map(line).join('\n\n')}\n\nLedger: ${ledger.path}\nSee a run with: npx tally runs show ${results[0]?.runId}\n`,
-    );
-  }
-  return EXIT.ok;
 }

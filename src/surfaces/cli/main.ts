@@ -45,9 +45,42 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./stats-command.js'), setCode));
 
+  const fish = program
+    .command('fish')
+    .description("Prepare test data through the app's own API, learned from captured browser traffic.")
+    .argument('<request>', 'what to create, e.g. "2 suites with 3 tests each"')
+    .option('--captures <paths...>', 'HAR files or explorbot output/requests directories')
+    .option(
+      '--base-url <url>',
+      'where the API is now (default: the origin the captures were recorded against)',
+    )
+    .option('--scope <path>', 'the page the test starts on, e.g. /projects/alpha-shop')
+    .option('--login <recipe>', 'a login recipe JSON file (or "demo") for a session made now')
+    .option('--header <header...>', 'extra request header "Name: value" (wins over everything)')
+    .option('--model <spec>', 'model for requests the deterministic tier cannot plan (default $TALLY_MODEL)')
+    .option('--allow-delete', 'allow DELETE of entities this run did not create')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./fish-command.js'), setCode));
+  fish
+    .command('cleanup <runId>')
+    .description('Delete what a run created, children first, and confirm each deletion by status.')
+    .option('--captures <paths...>', 'captures (default: those the run used)')
+    .option('--base-url <url>', "API base URL (default: the run's)")
+    .option('--login <recipe>', "login recipe (default: the run's)")
+    .option('--header <header...>', 'extra request header "Name: value"')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./fish-cleanup-command.js'), setCode));
+
+  program
+    .command('demo-app')
+    .description('Start the demo target app (login demo@tally.test / demo-password).')
+    .option('--port <n>', 'port (0 picks a free one)', '0')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .action(lazy(() => import('./demo-app-command.js'), setCode));
+
   program
     .command('demo')
-    .description('Run the built-in demonstration on embedded defaults (no API key, no network).')
+    .description('Fisherman on the bundled demo app and HAR: no API key, no browser, no network.')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./demo-command.js'), setCode));
 

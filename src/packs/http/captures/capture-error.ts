@@ -13,6 +13,10 @@ export class CaptureFormatError extends TallyError {
 
 export class CapturesNotFoundError extends TallyError {
   constructor(source: string) {
-    super('CAPTURES_NOT_FOUND', `No captures at ${source}. Pass --captures with a .har file or an explorbot output/requests directory.`, { source });
+    super(
+      'CAPTURES_NOT_FOUND',
+      `No captures at ${source}. Pass --captures with a .har file or an explorbot output/requests directory.`,
+      { source },
+    );
   }
 }

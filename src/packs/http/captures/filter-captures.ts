@@ -1,11 +1,23 @@
 import { type Capture, type SkippedCapture, WRITE_METHODS } from './capture.js';
 
-const STATIC_ASSET = /\.(js|mjs|css|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot|mp4|webm|mp3|wav)$/i;
-const STATIC_TYPES = new Set(['stylesheet', 'image', 'font', 'script', 'media', 'manifest', 'texttrack', 'websocket']);
+const STATIC_ASSET =
+  /\.(js|mjs|css|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot|mp4|webm|mp3|wav)$/i;
+const STATIC_TYPES = new Set([
+  'stylesheet',
+  'image',
+  'font',
+  'script',
+  'media',
+  'manifest',
+  'texttrack',
+  'websocket',
+]);
 
 function isJsonResponse(capture: Capture): boolean {
   const type = capture.responseHeaders['content-type'] ?? '';
-  return type.includes('json') || (capture.responseBody !== undefined && typeof capture.responseBody === 'object');
+  return (
+    type.includes('json') || (capture.responseBody !== undefined && typeof capture.responseBody === 'object')
+  );
 }
 
 /** The origin the app's API lives on: where most writes went (else most JSON reads). */
@@ -15,8 +27,13 @@ export function apiOriginOf(captures: Capture[]): string | undefined {
     for (const capture of list) counts.set(capture.origin, (counts.get(capture.origin) ?? 0) + 1);
     return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   };
-  const apiLike = captures.filter((capture) => capture.resourceType !== 'document' && !STATIC_ASSET.test(capture.path));
-  return count(apiLike.filter((capture) => WRITE_METHODS.has(capture.method))) ?? count(apiLike.filter(isJsonResponse));
+  const apiLike = captures.filter(
+    (capture) => capture.resourceType !== 'document' && !STATIC_ASSET.test(capture.path),
+  );
+  return (
+    count(apiLike.filter((capture) => WRITE_METHODS.has(capture.method))) ??
+    count(apiLike.filter(isJsonResponse))
+  );
 }
 
 /**
@@ -24,14 +41,22 @@ export function apiOriginOf(captures: Capture[]): string | undefined {
  * non-JSON responses) and successful JSON reads, on the API's origin. Drops other origins,
  * static assets, preflights and page navigations, each with a reason.
  */
-export function filterCaptures(captures: Capture[], apiOrigin: string | undefined): { kept: Capture[]; dropped: SkippedCapture[] } {
+export function filterCaptures(
+  captures: Capture[],
+  apiOrigin: string | undefined,
+): { kept: Capture[]; dropped: SkippedCapture[] } {
   const kept: Capture[] = [];
   const dropped: SkippedCapture[] = [];
-  const drop = (capture: Capture, reason: string) => dropped.push({ source: capture.id, reason: `${capture.method} ${capture.path}: ${reason}` });
+  const drop = (capture: Capture, reason: string) =>
+    dropped.push({ source: capture.id, reason: `${capture.method} ${capture.path}: ${reason}` });
   for (const capture of captures) {
     if (apiOrigin && capture.origin !== apiOrigin) drop(capture, `other origin ${capture.origin}`);
     else if (capture.method === 'OPTIONS') drop(capture, 'CORS preflight');
-    else if (STATIC_ASSET.test(capture.path) || (capture.resourceType && STATIC_TYPES.has(capture.resourceType))) drop(capture, 'static asset');
+    else if (
+      STATIC_ASSET.test(capture.path) ||
+      (capture.resourceType && STATIC_TYPES.has(capture.resourceType))
+    )
+      drop(capture, 'static asset');
     else if (capture.resourceType === 'document') drop(capture, 'page navigation, not an API call');
     else if (WRITE_METHODS.has(capture.method)) kept.push(capture);
     else if (capture.method === 'GET' && capture.status < 400 && isJsonResponse(capture)) kept.push(capture);

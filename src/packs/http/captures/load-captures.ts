@@ -7,7 +7,10 @@ import { parseExplorbotDir } from './parse-explorbot.js';
 import { parseHar } from './parse-har.js';
 
 /** Loads HAR files and explorbot directories; a malformed HAR throws CaptureFormatError. */
-export function loadCaptures(paths: string[], options: { apiOrigin?: string } = {}): CaptureSet & { apiOrigin?: string } {
+export function loadCaptures(
+  paths: string[],
+  options: { apiOrigin?: string } = {},
+): CaptureSet & { apiOrigin?: string } {
   const all: Capture[] = [];
   const auth: AuthSample[] = [];
   const skipped: SkippedCapture[] = [];
@@ -29,7 +32,13 @@ export function loadCaptures(paths: string[], options: { apiOrigin?: string } = 
   }
   const apiOrigin = options.apiOrigin ?? apiOriginOf(all);
   const { kept, dropped } = filterCaptures(all, apiOrigin);
-  return { captures: kept, auth, skipped: [...skipped, ...dropped], sources, ...(apiOrigin ? { apiOrigin } : {}) };
+  return {
+    captures: kept,
+    auth,
+    skipped: [...skipped, ...dropped],
+    sources,
+    ...(apiOrigin ? { apiOrigin } : {}),
+  };
 }
 
 /**
@@ -41,7 +50,9 @@ export function currentAuthHeaders(auth: AuthSample[]): Record<string, string> {
   if (dated.length === 0) return {};
   const newest = dated.reduce((a, b) => ((a.timestamp as string) >= (b.timestamp as string) ? a : b));
   const out: Record<string, string> = {};
-  const ordered = dated.filter((sample) => sample.session === newest.session).sort((a, b) => ((b.timestamp as string) < (a.timestamp as string) ? -1 : 1));
+  const ordered = dated
+    .filter((sample) => sample.session === newest.session)
+    .sort((a, b) => ((b.timestamp as string) < (a.timestamp as string) ? -1 : 1));
   for (const sample of ordered) {
     for (const [name, value] of Object.entries(sample.headers)) out[name] ??= value;
   }

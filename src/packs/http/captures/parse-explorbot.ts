@@ -11,7 +11,8 @@ function stringMap(value: unknown, what: string): Record<string, string> {
   if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what} is not a map`);
   const out: Record<string, string> = {};
   for (const [name, item] of Object.entries(value)) {
-    if (typeof item !== 'string' && typeof item !== 'number') throw new Error(`${what}.${name} is not a single value`);
+    if (typeof item !== 'string' && typeof item !== 'number')
+      throw new Error(`${what}.${name} is not a single value`);
     const text = String(item);
     if (/[\r\n]/.test(text)) throw new Error(`${what}.${name} spans several lines`);
     out[name] = text;
@@ -38,8 +39,19 @@ function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSampl
   const url = new URL(fullUrl);
   const status = Number(record.status);
   if (!Number.isInteger(status)) throw new Error('status is missing or not a number');
-  const request = splitHeaders(Object.fromEntries(Object.entries(stringMap(record.headers, 'headers')).map(([k, v]) => [k.toLowerCase(), v])));
-  const response = splitHeaders(Object.fromEntries(Object.entries(stringMap(record.responseHeaders, 'responseHeaders')).map(([k, v]) => [k.toLowerCase(), v])));
+  const request = splitHeaders(
+    Object.fromEntries(
+      Object.entries(stringMap(record.headers, 'headers')).map(([k, v]) => [k.toLowerCase(), v]),
+    ),
+  );
+  const response = splitHeaders(
+    Object.fromEntries(
+      Object.entries(stringMap(record.responseHeaders, 'responseHeaders')).map(([k, v]) => [
+        k.toLowerCase(),
+        v,
+      ]),
+    ),
+  );
   const bodyText = body.replace(/\n$/, '');
   const requestBody = parseMaybeJson(bodyText, request.headers['content-type']);
   if (bodyText.trim() && request.headers['content-type']?.includes('json') && requestBody === undefined) {
@@ -48,7 +60,10 @@ function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSampl
   const responsePath = join(dir, `${id}.response.json`);
   const responseText = existsSync(responsePath) ? readFileSync(responsePath, 'utf8') : undefined;
   const timestampValue = record.timestamp instanceof Date ? record.timestamp.toISOString() : record.timestamp;
-  const timestamp = typeof timestampValue === 'string' && !Number.isNaN(Date.parse(timestampValue)) ? new Date(timestampValue).toISOString() : undefined;
+  const timestamp =
+    typeof timestampValue === 'string' && !Number.isNaN(Date.parse(timestampValue))
+      ? new Date(timestampValue).toISOString()
+      : undefined;
   const responseBody = parseMaybeJson(responseText, 'application/json');
   const capture: Capture = {
     id: source,
@@ -69,7 +84,12 @@ function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSampl
     resourceType: 'xhr',
   };
   const hasAuth = Object.keys(request.auth).length > 0;
-  return { capture, ...(hasAuth ? { auth: { session: dir, ...(timestamp ? { timestamp } : {}), headers: request.auth } } : {}) };
+  return {
+    capture,
+    ...(hasAuth
+      ? { auth: { session: dir, ...(timestamp ? { timestamp } : {}), headers: request.auth } }
+      : {}),
+  };
 }
 
 /**
@@ -77,7 +97,11 @@ function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSampl
  * captures; agent-made files (`012_POST_…`) are skipped — a run must never learn from its
  * own (or a predecessor's) requests. A file that cannot be read is skipped with the reason.
  */
-export function parseExplorbotDir(dir: string): { captures: Capture[]; auth: AuthSample[]; skipped: SkippedCapture[] } {
+export function parseExplorbotDir(dir: string): {
+  captures: Capture[];
+  auth: AuthSample[];
+  skipped: SkippedCapture[];
+} {
   const captures: Capture[] = [];
   const auth: AuthSample[] = [];
   const skipped: SkippedCapture[] = [];
@@ -87,7 +111,10 @@ export function parseExplorbotDir(dir: string): { captures: Capture[]; auth: Aut
     .sort();
   for (const id of ids) {
     if (!id.startsWith(BROWSER_PREFIX)) {
-      skipped.push({ source: join(dir, `${id}.request.yaml`), reason: 'made by an agent, not the browser (only xhr_* files are captures)' });
+      skipped.push({
+        source: join(dir, `${id}.request.yaml`),
+        reason: 'made by an agent, not the browser (only xhr_* files are captures)',
+      });
       continue;
     }
     try {
@@ -95,7 +122,10 @@ export function parseExplorbotDir(dir: string): { captures: Capture[]; auth: Aut
       captures.push(parsed.capture);
       if (parsed.auth) auth.push(parsed.auth);
     } catch (error) {
-      skipped.push({ source: join(dir, `${id}.request.yaml`), reason: error instanceof Error ? error.message : String(error) });
+      skipped.push({
+        source: join(dir, `${id}.request.yaml`),
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return { captures, auth, skipped };

@@ -19,7 +19,13 @@ const harSchema = z.object({
         response: z.object({
           status: z.number().int(),
           headers: z.array(nameValue).default([]),
-          content: z.object({ mimeType: z.string().optional(), text: z.string().optional(), encoding: z.string().optional() }).optional(),
+          content: z
+            .object({
+              mimeType: z.string().optional(),
+              text: z.string().optional(),
+              encoding: z.string().optional(),
+            })
+            .optional(),
         }),
       }),
     ),
@@ -27,7 +33,9 @@ const harSchema = z.object({
 });
 
 function where(path: PropertyKey[]): string {
-  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+  return path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
 }
 
 function headerMap(pairs: { name: string; value: string }[]): Record<string, string> {
@@ -60,16 +68,30 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
     try {
       url = new URL(entry.request.url);
     } catch (error) {
-      if (error instanceof TypeError) throw new CaptureFormatError(source, `log.entries[${index}].request.url`, `"${entry.request.url}" is not an absolute URL`);
+      if (error instanceof TypeError)
+        throw new CaptureFormatError(
+          source,
+          `log.entries[${index}].request.url`,
+          `"${entry.request.url}" is not an absolute URL`,
+        );
       throw error;
     }
     const request = splitHeaders(headerMap(entry.request.headers));
     const response = splitHeaders(headerMap(entry.response.headers));
     const content = entry.response.content;
-    const responseText = content?.encoding === 'base64' && content.text ? Buffer.from(content.text, 'base64').toString('utf8') : content?.text;
-    const timestamp = entry.startedDateTime && !Number.isNaN(Date.parse(entry.startedDateTime)) ? new Date(entry.startedDateTime).toISOString() : undefined;
+    const responseText =
+      content?.encoding === 'base64' && content.text
+        ? Buffer.from(content.text, 'base64').toString('utf8')
+        : content?.text;
+    const timestamp =
+      entry.startedDateTime && !Number.isNaN(Date.parse(entry.startedDateTime))
+        ? new Date(entry.startedDateTime).toISOString()
+        : undefined;
     const requestText = entry.request.postData?.text;
-    const requestBody = parseMaybeJson(requestText, entry.request.postData?.mimeType ?? request.headers['content-type']);
+    const requestBody = parseMaybeJson(
+      requestText,
+      entry.request.postData?.mimeType ?? request.headers['content-type'],
+    );
     const responseBody = parseMaybeJson(responseText, content?.mimeType ?? response.headers['content-type']);
     captures.push({
       id: `${source}#${index}`,
@@ -89,7 +111,8 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
       session: source,
       ...(entry._resourceType ? { resourceType: entry._resourceType } : {}),
     });
-    if (Object.keys(request.auth).length > 0) auth.push({ session: source, ...(timestamp ? { timestamp } : {}), headers: request.auth });
+    if (Object.keys(request.auth).length > 0)
+      auth.push({ session: source, ...(timestamp ? { timestamp } : {}), headers: request.auth });
   });
   return { captures, auth };
 }

@@ -14,10 +14,14 @@ function scrubEntry(entry: Record<string, unknown>): Record<string, unknown> {
     if (!message) continue;
     // Cookie names are not secret-looking (`demo_sid`), so every cookie value goes.
     if (Array.isArray(message.cookies)) {
-      message.cookies = (message.cookies as Record<string, unknown>[]).map((cookie) => ({ ...cookie, value: REDACTED }));
+      message.cookies = (message.cookies as Record<string, unknown>[]).map((cookie) => ({
+        ...cookie,
+        value: REDACTED,
+      }));
     }
     const content = message.content as { text?: string } | undefined;
-    if (content && typeof content.text === 'string') content.text = content.text.replace(CSRF_META, `$1${REDACTED}$2`);
+    if (content && typeof content.text === 'string')
+      content.text = content.text.replace(CSRF_META, `$1${REDACTED}$2`);
   }
   return out;
 }

@@ -59,13 +59,22 @@ export class ApiClient {
   resolve(path: string, query?: ApiRequest['query']): URL {
     let url: URL;
     try {
-      url = path.startsWith('/') && !path.startsWith('//') ? new URL(`${this.baseUrl}${path}`) : new URL(path);
+      url =
+        path.startsWith('/') && !path.startsWith('//') ? new URL(`${this.baseUrl}${path}`) : new URL(path);
     } catch (error) {
       if (!(error instanceof TypeError)) throw error;
-      throw new ToolRejectedError('PATH_INVALID', `"${path}" is not a path: pass one starting with / (for example /api/items).`, { path });
+      throw new ToolRejectedError(
+        'PATH_INVALID',
+        `"${path}" is not a path: pass one starting with / (for example /api/items).`,
+        { path },
+      );
     }
     if (url.origin !== this.origin) {
-      throw new ToolRejectedError('ORIGIN_LOCKED', `Refused: ${url.origin} is not the API origin ${this.origin}. Requests only go to the API's own origin; pass a path such as ${url.pathname}.`, { path, origin: url.origin });
+      throw new ToolRejectedError(
+        'ORIGIN_LOCKED',
+        `Refused: ${url.origin} is not the API origin ${this.origin}. Requests only go to the API's own origin; pass a path such as ${url.pathname}.`,
+        { path, origin: url.origin },
+      );
     }
     for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, String(value));
     return url;
@@ -81,7 +90,8 @@ export class ApiClient {
       if (cookie) headers.cookie = cookie;
       if (session.csrf) headers[session.csrf.header] = session.csrf.token;
     }
-    for (const [name, value] of Object.entries(this.options.headers ?? {})) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(this.options.headers ?? {}))
+      headers[name.toLowerCase()] = value;
     return headers;
   }
 

@@ -30,7 +30,9 @@ export class CookieJar {
   /** The Cookie header a browser would send for this path. */
   header(path: string): string | undefined {
     const matching = [...this.cookies.values()].filter((cookie) => path.startsWith(cookie.path));
-    return matching.length > 0 ? matching.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ') : undefined;
+    return matching.length > 0
+      ? matching.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
+      : undefined;
   }
 
   get size(): number {

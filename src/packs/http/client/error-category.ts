@@ -1,4 +1,11 @@
-export type ErrorCategory = 'validation' | 'authorization' | 'not_found' | 'conflict' | 'temporary' | 'server' | 'client';
+export type ErrorCategory =
+  | 'validation'
+  | 'authorization'
+  | 'not_found'
+  | 'conflict'
+  | 'temporary'
+  | 'server'
+  | 'client';
 
 /** What kind of failure an HTTP status is, so the model can decide whether to retry. */
 export function errorCategory(status: number): ErrorCategory | undefined {

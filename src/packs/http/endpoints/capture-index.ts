@@ -57,12 +57,16 @@ export class CaptureIndex {
         examples: [],
       };
       endpoint.examples.push(capture);
-      for (const name of Object.keys(capture.query)) if (!endpoint.queryNames.includes(name)) endpoint.queryNames.push(name);
+      for (const name of Object.keys(capture.query))
+        if (!endpoint.queryNames.includes(name)) endpoint.queryNames.push(name);
       this.endpointMap.set(endpointKey, endpoint);
     }
     for (const list of this.byPrefix.values()) list.sort(compareCandidates);
     for (const endpoint of this.endpointMap.values()) {
-      endpoint.examples = endpoint.examples.map((capture) => ({ capture, extraDepth: 0 })).sort(compareCandidates).map((candidate) => candidate.capture);
+      endpoint.examples = endpoint.examples
+        .map((capture) => ({ capture, extraDepth: 0 }))
+        .sort(compareCandidates)
+        .map((candidate) => candidate.capture);
     }
   }
 
@@ -89,9 +93,13 @@ export class CaptureIndex {
 
   /** Endpoints with at least one in-scope capture, writes first; deduplicated by pattern. */
   endpoints(scope?: Scope): Endpoint[] {
-    const list = [...this.endpointMap.values()].filter((endpoint) => !scope || endpoint.examples.some((capture) => inScope(capture, scope)));
+    const list = [...this.endpointMap.values()].filter(
+      (endpoint) => !scope || endpoint.examples.some((capture) => inScope(capture, scope)),
+    );
     const rank = (endpoint: Endpoint) => (WRITE_METHODS.has(endpoint.method) ? 0 : 1);
-    return list.sort((a, b) => rank(a) - rank(b) || a.pattern.localeCompare(b.pattern) || a.method.localeCompare(b.method));
+    return list.sort(
+      (a, b) => rank(a) - rank(b) || a.pattern.localeCompare(b.pattern) || a.method.localeCompare(b.method),
+    );
   }
 
   /** One `METHOD /pattern` line per endpoint; reads carry their query parameter names. */

@@ -9,7 +9,13 @@ const ORDINARY_WORD = /^[a-z]+(_[a-z]+)*$/;
 /** A segment that is an id whatever the context: digits, UUID, ULID, ObjectId, long hex. */
 export function isStrongId(segment: string): boolean {
   if (VERSION.test(segment)) return false;
-  return DIGITS.test(segment) || UUID.test(segment) || ULID.test(segment) || OBJECT_ID.test(segment) || LONG_HEX.test(segment);
+  return (
+    DIGITS.test(segment) ||
+    UUID.test(segment) ||
+    ULID.test(segment) ||
+    OBJECT_ID.test(segment) ||
+    LONG_HEX.test(segment)
+  );
 }
 
 /** Version prefixes and plain words (`suites`, `move`, `api`) are literals even when they vary. */

@@ -36,7 +36,9 @@ export class PathNormalizer {
   }
 
   segments(path: string): string[] {
-    return splitPath(path).map((segment, index) => (segment === ID || this.isDynamic(segment, index) ? ID : segment));
+    return splitPath(path).map((segment, index) =>
+      segment === ID || this.isDynamic(segment, index) ? ID : segment,
+    );
   }
 
   normalize(path: string): string {

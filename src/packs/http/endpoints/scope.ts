@@ -20,7 +20,9 @@ export function resolveScope(scopePath: string | undefined, captures: Capture[])
   const path = scopePath ?? '';
   const segments = splitPath(path.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? '');
   if (segments.length === 0) return { path, fallback: false };
-  const writes = captures.filter((capture) => WRITE_METHODS.has(capture.method)).map((capture) => new Set(splitPath(capture.path)));
+  const writes = captures
+    .filter((capture) => WRITE_METHODS.has(capture.method))
+    .map((capture) => new Set(splitPath(capture.path)));
   let best: { segment: string; count: number } | undefined;
   for (const segment of segments) {
     const count = writes.filter((write) => write.has(segment)).length;

@@ -16,7 +16,9 @@ export function endpointSpecTool(context: HttpToolContext) {
     execute: async (input): Promise<ToolOutcome<Record<string, unknown>>> => {
       const example = context.index.example(input.method, input.path, context.scope);
       if (!example) {
-        const known = context.index.endpointLines(context.scope).filter((line) => line.startsWith(`${input.method} `));
+        const known = context.index
+          .endpointLines(context.scope)
+          .filter((line) => line.startsWith(`${input.method} `));
         return {
           result: {
             found: false,

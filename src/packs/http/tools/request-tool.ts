@@ -5,7 +5,10 @@ import { type HttpToolContext, previewBody } from './http-tool-context.js';
 
 const requestInput = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  path: z.string().min(1).describe('Concrete path on the API origin, e.g. /api/alpha-shop/suites (not a {id} pattern).'),
+  path: z
+    .string()
+    .min(1)
+    .describe('Concrete path on the API origin, e.g. /api/alpha-shop/suites (not a {id} pattern).'),
   body: z.unknown().optional().describe('JSON body for POST/PUT/PATCH.'),
   query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
@@ -20,7 +23,13 @@ export function requestTool(context: HttpToolContext) {
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
     execute: async (input) => {
       const response = await context.client.send(input);
-      const pattern = context.index.normalize(response.path.split('?')[0] ?? response.path);
+      const pathOnly = response.path.split('?')[0] ?? response.path;
+      const pattern = context.index.normalize(pathOnly);
+      // A successful DELETE's evidence target is the entity it removed.
+      const targets =
+        response.method === 'DELETE' && response.ok
+          ? [pathOnly.split('/').filter(Boolean).at(-1) as string]
+          : response.ids;
       return {
         result: {
           status: response.status,
@@ -31,8 +40,8 @@ export function requestTool(context: HttpToolContext) {
           body: previewBody(response.body),
         },
         evidence: {
-          via: `${response.method} ${response.path.split('?')[0]} → ${response.status}`,
-          targets: response.ids,
+          via: `${response.method} ${pathOnly} → ${response.status}`,
+          targets,
           method: response.method,
           path: response.path,
           pattern,

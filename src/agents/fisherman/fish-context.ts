@@ -1,0 +1,63 @@
+import { TallyError } from '../../core/errors.js';
+import type { CaptureSet } from '../../packs/http/captures/capture.js';
+import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
+import { ApiClient } from '../../packs/http/client/api-client.js';
+import { type LoginRecipe, logIn } from '../../packs/http/client/login-recipe.js';
+import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
+import { resolveScope } from '../../packs/http/endpoints/scope.js';
+import type { HttpToolContext } from '../../packs/http/tools/index.js';
+
+export interface FishContextOptions {
+  captures: string[];
+  scope?: string;
+  /** Where requests go; defaults to the origin the captures were recorded against. */
+  baseUrl?: string;
+  /** A recipe for a session made now; without one, only capture auth headers and `headers` apply. */
+  login?: LoginRecipe;
+  headers?: Record<string, string>;
+  allowDelete?: boolean;
+  /** Ids the run being cleaned up created. */
+  created?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface FishContext extends HttpToolContext {
+  set: CaptureSet & { apiOrigin?: string };
+  baseUrl: string;
+}
+
+export class FishermanInputError extends TallyError {}
+
+/** Everything a Fisherman run needs: captures → endpoint model → scope → a live, origin-locked client. */
+export async function buildFishContext(options: FishContextOptions): Promise<FishContext> {
+  if (options.captures.length === 0) {
+    throw new FishermanInputError(
+      'FISHERMAN_NEEDS_INPUT',
+      'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app.',
+    );
+  }
+  const set = loadCaptures(options.captures);
+  if (set.captures.length === 0) {
+    throw new FishermanInputError(
+      'FISHERMAN_NO_EXAMPLES',
+      `The captures hold no API requests to learn from (${set.skipped.length} skipped). Record the app while creating data through its UI.`,
+    );
+  }
+  const baseUrl = options.baseUrl ?? set.apiOrigin;
+  if (!baseUrl)
+    throw new FishermanInputError(
+      'FISHERMAN_NO_BASE_URL',
+      'Cannot tell where the API lives: pass --base-url.',
+    );
+  const session = options.login ? await logIn(baseUrl, options.login, options.env) : undefined;
+  const client = new ApiClient({
+    baseUrl,
+    captureAuth: currentAuthHeaders(set.auth),
+    ...(session ? { session } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.allowDelete ? { allowDelete: true } : {}),
+    ...(options.created ? { created: options.created } : {}),
+  });
+  const index = new CaptureIndex(set.captures);
+  return { set, baseUrl, client, index, scope: resolveScope(options.scope, set.captures) };
+}

@@ -1,0 +1,117 @@
+import type { Capture } from '../../packs/http/captures/capture.js';
+import { extractIds } from '../../packs/http/client/extract-ids.js';
+import type { CaptureIndex, Endpoint } from '../../packs/http/endpoints/capture-index.js';
+import { splitPath } from '../../packs/http/endpoints/id-shape.js';
+import { ID } from '../../packs/http/endpoints/path-normalizer.js';
+import { sameResource } from '../../packs/http/endpoints/resource-name.js';
+import type { Scope } from '../../packs/http/endpoints/scope.js';
+import type { DataRequest } from './parse-data-request.js';
+
+export type ParentLink = { kind: 'path'; index: number } | { kind: 'body'; field: string; numeric: boolean };
+
+export interface PlannedType {
+  type: string;
+  count: number;
+  endpoint: Endpoint;
+  example: Capture;
+}
+
+export interface DataPlan {
+  parent: PlannedType;
+  child?: PlannedType & { link: ParentLink };
+}
+
+export type PlanResult = { plan: DataPlan } | { error: string };
+
+/** The POST endpoint that creates a type: a collection whose last segment is that resource. */
+function creatingEndpoint(
+  type: string,
+  index: CaptureIndex,
+  scope: Scope,
+): { endpoint: Endpoint; example: Capture } | { error: string } {
+  const creators = index
+    .endpoints(scope)
+    .filter(
+      (endpoint) =>
+        endpoint.method === 'POST' &&
+        endpoint.resource &&
+        sameResource(endpoint.resource, type) &&
+        splitPath(endpoint.pattern).at(-1) !== ID,
+    );
+  const known = [
+    ...new Set(
+      index
+        .endpoints(scope)
+        .filter((endpoint) => endpoint.method === 'POST')
+        .map((endpoint) => endpoint.resource),
+    ),
+  ].join(', ');
+  if (creators.length === 0)
+    return {
+      error: `no captured endpoint creates "${type}"${scope.key ? ` in scope ${scope.key}` : ''} (creatable: ${known || 'nothing'})`,
+    };
+  for (const endpoint of creators) {
+    const example = index.example('POST', endpoint.pattern, scope);
+    if (example && example.status < 400 && example.requestBody && typeof example.requestBody === 'object')
+      return { endpoint, example };
+  }
+  return {
+    error: `the captures hold no successful JSON example of creating "${type}" (only rejected or non-JSON ones)`,
+  };
+}
+
+function parentIdsSeen(parent: Endpoint, index: CaptureIndex): Set<string> {
+  const ids = new Set<string>();
+  for (const capture of parent.examples) {
+    if (capture.status < 400)
+      for (const id of extractIds(capture.responseBody, capture.responseHeaders.location)) ids.add(id);
+  }
+  // Ids that appear right after the parent collection in any captured path (/suites/101/move).
+  for (const capture of index.captures) {
+    const segments = splitPath(capture.path);
+    segments.forEach((segment, at) => {
+      if (parent.resource && sameResource(segment, parent.resource) && segments[at + 1])
+        ids.add(segments[at + 1] as string);
+    });
+  }
+  return ids;
+}
+
+function findLink(
+  parent: Endpoint,
+  child: Endpoint,
+  childExample: Capture,
+  index: CaptureIndex,
+): ParentLink | undefined {
+  const segments = splitPath(child.pattern);
+  const at = segments.findIndex(
+    (segment, position) =>
+      parent.resource && sameResource(segment, parent.resource) && segments[position + 1] === ID,
+  );
+  if (at >= 0) return { kind: 'path', index: at + 1 };
+  const ids = parentIdsSeen(parent, index);
+  const body = childExample.requestBody as Record<string, unknown>;
+  for (const [field, value] of Object.entries(body)) {
+    if ((typeof value === 'number' || typeof value === 'string') && ids.has(String(value)))
+      return { kind: 'body', field, numeric: typeof value === 'number' };
+  }
+  return undefined;
+}
+
+/** Plans a request without a model, or says exactly why it cannot. */
+export function planDataRequest(request: DataRequest, index: CaptureIndex, scope: Scope): PlanResult {
+  const parent = creatingEndpoint(request.type, index, scope);
+  if ('error' in parent) return parent;
+  const plan: DataPlan = { parent: { type: request.type, count: request.count, ...parent } };
+  if (!request.children) return { plan };
+  const child = creatingEndpoint(request.children.type, index, scope);
+  if ('error' in child) return child;
+  const link = findLink(parent.endpoint, child.endpoint, child.example, index);
+  if (!link) {
+    return {
+      error: `cannot tell how a ${request.children.type} links to its ${request.type}: no ${request.type} id in the path or body of the captured example ${child.example.method} ${child.example.path}`,
+    };
+  }
+  plan.child = { type: request.children.type, count: request.children.count, ...child, link };
+  return { plan };
+}

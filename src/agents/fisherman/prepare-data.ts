@@ -1,0 +1,79 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { RunResult } from '../../core/agent/ending.js';
+import { runAgent } from '../../core/agent/run-agent.js';
+import { runPlan } from '../../core/agent/run-plan.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
+import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { executeDataPlan } from './execute-data-plan.js';
+import { buildFishContext, type FishContextOptions } from './fish-context.js';
+import { createFishermanAgent } from './fisherman-agent.js';
+import { parseDataRequest } from './parse-data-request.js';
+import { planDataRequest } from './plan-data-request.js';
+
+export interface PrepareDataOptions extends FishContextOptions {
+  request: string;
+  ledger: Ledger;
+  /** A model or a spec; without one (and without TALLY_MODEL) only the deterministic tier runs. */
+  model?: LanguageModelV3 | string;
+  /** Name of the login recipe used, for the run's record (never its secrets). */
+  loginName?: string;
+  maxRetries?: number;
+}
+
+export interface PrepareDataResult extends RunResult {
+  tier: 'deterministic' | 'model';
+  scope: Scope;
+  baseUrl: string;
+  /** Why the deterministic tier did not take the request, when it did not. */
+  escalation?: string;
+}
+
+/**
+ * Prepares test data through the app's own API. The deterministic tier plans common
+ * requests without a model; anything else escalates to the model when one is configured,
+ * or fails with the exact reason. Every result is verified against the ledger.
+ */
+export async function prepareData(options: PrepareDataOptions): Promise<PrepareDataResult> {
+  const env = options.env ?? process.env;
+  const context = await buildFishContext(options);
+  const agent = createFishermanAgent({ context });
+  const meta = {
+    baseUrl: context.baseUrl,
+    captures: context.set.sources,
+    scope: context.scope.path,
+    ...(context.scope.fallback ? { scopeFallback: context.scope.note } : {}),
+    ...(options.loginName ? { login: options.loginName } : {}),
+  };
+  const parsed = parseDataRequest(options.request);
+  const planned = parsed
+    ? planDataRequest(parsed, context.index, context.scope)
+    : { error: 'the request is not of the form "N <type> [with M <type> each]"' };
+  const base = { scope: context.scope, baseUrl: context.baseUrl };
+  if ('plan' in planned) {
+    const result = await runPlan(agent, options.request, executeDataPlan(planned.plan, options.request), {
+      ledger: options.ledger,
+      meta,
+    });
+    return { ...result, ...base, tier: 'deterministic' };
+  }
+  const modelConfigured = options.model !== undefined || Boolean(env.TALLY_MODEL);
+  if (modelConfigured) {
+    const result = await runAgent(agent, options.request, {
+      ledger: options.ledger,
+      env,
+      meta: { ...meta, tier: 'model', escalation: planned.error },
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    });
+    return { ...result, ...base, tier: 'model', escalation: planned.error };
+  }
+  const result = await runPlan(
+    agent,
+    options.request,
+    async () => ({
+      stop: `The deterministic tier cannot do this — ${planned.error} — and no model is configured (pass --model or set TALLY_MODEL to let a model try).`,
+    }),
+    { ledger: options.ledger, meta },
+  );
+  return { ...result, ...base, tier: 'deterministic', escalation: planned.error };
+}

@@ -1,0 +1,39 @@
+import pc from 'picocolors';
+import type { RunResult } from '../../core/agent/ending.js';
+import { formatTable, truncate } from './format-table.js';
+
+/** The verified items as a table, then dropped claims, the ending and the run id. */
+export function formatFishResult(
+  result: RunResult & { scope?: { note?: string }; tier?: string; escalation?: string },
+): string {
+  const lines: string[] = [];
+  if (result.scope?.note) lines.push(pc.yellow(result.scope.note), '');
+  if (result.verified.length > 0) {
+    const rows = result.verified.map((item) => [
+      String(item.type ?? ''),
+      item.target,
+      truncate(String(item.title ?? ''), 40),
+      item.via,
+    ]);
+    lines.push(formatTable(['TYPE', 'ID', 'TITLE', 'VIA'], rows));
+  } else {
+    lines.push('No verified items.');
+  }
+  if (result.dropped.length > 0) {
+    lines.push('', pc.yellow(`Dropped claims (${result.dropped.length}):`));
+    for (const entry of result.dropped)
+      lines.push(`  ${String(entry.claim.type ?? '')} ${String(entry.claim.target)}: ${entry.why}`);
+  }
+  const status =
+    result.status === 'success'
+      ? pc.green(result.status)
+      : result.status === 'partial'
+        ? pc.yellow(result.status)
+        : pc.red(result.status);
+  lines.push(
+    '',
+    `${status} · ending ${result.endingReason}${result.tier ? ` · ${result.tier} tier` : ''} · run ${result.runId}`,
+  );
+  lines.push(`summary: ${result.summary}`);
+  return lines.join('\n');
+}
