@@ -3,11 +3,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerBench } from './core/ledger-bench.js';
 import { loopBench } from './core/loop-bench.js';
+import { fishermanBench } from './fisherman/fisherman-bench.js';
 import { type BenchRow, printRows } from './measure.js';
 
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: ledger': ledgerBench,
   'core: agent loop': loopBench,
+  fisherman: fishermanBench,
 };
 
 const only = process.argv[2];

@@ -31,8 +31,8 @@ export async function recordDemoHar(outPath: string): Promise<{ entries: number 
     const submit = async (selector: string) => {
       await page.click(selector);
       await saved();
-      await page.evaluate(() => {
-        (document.querySelector('#message') as HTMLElement).textContent = '';
+      await page.locator('#message').evaluate((element) => {
+        element.textContent = '';
       });
     };
 

@@ -37,7 +37,8 @@ describe('tally CLI', () => {
     const cwd = tempDir();
     const help = await tally(['--help'], cwd);
     expect(help.code).toBe(0);
-    for (const command of ['runs', 'stats', 'demo']) expect(help.stdout).toContain(command);
+    for (const command of ['runs', 'stats', 'demo', 'fish', 'demo-app'])
+      expect(help.stdout).toContain(command);
     const unknown = await tally(['frobnicate'], cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
@@ -51,37 +52,44 @@ describe('tally CLI', () => {
     expect(existsSync(join(cwd, '.tally'))).toBe(false);
   });
 
-  it('demo runs on embedded defaults; runs, runs show and stats read what it recorded', async () => {
+  it('demo prepares 2 suites with 3 tests each and confirms all 8 through the API; runs and stats read it back', async () => {
     const cwd = tempDir();
     const demo = await tally(['demo'], cwd);
+    expect(demo.stderr).toBe('');
     expect(demo.code).toBe(0);
-    expect(demo.stdout).toMatch(/partial\s+ending finished/);
-    expect(demo.stdout).toContain('✓ a  via note_write a sha256=');
-    expect(demo.stdout).toContain('✗ c');
-    expect(demo.stdout).toMatch(/failed\s+ending repeated_failure/);
+    expect(demo.stdout).toContain('All 8 items verified in the ledger and confirmed through the API.');
+    expect(demo.stdout.match(/✓ GET 200/g)).toHaveLength(8);
+    expect(demo.stdout).toMatch(/suite\s+\d+\s+Suite 1 · \w+\s+POST \/api\/alpha-shop\/suites → 201/);
 
     const listing = await tally(['runs', '--json'], cwd);
-    const runs = JSON.parse(listing.stdout) as { id: string; endingReason: string }[];
-    expect(runs.map((run) => run.endingReason)).toEqual(['repeated_failure', 'stopped', 'finished']);
+    const runs = JSON.parse(listing.stdout) as {
+      id: string;
+      agent: string;
+      endingReason: string;
+      toolCalls: number;
+    }[];
+    expect(runs).toEqual([
+      expect.objectContaining({ agent: 'fisherman', endingReason: 'finished', toolCalls: 8 }),
+    ]);
 
     const shown = await tally(['runs', 'show', runs[0]?.id as string], cwd);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain('guard  repeated_failure end');
-    expect(shown.stdout).toMatch(/summary: Run ended: repeated_failure/);
+    expect(shown.stdout.match(/claim {2}verified/g)).toHaveLength(8);
+    expect(shown.stdout).not.toMatch(/demo_sid=[0-9a-f]|demo-password/);
 
-    const exported = JSON.parse((await tally(['runs', 'show', runs[2]?.id as string, '--json'], cwd)).stdout);
-    expect(exported.entries.filter((entry: { kind: string }) => entry.kind === 'claim')).toHaveLength(3);
+    const exported = JSON.parse((await tally(['runs', 'show', runs[0]?.id as string, '--json'], cwd)).stdout);
+    expect(exported.run.meta).toMatchObject({
+      tier: 'deterministic',
+      scope: '/projects/alpha-shop',
+      login: 'demo',
+    });
 
     const stats = JSON.parse((await tally(['stats', '--json'], cwd)).stdout);
-    expect(stats.runs).toBe(3);
-    expect(stats.endingReasons).toEqual({ repeated_failure: 1, stopped: 1, finished: 1 });
-    expect(stats.guardFires['repeated_failure:end']).toBe(1);
-    expect(stats.rejectionsPerDay[new Date().toISOString().slice(0, 10)]).toMatchObject({
-      FINISH_REJECTED: 1,
-      NOTE_NOT_FOUND: 4,
-    });
+    expect(stats.runs).toBe(1);
+    expect(stats.endingReasons).toEqual({ finished: 1 });
+    expect(stats.statusByAgent.fisherman.successRate).toBe(1);
     const text = await tally(['stats'], cwd);
-    expect(text.stdout).toMatch(/Ending reasons:\n(.*\n){3}/);
+    expect(text.stdout).toMatch(/Ending reasons:\n\s+finished\s+1/);
   });
 
   it('a secret in a tool input header and body is absent from `tally runs show` output', async () => {

@@ -18,6 +18,8 @@ export interface PrepareDataOptions extends FishContextOptions {
   /** Name of the login recipe used, for the run's record (never its secrets). */
   loginName?: string;
   maxRetries?: number;
+  /** Round cap for the model tier (default 30). */
+  maxRounds?: number;
 }
 
 export interface PrepareDataResult extends RunResult {
@@ -36,7 +38,10 @@ export interface PrepareDataResult extends RunResult {
 export async function prepareData(options: PrepareDataOptions): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
   const context = await buildFishContext(options);
-  const agent = createFishermanAgent({ context });
+  const agent = createFishermanAgent({
+    context,
+    ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}),
+  });
   const meta = {
     baseUrl: context.baseUrl,
     captures: context.set.sources,

@@ -18,14 +18,27 @@ async function liveClient(options: Partial<ConstructorParameters<typeof ApiClien
 describe('API client against the demo app', () => {
   it('creates with the live session and reports status, ids from the response and Location', async () => {
     const { client } = await liveClient();
-    const response = await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Smoke' } });
-    expect(response).toMatchObject({ status: 201, ok: true, ids: ['101'], location: '/api/alpha-shop/suites/101' });
+    const response = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: 'Smoke' },
+    });
+    expect(response).toMatchObject({
+      status: 201,
+      ok: true,
+      ids: ['101'],
+      location: '/api/alpha-shop/suites/101',
+    });
   });
 
   it('the HTTP status is never overwritten by a body field named status', async () => {
     const { client } = await liveClient();
     await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Twice' } });
-    const duplicate = await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Twice' } });
+    const duplicate = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: 'Twice' },
+    });
     expect((duplicate.body as { status: number }).status).toBe(200);
     expect(duplicate).toMatchObject({ status: 409, ok: false, category: 'conflict', ids: [] });
   });
@@ -44,24 +57,46 @@ describe('API client against the demo app', () => {
   it('refuses another origin before any request leaves', async () => {
     const { client, seen } = await liveClient();
     const before = seen.length;
-    await expect(client.send({ method: 'POST', path: 'http://127.0.0.2:9/api/alpha-shop/suites', body: {} })).rejects.toThrow(ToolRejectedError);
+    await expect(
+      client.send({ method: 'POST', path: 'http://127.0.0.2:9/api/alpha-shop/suites', body: {} }),
+    ).rejects.toThrow(ToolRejectedError);
     await expect(client.send({ method: 'GET', path: '//evil.test/x' })).rejects.toThrow(ToolRejectedError);
     expect(seen.length).toBe(before);
   });
 
   it('refuses DELETE of anything this client did not create, and allows what it did', async () => {
     const { client, app } = await liveClient();
-    app.store.suites.set(77, { id: 77, project: 'alpha-shop', title: 'Someone else', description: '', position: 1, created_at: '' });
-    await expect(client.send({ method: 'DELETE', path: '/api/alpha-shop/suites/77' })).rejects.toThrow(/did not create/);
+    app.store.suites.set(77, {
+      id: 77,
+      project: 'alpha-shop',
+      title: 'Someone else',
+      description: '',
+      position: 1,
+      created_at: '',
+    });
+    await expect(client.send({ method: 'DELETE', path: '/api/alpha-shop/suites/77' })).rejects.toThrow(
+      /did not create/,
+    );
     expect(app.store.suites.has(77)).toBe(true);
-    const created = await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Mine' } });
+    const created = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: 'Mine' },
+    });
     const deleted = await client.send({ method: 'DELETE', path: `/api/alpha-shop/suites/${created.ids[0]}` });
     expect(deleted.status).toBe(204);
   });
 
   it('layers headers: capture auth < live session < configured; captured cookies are never sent', async () => {
-    const { client, seen } = await liveClient({ captureAuth: { 'x-csrf-token': 'STALE-FROM-HAR', authorization: 'Bearer from-har' }, headers: { authorization: 'Bearer configured' } });
-    const response = await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Layered' } });
+    const { client, seen } = await liveClient({
+      captureAuth: { 'x-csrf-token': 'STALE-FROM-HAR', authorization: 'Bearer from-har' },
+      headers: { authorization: 'Bearer configured' },
+    });
+    const response = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: 'Layered' },
+    });
     expect(response.status).toBe(201);
     const sent = seen.at(-1)?.headers ?? {};
     expect(sent['x-csrf-token']).not.toBe('STALE-FROM-HAR');
@@ -72,7 +107,11 @@ describe('API client against the demo app', () => {
   it('without a live session, a stale captured CSRF token is what fails — loudly, as authorization', async () => {
     const { app } = await demoApp();
     const client = new ApiClient({ baseUrl: app.url, captureAuth: { 'x-csrf-token': 'STALE' } });
-    const response = await client.send({ method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'x' } });
+    const response = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: 'x' },
+    });
     expect(response).toMatchObject({ status: 401, ok: false, category: 'authorization' });
   });
 
@@ -95,7 +134,9 @@ describe('API client against the demo app', () => {
 describe('login recipes', () => {
   it('a wrong password is a clear LOGIN_FAILED, not a silent anonymous session', async () => {
     const { app } = await demoApp();
-    await expect(logIn(app.url, { ...DEMO_LOGIN, form: { email: 'demo@tally.test', password: 'nope' } })).rejects.toThrow(/Login at \/login answered 401/);
+    await expect(
+      logIn(app.url, { ...DEMO_LOGIN, form: { email: 'demo@tally.test', password: 'nope' } }),
+    ).rejects.toThrow(/Login at \/login answered 401/);
   });
 
   it('expands ${ENV} values and names a missing one', async () => {
@@ -110,7 +151,11 @@ describe('login recipes', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'ok.json'), JSON.stringify({ url: '/login', form: { user: 'a' } }));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ form: 'x' }));
-    expect(readLoginRecipe(join(dir, 'ok.json'))).toMatchObject({ url: '/login', method: 'POST', csrfHeader: 'x-csrf-token' });
+    expect(readLoginRecipe(join(dir, 'ok.json'))).toMatchObject({
+      url: '/login',
+      method: 'POST',
+      csrfHeader: 'x-csrf-token',
+    });
     expect(() => readLoginRecipe(join(dir, 'bad.json'))).toThrow(/login recipe .* is invalid/);
     expect(() => readLoginRecipe(join(dir, 'missing.json'))).toThrow(/Cannot read the login recipe/);
   });

@@ -26,8 +26,17 @@ export async function demoApp(options: DemoAppOptions = {}) {
 
 export interface HarEntry {
   startedDateTime: string;
-  request: { method: string; url: string; headers: { name: string; value: string }[]; postData?: { mimeType: string; text: string } };
-  response: { status: number; headers: { name: string; value: string }[]; content: { mimeType: string; text?: string } };
+  request: {
+    method: string;
+    url: string;
+    headers: { name: string; value: string }[];
+    postData?: { mimeType: string; text: string };
+  };
+  response: {
+    status: number;
+    headers: { name: string; value: string }[];
+    content: { mimeType: string; text?: string };
+  };
   _resourceType?: string;
 }
 
@@ -36,26 +45,41 @@ export function bundledHar(): { log: { entries: HarEntry[] } } {
 }
 
 /** A HAR entry for tests that need a capture the bundled HAR does not have. */
-export function harEntry(method: string, url: string, status: number, options: { body?: unknown; response?: unknown; at?: string; headers?: Record<string, string> } = {}): HarEntry {
+export function harEntry(
+  method: string,
+  url: string,
+  status: number,
+  options: { body?: unknown; response?: unknown; at?: string; headers?: Record<string, string> } = {},
+): HarEntry {
   return {
     startedDateTime: options.at ?? '2026-11-01T10:00:00.000Z',
     _resourceType: 'fetch',
     request: {
       method,
       url,
-      headers: Object.entries({ 'content-type': 'application/json', ...options.headers }).map(([name, value]) => ({ name, value })),
-      ...(options.body !== undefined ? { postData: { mimeType: 'application/json', text: JSON.stringify(options.body) } } : {}),
+      headers: Object.entries({ 'content-type': 'application/json', ...options.headers }).map(
+        ([name, value]) => ({ name, value }),
+      ),
+      ...(options.body !== undefined
+        ? { postData: { mimeType: 'application/json', text: JSON.stringify(options.body) } }
+        : {}),
     },
     response: {
       status,
       headers: [{ name: 'content-type', value: 'application/json' }],
-      content: { mimeType: 'application/json', ...(options.response !== undefined ? { text: JSON.stringify(options.response) } : {}) },
+      content: {
+        mimeType: 'application/json',
+        ...(options.response !== undefined ? { text: JSON.stringify(options.response) } : {}),
+      },
     },
   };
 }
 
 export function writeHar(dir: string, name: string, entries: HarEntry[]): string {
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
+  writeFileSync(
+    path,
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }),
+  );
   return path;
 }

@@ -10,7 +10,13 @@ import { tempDir } from '../../helpers.js';
 import { BUNDLED_HAR, harEntry, writeHar } from './demo-fixtures.js';
 
 describe('dynamic segments', () => {
-  it.each(['42', '550e8400-e29b-41d4-a716-446655440000', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '507f1f77bcf86cd799439011', 'deadbeefdeadbeef12'])('%s is a strong id', (segment) => {
+  it.each([
+    '42',
+    '550e8400-e29b-41d4-a716-446655440000',
+    '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    '507f1f77bcf86cd799439011',
+    'deadbeefdeadbeef12',
+  ])('%s is a strong id', (segment) => {
     expect(isStrongId(segment)).toBe(true);
   });
 
@@ -19,7 +25,12 @@ describe('dynamic segments', () => {
   });
 
   it('learns slugs from positions that vary between otherwise-equal paths; words and versions stay literal', () => {
-    const normalizer = new PathNormalizer(['/v1/alpha-shop/suites', '/v1/beta-blog/suites', '/v1/alpha-shop/tests', '/v2/alpha-shop/suites/12/move']);
+    const normalizer = new PathNormalizer([
+      '/v1/alpha-shop/suites',
+      '/v1/beta-blog/suites',
+      '/v1/alpha-shop/tests',
+      '/v2/alpha-shop/suites/12/move',
+    ]);
     expect(normalizer.normalize('/v1/alpha-shop/suites')).toBe('/v1/{id}/suites');
     expect(normalizer.normalize('/v1/alpha-shop/tests')).toBe('/v1/{id}/tests');
     expect(normalizer.normalize('/v2/alpha-shop/suites/12/move')).toBe('/v2/{id}/suites/{id}/move');
@@ -27,7 +38,13 @@ describe('dynamic segments', () => {
   });
 
   it('property: normalizing is idempotent and never throws', () => {
-    const segment = fc.oneof(fc.constantFrom('api', 'v1', 'suites', 'alpha-shop', 'beta-blog', '{id}'), fc.integer({ min: 0, max: 99999 }).map(String), fc.uuid(), fc.stringMatching(/^[a-z0-9-]{1,12}$/), fc.string({ maxLength: 8 }));
+    const segment = fc.oneof(
+      fc.constantFrom('api', 'v1', 'suites', 'alpha-shop', 'beta-blog', '{id}'),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.uuid(),
+      fc.stringMatching(/^[a-z0-9-]{1,12}$/),
+      fc.string({ maxLength: 8 }),
+    );
     const path = fc.array(segment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`);
     fc.assert(
       fc.property(fc.array(path, { maxLength: 8 }), path, (learned, probe) => {
@@ -40,7 +57,9 @@ describe('dynamic segments', () => {
   });
 
   it('singularizes resource names', () => {
-    expect(['suites', 'tests', 'milestones', 'categories', 'boxes', 'status', 'suite'].map(singular)).toEqual(['suite', 'test', 'milestone', 'category', 'box', 'status', 'suite']);
+    expect(['suites', 'tests', 'milestones', 'categories', 'boxes', 'status', 'suite'].map(singular)).toEqual(
+      ['suite', 'test', 'milestone', 'category', 'box', 'status', 'suite'],
+    );
   });
 });
 
@@ -92,7 +111,10 @@ describe('ranked examples on the bundled HAR', () => {
 describe('scope', () => {
   it('picks the most selective segment, leftmost on ties; root keeps all', () => {
     const set = loadCaptures([BUNDLED_HAR]);
-    expect(resolveScope('/projects/alpha-shop', set.captures)).toMatchObject({ key: 'alpha-shop', fallback: false });
+    expect(resolveScope('/projects/alpha-shop', set.captures)).toMatchObject({
+      key: 'alpha-shop',
+      fallback: false,
+    });
     expect(resolveScope('/', set.captures)).toMatchObject({ fallback: false });
     expect(resolveScope('/', set.captures).key).toBeUndefined();
   });
@@ -107,9 +129,19 @@ describe('scope', () => {
   it('keeps cross-project endpoints out of a project scope', () => {
     const dir = tempDir();
     const har = writeHar(dir, 'two.har', [
-      harEntry('POST', 'http://app.test/api/alpha-shop/suites', 201, { body: { title: 'a' }, response: { data: { id: 1 } } }),
-      harEntry('POST', 'http://app.test/api/beta-blog/suites', 201, { body: { title: 'b' }, response: { data: { id: 2 } }, at: '2026-11-02T00:00:00.000Z' }),
-      harEntry('POST', 'http://app.test/api/beta-blog/tags', 201, { body: { name: 't' }, response: { data: { id: 3 } } }),
+      harEntry('POST', 'http://app.test/api/alpha-shop/suites', 201, {
+        body: { title: 'a' },
+        response: { data: { id: 1 } },
+      }),
+      harEntry('POST', 'http://app.test/api/beta-blog/suites', 201, {
+        body: { title: 'b' },
+        response: { data: { id: 2 } },
+        at: '2026-11-02T00:00:00.000Z',
+      }),
+      harEntry('POST', 'http://app.test/api/beta-blog/tags', 201, {
+        body: { name: 't' },
+        response: { data: { id: 3 } },
+      }),
     ]);
     const set = loadCaptures([har]);
     const index = new CaptureIndex(set.captures);

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { cleanupRun } from '../../../src/agents/fisherman/cleanup-run.js';
+import { parseDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
+import { prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
+import { tempLedger } from '../../helpers.js';
+import { BUNDLED_HAR, demoApp } from '../../packs/http/demo-fixtures.js';
+
+describe('request grammar', () => {
+  it.each([
+    ['2 suites with 3 tests each', { count: 2, type: 'suites', children: { count: 3, type: 'tests' } }],
+    ['a suite with two tests in it', { count: 1, type: 'suite', children: { count: 2, type: 'tests' } }],
+    ['3 milestones', { count: 3, type: 'milestones' }],
+    ['10 test cases.', { count: 10, type: 'test cases' }],
+  ])('parses "%s"', (text, expected) => {
+    expect(parseDataRequest(text)).toEqual(expected);
+  });
+
+  it.each(['make me some suites', 'suites with tests', '0 suites', '2 suites and 3 tests'])(
+    'leaves "%s" to the model',
+    (text) => {
+      expect(parseDataRequest(text)).toBeUndefined();
+    },
+  );
+});
+
+describe('deterministic tier against the demo app (captures recorded on another port)', () => {
+  it('"2 suites with 3 tests each": one request per entity, all verified, children linked to their parents', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const result = await prepareData({
+      request: '2 suites with 3 tests each',
+      captures: [BUNDLED_HAR],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+    });
+    expect(result).toMatchObject({ status: 'success', endingReason: 'finished', tier: 'deterministic' });
+    expect(result.verified).toHaveLength(8);
+    expect(result.verified.map((item) => item.via)).toEqual([
+      'POST /api/alpha-shop/suites',
+      ...Array(3).fill('POST /api/alpha-shop/tests'),
+      'POST /api/alpha-shop/suites',
+      ...Array(3).fill('POST /api/alpha-shop/tests'),
+    ]);
+    const writes = seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'));
+    expect(writes).toHaveLength(8);
+    const suites = [...app.store.suites.values()];
+    expect(suites).toHaveLength(2);
+    for (const suite of suites)
+      expect([...app.store.tests.values()].filter((test) => test.suite_id === suite.id)).toHaveLength(3);
+    expect(new Set([...app.store.tests.values()].map((test) => test.title)).size).toBe(6);
+    expect(ledger.entries(result.runId).filter((entry) => entry.kind === 'model_call')).toEqual([]);
+  });
+
+  it('a type with no creating endpoint ends as a stop with the exact reason, and nothing is created', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const result = await prepareData({
+      request: '2 widgets',
+      captures: [BUNDLED_HAR],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+      env: {},
+    });
+    expect(result).toMatchObject({ status: 'failed', endingReason: 'stopped' });
+    expect(result.summary).toMatch(
+      /no captured endpoint creates "widgets" in scope alpha-shop \(creatable: milestones, suites, move, tests\)/,
+    );
+    expect(seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'))).toEqual(
+      [],
+    );
+  });
+
+  it('a create that fails stops at once with the server’s reason', async () => {
+    const { app } = await demoApp();
+    const ledger = tempLedger();
+    // beta-blog has no milestones: the captured alpha-shop example fails there.
+    const result = await prepareData({
+      request: '1 milestone',
+      captures: [BUNDLED_HAR],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+    });
+    expect(result.status).toBe('success');
+    app.store.projects[0]!.milestones_enabled = false;
+    const failed = await prepareData({
+      request: '1 milestone',
+      captures: [BUNDLED_HAR],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+    });
+    expect(failed).toMatchObject({ status: 'failed', endingReason: 'tool_failure' });
+    expect(failed.summary).toMatch(/creating a milestone failed: POST \/api\/alpha-shop\/milestones/);
+  });
+
+  it('cleanup deletes what the run created, children first, confirmed by a 404 read-back', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const made = await prepareData({
+      request: '1 suite with 2 tests in it',
+      captures: [BUNDLED_HAR],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+    });
+    expect(made.verified).toHaveLength(3);
+    const cleanup = await cleanupRun({
+      runId: made.runId,
+      ledger,
+      captures: [BUNDLED_HAR],
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+    });
+    expect(
+      cleanup.deletions.map((deletion) => [
+        deletion.type,
+        deletion.status,
+        deletion.confirmStatus,
+        deletion.ok,
+      ]),
+    ).toEqual([
+      ['test', 204, 404, true],
+      ['test', 204, 404, true],
+      ['suite', 204, 404, true],
+    ]);
+    const deletes = seen.filter((request) => request.method === 'DELETE').map((request) => request.path);
+    expect(deletes.at(-1)).toMatch(/^\/api\/alpha-shop\/suites\/\d+$/);
+    expect(app.store.suites.size + app.store.tests.size).toBe(0);
+    expect(cleanup.status).toBe('success');
+  });
+});
+
+describe('sessions', () => {
+  it('never sends a previous session’s CSRF token or cookie from the captures', async () => {
+    const { tempDir } = await import('../../helpers.js');
+    const { bundledHar, writeHar } = await import('../../packs/http/demo-fixtures.js');
+    const har = bundledHar();
+    for (const entry of har.log.entries) {
+      entry.request.headers = entry.request.headers.filter(
+        (header) => !['x-csrf-token', 'Cookie'].includes(header.name),
+      );
+      entry.request.headers.push(
+        { name: 'x-csrf-token', value: 'STALE-CSRF-FROM-YESTERDAY' },
+        { name: 'Cookie', value: 'demo_sid=STALE-COOKIE' },
+      );
+    }
+    const stale = writeHar(tempDir(), 'stale.har', har.log.entries);
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const result = await prepareData({
+      request: '1 suite',
+      captures: [stale],
+      scope: '/projects/alpha-shop',
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+    });
+    expect(result.status).toBe('success');
+    const apiCalls = seen.filter((request) => request.path.startsWith('/api/'));
+    expect(apiCalls.length).toBeGreaterThan(0);
+    for (const call of apiCalls) {
+      expect(call.headers['x-csrf-token']).not.toBe('STALE-CSRF-FROM-YESTERDAY');
+      expect(String(call.headers.cookie)).not.toContain('STALE-COOKIE');
+    }
+    // And nothing stale reached the ledger either.
+    expect(JSON.stringify(ledger.getRun(result.runId))).not.toMatch(/STALE-CSRF|STALE-COOKIE/);
+  });
+});

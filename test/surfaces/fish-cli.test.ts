@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
+import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
+
+const exec = promisify(execFile);
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'tally.js');
+
+async function tally(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', TALLY_LEDGER: '', TALLY_MODEL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe('tally fish', () => {
+  it('prints the verified table and exits 0; cleanup removes it all, children first', async () => {
+    const { app } = await demoApp();
+    const cwd = tempDir();
+    const fish = await tally(
+      [
+        'fish',
+        '1 suite with 2 tests in it',
+        '--captures',
+        BUNDLED_HAR,
+        '--base-url',
+        app.url,
+        '--scope',
+        '/projects/alpha-shop',
+        '--login',
+        'demo',
+      ],
+      cwd,
+    );
+    expect(fish.code).toBe(0);
+    expect(fish.stdout).toMatch(/TYPE\s+ID\s+TITLE\s+VIA/);
+    expect(fish.stdout).toMatch(/suite\s+101\s+Suite 1 · \w+\s+POST \/api\/alpha-shop\/suites/);
+    expect(fish.stdout).toMatch(/success · ending finished · deterministic tier · run (run_\w+)/);
+    const runId = /run (run_\w+)/.exec(fish.stdout)?.[1] as string;
+    expect(app.store.tests.size).toBe(2);
+
+    const cleanup = await tally(['fish', 'cleanup', runId], cwd);
+    expect(cleanup.code).toBe(0);
+    expect(cleanup.stdout).toMatch(
+      /test\s+5002\s+DELETE \/api\/alpha-shop\/tests\/5002\s+204\s+404\s+deleted[\s\S]*suite\s+101\s+DELETE \/api\/alpha-shop\/suites\/101\s+204\s+404\s+deleted/,
+    );
+    expect(app.store.suites.size + app.store.tests.size).toBe(0);
+  });
+
+  it('--json gives the run result; a request that is not met exits 1', async () => {
+    const { app } = await demoApp();
+    const cwd = tempDir();
+    const json = await tally(
+      [
+        'fish',
+        '2 milestones',
+        '--captures',
+        BUNDLED_HAR,
+        '--base-url',
+        app.url,
+        '--scope',
+        '/projects/alpha-shop',
+        '--login',
+        'demo',
+        '--json',
+      ],
+      cwd,
+    );
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'success',
+      tier: 'deterministic',
+      verified: [{ type: 'milestone' }, { type: 'milestone' }],
+    });
+    const unmet = await tally(
+      ['fish', '2 widgets', '--captures', BUNDLED_HAR, '--base-url', app.url, '--login', 'demo'],
+      cwd,
+    );
+    expect(unmet.code).toBe(1);
+    expect(unmet.stdout).toMatch(/No verified items[\s\S]*failed · ending stopped/);
+    expect(unmet.stdout).toContain('no model is configured');
+  });
+
+  it('says exactly what it needs, and rejects malformed captures, with exit 2', async () => {
+    const cwd = tempDir();
+    const nothing = await tally(['fish', '1 suite'], cwd);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/Fisherman needs to know the API: pass --captures/);
+    const bad = join(cwd, 'bad.har');
+    writeFileSync(bad, '{"log":{"entries":[{"request":{"method":"GET"}}]}}');
+    const malformed = await tally(['fish', '1 suite', '--captures', bad], cwd);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/bad\.har: log\.entries\[0\]\.request\.url: .*Re-export the HAR/);
+    const badYaml = join(cwd, 'recipe.json');
+    writeFileSync(badYaml, '{ not json');
+    const recipe = await tally(['fish', '1 suite', '--captures', BUNDLED_HAR, '--login', badYaml], cwd);
+    expect(recipe.code).toBe(2);
+    expect(recipe.stderr).toMatch(/Cannot read the login recipe/);
+  });
+});
