@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,12 @@ describe('tally fish', () => {
     const malformed = await tally(['fish', '1 suite', '--captures', bad], cwd);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/bad\.har: log\.entries\[0\]\.request\.url: .*Re-export the HAR/);
+    const dir = join(cwd, 'requests');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'xhr_001_POST_api.request.yaml'), '---\nmethod: [unclosed\n---\n');
+    const yaml = await tally(['fish', '1 suite', '--captures', dir], cwd);
+    expect(yaml.code).toBe(2);
+    expect(yaml.stderr).toMatch(/The captures hold no API requests to learn from \(1 skipped\)/);
     const badYaml = join(cwd, 'recipe.json');
     writeFileSync(badYaml, '{ not json');
     const recipe = await tally(['fish', '1 suite', '--captures', BUNDLED_HAR, '--login', badYaml], cwd);

@@ -28,6 +28,8 @@ export interface PrepareDataResult extends RunResult {
   baseUrl: string;
   /** Why the deterministic tier did not take the request, when it did not. */
   escalation?: string;
+  /** Capture files that could not be used, with the reason (never silently ignored). */
+  unreadable: { source: string; reason: string }[];
 }
 
 /**
@@ -53,7 +55,9 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
   const planned = parsed
     ? planDataRequest(parsed, context.index, context.scope)
     : { error: 'the request is not of the form "N <type> [with M <type> each]"' };
-  const base = { scope: context.scope, baseUrl: context.baseUrl };
+  // Files that could not be read (not the routine drops of pages and assets).
+  const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
+  const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable };
   if ('plan' in planned) {
     const result = await runPlan(agent, options.request, executeDataPlan(planned.plan, options.request), {
       ledger: options.ledger,
