@@ -1,0 +1,148 @@
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { TallyError } from '../../core/errors.js';
+import { PathOutsideProjectError, type PathRejectionReason } from './path-outside-project-error.js';
+import { suggestPath } from './suggest-path.js';
+
+export interface ResolvedPath {
+  /** The real absolute path to operate on (symlinks resolved). */
+  absolute: string;
+  /** Relative to the real project root, with forward slashes; `.` for the root. */
+  relative: string;
+  exists: boolean;
+  /**
+   * The directory entry itself (its parent resolved, the last component not followed):
+   * what delete and move act on, so removing a link removes the link, not its target.
+   */
+  entry: string;
+  /** `entry` relative to the real root. */
+  entryRelative: string;
+}
+
+const MAX_LINK_HOPS = 40;
+
+/** Security: a pure predicate — is `child` the same as or below `parent`? (`/proj-evil` is not below `/proj`.) */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function hasCode(error: unknown, ...codes: string[]): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    codes.includes(String((error as { code: unknown }).code))
+  );
+}
+
+/**
+ * Follows a path to the real location it names: symlinks (chains, dangling ones included)
+ * are resolved; for a path that does not exist yet, the nearest existing ancestor's real
+ * path plus the missing tail.
+ */
+async function realLocation(path: string): Promise<{ real: string; exists: boolean }> {
+  let current = path;
+  const tail: string[] = [];
+  for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+    let stats: Awaited<ReturnType<typeof lstat>>;
+    try {
+      stats = await lstat(current);
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT', 'ENOTDIR')) throw error;
+      const parent = dirname(current);
+      if (parent === current) return { real: join(current, ...tail), exists: false };
+      tail.unshift(basename(current));
+      current = parent;
+      continue;
+    }
+    if (stats.isSymbolicLink()) {
+      try {
+        return { real: join(await realpath(current), ...tail), exists: tail.length === 0 };
+      } catch (error) {
+        if (!hasCode(error, 'ENOENT', 'ENOTDIR', 'ELOOP')) throw error;
+        if (hasCode(error, 'ELOOP')) break;
+        // Dangling: where would a write through this link land?
+        current = resolve(dirname(current), await readlink(current));
+        continue;
+      }
+    }
+    return { real: join(await realpath(current), ...tail), exists: tail.length === 0 };
+  }
+  throw new TallyError('PATH_LOOP', `Too many symbolic links while resolving ${path}.`, { path });
+}
+
+/**
+ * The one project root every workspace path resolves against. Relative paths are relative
+ * to the root; absolute ones are accepted only inside it; `..` is normalized; the real path
+ * (symlinks resolved) must stay inside the real root. Client roots (MCP) may narrow access.
+ */
+export class ProjectRoot {
+  private narrowedTo: string[] | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly realRoot: string,
+  ) {}
+
+  static async open(root: string): Promise<ProjectRoot> {
+    const absolute = resolve(root);
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT', 'ENOTDIR')) throw error;
+      throw new TallyError(
+        'ROOT_NOT_FOUND',
+        `The project root ${absolute} does not exist. Pass --root with an existing directory.`,
+        { root: absolute },
+      );
+    }
+    return new ProjectRoot(absolute, real);
+  }
+
+  /** Limits access to these directories (each must be inside the root); empty means none. */
+  narrow(directories: string[] | undefined): void {
+    this.narrowedTo = directories?.filter((directory) => isInside(this.realRoot, directory));
+  }
+
+  get allowedRoots(): string[] {
+    return this.narrowedTo ?? [this.realRoot];
+  }
+
+  private reject(given: string, resolved: string, reason: PathRejectionReason): never {
+    throw new PathOutsideProjectError(
+      given,
+      resolved,
+      reason,
+      this.realRoot,
+      suggestPath(given, this.realRoot),
+    );
+  }
+
+  async resolve(given: string): Promise<ResolvedPath> {
+    if (typeof given !== 'string' || given.trim() === '')
+      this.reject(String(given), this.realRoot, 'empty-path');
+    if (given.includes('\0')) this.reject(given, '(contains a NUL byte)', 'nul-byte');
+    const candidate = isAbsolute(given) ? normalize(given) : normalize(join(this.root, given));
+    if (!isInside(this.root, candidate) && !isInside(this.realRoot, candidate)) {
+      this.reject(given, candidate, isAbsolute(given) ? 'absolute-outside' : 'traversal');
+    }
+    // Re-anchor a path given under the root's non-real spelling onto the real root.
+    const anchored = isInside(this.realRoot, candidate)
+      ? candidate
+      : join(this.realRoot, relative(this.root, candidate));
+    const { real, exists } = await realLocation(anchored);
+    if (!isInside(this.realRoot, real)) this.reject(given, real, 'symlink-escape');
+    if (this.narrowedTo && !this.narrowedTo.some((allowed) => isInside(allowed, real)))
+      this.reject(given, real, 'outside-client-roots');
+    const rel = relative(this.realRoot, real).split(sep).join('/');
+    const entry =
+      anchored === this.realRoot
+        ? real
+        : join((await realLocation(dirname(anchored))).real, basename(anchored));
+    if (!isInside(this.realRoot, entry)) this.reject(given, entry, 'symlink-escape');
+    const entryRel = relative(this.realRoot, entry).split(sep).join('/') || '.';
+    return { absolute: real, relative: rel === '' ? '.' : rel, exists, entry, entryRelative: entryRel };
+  }
+}

@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { ToolRejectedError } from '../../../core/errors.js';
+import { defineTool } from '../../../core/tool.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+const editInput = z
+  .object({
+    path: z.string(),
+    startLine: z.number().int().min(1).optional().describe('Preferred: first line to replace (1-based)'),
+    endLine: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Last line to replace, inclusive; startLine-1 inserts before startLine'),
+    newText: z.string().optional().describe('Replacement for the line range'),
+    oldString: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Exact text to replace (must match exactly once, or expectedReplacements times)'),
+    newString: z.string().optional(),
+    expectedReplacements: z.number().int().min(1).optional(),
+  })
+  .refine((input) => (input.startLine !== undefined) !== (input.oldString !== undefined), {
+    message:
+      'Give either startLine/endLine/newText (preferred) or oldString/newString, not both and not neither',
+  });
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) line += 1;
+  return line;
+}
+
+function replaceRange(text: string, start: number, end: number, newText: string, path: string): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const trailing = text.endsWith('\n');
+  const lines = text.split(/\r?\n/);
+  if (trailing) lines.pop();
+  if (start > lines.length + 1 || end > lines.length || end < start - 1) {
+    throw new ToolRejectedError(
+      'RANGE_INVALID',
+      `Lines ${start}-${end} do not fit ${path}, which has ${lines.length} lines. Nothing was changed.`,
+    );
+  }
+  const replacement = newText === '' ? [] : newText.replace(/\r?\n$/, '').split(/\r?\n/);
+  lines.splice(start - 1, end - start + 1, ...replacement);
+  return lines.join(eol) + (trailing || lines.length === 0 ? eol : '');
+}
+
+function replaceString(
+  text: string,
+  oldString: string,
+  newString: string,
+  expected: number,
+  path: string,
+): { text: string; count: number } {
+  const positions: number[] = [];
+  for (let at = text.indexOf(oldString); at !== -1; at = text.indexOf(oldString, at + oldString.length))
+    positions.push(at);
+  if (positions.length !== expected) {
+    const lines = positions.map((position) => lineOf(text, position));
+    throw new ToolRejectedError(
+      'EDIT_AMBIGUOUS',
+      positions.length === 0
+        ? `oldString was not found in ${path}. Nothing was changed. Read the file with fs_read and copy the text exactly.`
+        : `oldString matches ${positions.length} times in ${path} (lines ${lines.join(', ')}), expected ${expected}. Nothing was changed. Use startLine/endLine, a longer oldString, or expectedReplacements: ${positions.length}.`,
+      { matches: positions.length, lines },
+    );
+  }
+  return { text: text.split(oldString).join(newString), count: positions.length };
+}
+
+export function fsEdit(context: WorkspaceContext) {
+  return defineTool({
+    name: 'fs_edit',
+    description:
+      'Edit a text file: replace a line range (preferred; never fails on duplicate text) or an exact oldString. On an ambiguous oldString nothing changes and the matching lines are reported. Returns replacements, bytes and sha256 read back from disk, and a unified diff.',
+    inputSchema: editInput,
+    annotations: { destructive: true },
+    target: (input) => input.path,
+    execute: async (input) => {
+      const resolved = await context.root.resolve(input.path);
+      if (!resolved.exists)
+        throw new ToolRejectedError(
+          'FILE_NOT_FOUND',
+          `No file at ${resolved.relative}: create it with fs_write.`,
+        );
+      const before = await readFile(resolved.absolute, 'utf8');
+      let after: string;
+      let replacements = 1;
+      if (input.startLine !== undefined) {
+        after = replaceRange(
+          before,
+          input.startLine,
+          input.endLine ?? input.startLine,
+          input.newText ?? '',
+          resolved.relative,
+        );
+      } else {
+        const replaced = replaceString(
+          before,
+          input.oldString as string,
+          input.newString ?? '',
+          input.expectedReplacements ?? 1,
+          resolved.relative,
+        );
+        after = replaced.text;
+        replacements = replaced.count;
+      }
+      await writeFileAtomic(context.root, resolved, after, context.writeHooks);
+      const evidence = await readBackEvidence(resolved.absolute);
+      const diff = createTwoFilesPatch(
+        `a/${resolved.relative}`,
+        `b/${resolved.relative}`,
+        before,
+        after,
+        undefined,
+        undefined,
+        { context: 3 },
+      );
+      return {
+        result: { ok: true, path: resolved.relative, replacements, ...evidence, diff },
+        evidence: {
+          targets: [resolved.relative],
+          via: evidenceVia('fs_edit', resolved.relative, evidence),
+          ...evidence,
+        },
+      };
+    },
+  });
+}

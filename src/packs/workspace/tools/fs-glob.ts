@@ -1,0 +1,52 @@
+import { relative, sep } from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { defineTool } from '../../../core/tool.js';
+import { PathOutsideProjectError } from '../path-outside-project-error.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+const MAX_RESULTS = 1000;
+
+export function fsGlob(context: WorkspaceContext) {
+  return defineTool({
+    name: 'fs_glob',
+    description:
+      'Find files in the project by glob pattern (e.g. src/**/*.ts). Returns paths relative to the project root, capped with a notice.',
+    inputSchema: z.object({
+      pattern: z.string().min(1),
+      path: z.string().default('.').describe('Directory to search from'),
+    }),
+    annotations: { readOnly: true, idempotent: true },
+    target: (input) => `${input.path}:${input.pattern}`,
+    execute: async (input) => {
+      // Security: a pattern may not climb out of the directory it searches or name an absolute path.
+      if (
+        input.pattern.includes('\0') ||
+        input.pattern.startsWith('/') ||
+        /^[a-zA-Z]:/.test(input.pattern) ||
+        input.pattern.split(/[\\/]/).includes('..')
+      ) {
+        throw new PathOutsideProjectError(input.pattern, input.pattern, 'glob-escape', context.root.realRoot);
+      }
+      const resolved = await context.root.resolve(input.path);
+      const found = await glob(input.pattern, {
+        cwd: resolved.absolute,
+        absolute: true,
+        dot: false,
+        followSymbolicLinks: false,
+        ignore: ['**/.git/**'],
+      });
+      const paths = found.map((path) => relative(context.root.realRoot, path).split(sep).join('/')).sort();
+      return {
+        result: {
+          ok: true,
+          paths: paths.slice(0, MAX_RESULTS),
+          count: paths.length,
+          ...(paths.length > MAX_RESULTS
+            ? { truncated: true, notice: `Showing ${MAX_RESULTS} of ${paths.length}: narrow the pattern.` }
+            : {}),
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { lstat, mkdir, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { ToolRejectedError } from '../../../core/errors.js';
+import { defineTool } from '../../../core/tool.js';
+import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import { PathOutsideProjectError } from '../path-outside-project-error.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+export function fsMove(context: WorkspaceContext) {
+  return defineTool({
+    name: 'fs_move',
+    description:
+      'Move or rename a file or directory inside the project. Refuses to overwrite unless overwrite is true. Returns both paths and, for a file, bytes and sha256 read back at the destination.',
+    inputSchema: z.object({ from: z.string(), to: z.string(), overwrite: z.boolean().default(false) }),
+    annotations: { destructive: true },
+    target: (input) => `${input.from}->${input.to}`,
+    execute: async (input) => {
+      const from = await context.root.resolve(input.from);
+      const to = await context.root.resolve(input.to);
+      if (!from.exists) throw new ToolRejectedError('FILE_NOT_FOUND', `Nothing at ${from.relative} to move.`);
+      if (from.relative === '.')
+        throw new PathOutsideProjectError(input.from, from.absolute, 'project-root', context.root.realRoot);
+      if (to.exists && !input.overwrite)
+        throw new ToolRejectedError(
+          'DESTINATION_EXISTS',
+          `${to.relative} exists. Pass overwrite: true to replace it.`,
+        );
+      await mkdir(dirname(to.absolute), { recursive: true });
+      await rename(from.entry, to.absolute);
+      const isFile = (await lstat(to.absolute)).isFile();
+      const evidence = isFile ? await readBackEvidence(to.absolute) : undefined;
+      return {
+        result: { ok: true, from: from.entryRelative, to: to.relative, ...(evidence ?? {}) },
+        evidence: {
+          targets: [to.relative, from.entryRelative],
+          via: evidence
+            ? evidenceVia('fs_move', to.relative, evidence)
+            : `fs_move ${from.entryRelative} -> ${to.relative}`,
+        },
+      };
+    },
+  });
+}

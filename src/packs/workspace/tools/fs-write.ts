@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineTool } from '../../../core/tool.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+export function fsWrite(context: WorkspaceContext) {
+  return defineTool({
+    name: 'fs_write',
+    description:
+      'Create or replace a file in the project (atomically; parent directories are created). Returns the relative path, bytes and sha256 read back from disk, and whether the file was created.',
+    inputSchema: z.object({
+      path: z.string().describe('Path relative to the project root'),
+      content: z.string(),
+    }),
+    outputSchema: z.object({
+      ok: z.boolean(),
+      path: z.string(),
+      bytes: z.number(),
+      sha256: z.string(),
+      created: z.boolean(),
+    }),
+    annotations: { destructive: true, idempotent: true },
+    target: (input) => input.path,
+    execute: async (input) => {
+      const resolved = await context.root.resolve(input.path);
+      await writeFileAtomic(context.root, resolved, input.content, context.writeHooks);
+      const evidence = await readBackEvidence(resolved.absolute);
+      return {
+        result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
+        evidence: {
+          targets: [resolved.relative],
+          via: evidenceVia('fs_write', resolved.relative, evidence),
+          ...evidence,
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import type { ToolDefinition } from '../../../core/tool.js';
+import { fsDelete } from './fs-delete.js';
+import { fsEdit } from './fs-edit.js';
+import { fsGlob } from './fs-glob.js';
+import { fsGrep } from './fs-grep.js';
+import { fsList } from './fs-list.js';
+import { fsMove } from './fs-move.js';
+import { fsRead } from './fs-read.js';
+import { fsTree } from './fs-tree.js';
+import { fsWrite } from './fs-write.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+/** The workspace pack: every tool bound to one project root. */
+export function workspaceTools(context: WorkspaceContext): ToolDefinition[] {
+  return [
+    fsRead(context),
+    fsWrite(context),
+    fsEdit(context),
+    fsList(context),
+    fsTree(context),
+    fsGlob(context),
+    fsGrep(context),
+    fsMove(context),
+    fsDelete(context),
+  ];
+}
+
+export type { WorkspaceContext };

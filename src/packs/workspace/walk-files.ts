@@ -1,0 +1,82 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export interface WalkEntry {
+  absolute: string;
+  /** Relative to the walk's base, forward slashes. */
+  relative: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  depth: number;
+}
+
+export interface WalkOptions {
+  /** Honour .gitignore files (root and nested). */
+  gitignore?: boolean;
+  maxDepth?: number;
+  /** Stop after this many entries. */
+  limit?: number;
+}
+
+async function gitignoreAt(directory: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(directory, '.gitignore'), 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'EISDIR')
+      return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Walks a directory breadth-first without following symlinks (a link is reported, never
+ * entered), skipping `.git`, honouring `.gitignore` when asked.
+ */
+export async function walkFiles(
+  base: string,
+  options: WalkOptions = {},
+): Promise<{ entries: WalkEntry[]; truncated: boolean }> {
+  const entries: WalkEntry[] = [];
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const queue: { directory: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [
+    { directory: base, depth: 0, rules: [] },
+  ];
+  while (queue.length > 0) {
+    const { directory, depth, rules } = queue.shift() as (typeof queue)[number];
+    let ownRules = rules;
+    if (options.gitignore) {
+      const text = await gitignoreAt(directory);
+      if (text) ownRules = [...rules, { base: directory, matcher: ignore().add(text) }];
+    }
+    const dirents = await readdir(directory, { withFileTypes: true });
+    dirents.sort((a, b) => a.name.localeCompare(b.name));
+    for (const dirent of dirents) {
+      if (dirent.name === '.git') continue;
+      const absolute = join(directory, dirent.name);
+      const isDirectory = dirent.isDirectory();
+      const ignored = ownRules.some((rule) => {
+        const rel = relative(rule.base, absolute).split(sep).join('/');
+        return rule.matcher.ignores(isDirectory ? `${rel}/` : rel);
+      });
+      if (ignored) continue;
+      const type = dirent.isSymbolicLink()
+        ? 'symlink'
+        : isDirectory
+          ? 'directory'
+          : dirent.isFile()
+            ? 'file'
+            : 'other';
+      entries.push({
+        absolute,
+        relative: relative(base, absolute).split(sep).join('/'),
+        type,
+        depth: depth + 1,
+      });
+      if (entries.length >= limit) return { entries, truncated: true };
+      if (isDirectory && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
+        queue.push({ directory: absolute, depth: depth + 1, rules: ownRules });
+      }
+    }
+  }
+  return { entries, truncated: false };
+}
