@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
-import { TallyError } from '../../core/errors.js';
+import { TallyError, ToolRejectedError } from '../../core/errors.js';
 import { PathOutsideProjectError, type PathRejectionReason } from './path-outside-project-error.js';
 import { suggestPath } from './suggest-path.js';
 
@@ -49,6 +49,7 @@ async function realLocation(path: string): Promise<{ real: string; exists: boole
     try {
       stats = await lstat(current);
     } catch (error) {
+      if (hasCode(error, 'ELOOP')) break;
       if (!hasCode(error, 'ENOENT', 'ENOTDIR')) throw error;
       const parent = dirname(current);
       if (parent === current) return { real: join(current, ...tail), exists: false };
@@ -69,7 +70,11 @@ async function realLocation(path: string): Promise<{ real: string; exists: boole
     }
     return { real: join(await realpath(current), ...tail), exists: tail.length === 0 };
   }
-  throw new TallyError('PATH_LOOP', `Too many symbolic links while resolving ${path}.`, { path });
+  throw new ToolRejectedError(
+    'PATH_LOOP',
+    `Too many symbolic links (a loop?) while resolving ${path}. Point the link at a real file.`,
+    { path },
+  );
 }
 
 /**
