@@ -78,7 +78,7 @@ export default async function demoCommand(options: { json?: boolean }, command: 
         item.confirmed ? pc.green(`✓ GET ${item.readStatus}`) : pc.red(`✗ GET ${item.readStatus}`),
       ]);
       process.stdout.write(
-        [
+        `${[
           `Demo app on ${app.url} · captures ${DEMO_HAR.split('/').slice(-3).join('/')} · scope ${DEMO_SCOPE}`,
           `Request: "${DEMO_REQUEST}" (${result.tier} tier, no model)`,
           '',
@@ -87,7 +87,7 @@ export default async function demoCommand(options: { json?: boolean }, command: 
           `${allConfirmed ? pc.green('All 8 items verified in the ledger and confirmed through the API.') : pc.red('Not every item was verified and confirmed.')} Ending: ${result.endingReason}.`,
           `Run ${result.runId} · ledger ${ledger.path}`,
           `See it: npx tally runs show ${result.runId}`,
-        ].join('\n') + '\n',
+        ].join('\n')}\n`,
       );
     }
     return allConfirmed ? EXIT.ok : EXIT.notMet;
