@@ -10,7 +10,8 @@ export type PathRejectionReason =
   | 'outside-client-roots'
   | 'glob-escape'
   | 'race-detected'
-  | 'project-root';
+  | 'project-root'
+  | 'protected-path';
 
 export class PathOutsideProjectError extends ToolRejectedError {
   readonly reason: PathRejectionReason;

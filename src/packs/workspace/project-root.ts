@@ -88,9 +88,14 @@ export class ProjectRoot {
   private constructor(
     readonly root: string,
     readonly realRoot: string,
+    private readonly protectedPaths: string[],
   ) {}
 
-  static async open(root: string): Promise<ProjectRoot> {
+  /**
+   * `protect`: paths inside the root the tools must never touch (Tally's own state folder,
+   * so an agent cannot rewrite the ledger that judges it).
+   */
+  static async open(root: string, options: { protect?: string[] } = {}): Promise<ProjectRoot> {
     const absolute = resolve(root);
     let real: string;
     try {
@@ -103,7 +108,11 @@ export class ProjectRoot {
         { root: absolute },
       );
     }
-    return new ProjectRoot(absolute, real);
+    const protectedPaths = (options.protect ?? []).map((path) => {
+      const resolved = resolve(path);
+      return isInside(absolute, resolved) ? join(real, relative(absolute, resolved)) : resolved;
+    });
+    return new ProjectRoot(absolute, real, protectedPaths);
   }
 
   /** Limits access to these directories (each must be inside the root); empty means none. */
@@ -141,6 +150,7 @@ export class ProjectRoot {
     if (!isInside(this.realRoot, real)) this.reject(given, real, 'symlink-escape');
     if (this.narrowedTo && !this.narrowedTo.some((allowed) => isInside(allowed, real)))
       this.reject(given, real, 'outside-client-roots');
+    if (this.protectedPaths.some((path) => isInside(path, real))) this.reject(given, real, 'protected-path');
     const rel = relative(this.realRoot, real).split(sep).join('/');
     const entry =
       anchored === this.realRoot

@@ -72,6 +72,21 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(lazy(() => import('./fish-cleanup-command.js'), setCode));
 
   program
+    .command('mcp')
+    .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")
+    .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
+    .option('--packs <list>', 'comma-separated packs: fs, http', 'fs')
+    .option('--transport <kind>', 'stdio or http', 'stdio')
+    .option('--port <n>', 'port for --transport http (0 picks one)', '0')
+    .option('--host <host>', 'interface for --transport http', '127.0.0.1')
+    .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
+    .option('--base-url <url>', 'http pack: API base URL')
+    .option('--scope <path>', 'http pack: default scope')
+    .option('--login <recipe>', 'http pack: login recipe file or "demo"')
+    .option('--header <header...>', 'http pack: extra request header "Name: value"')
+    .action(lazy(() => import('./mcp-command.js'), setCode));
+
+  program
     .command('demo-app')
     .description('Start the demo target app (login demo@tally.test / demo-password).')
     .option('--port <n>', 'port (0 picks a free one)', '0')

@@ -12,7 +12,6 @@ type Case = {
   reasons?: string[];
 };
 
-
 // Hostile paths after the categories of the official MCP filesystem server's path-validation tests.
 const CASES: Case[] = [
   // traversal

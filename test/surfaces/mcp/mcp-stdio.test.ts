@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { tempDir } from '../../helpers.js';
+
+const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'tally.js');
+const exec = promisify(execFile);
+
+async function connect(root: string, roots?: string[]) {
+  const client = new Client(
+    { name: 'tally-test', version: '1.0.0' },
+    { capabilities: roots ? { roots: { listChanged: true } } : {} },
+  );
+  if (roots)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: roots.map((path) => ({ uri: pathToFileURL(path).href, name: path })),
+    }));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', '--root', root],
+    env: { ...process.env, TALLY_LEDGER: '' } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
+
+const text = (result: unknown) =>
+  ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
+
+describe('tally mcp over stdio, with the official SDK client', () => {
+  it('lists every tool with schemas and annotations, calls each, and records the session in the ledger', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'README.md'), '# hello\nTODO: write docs\n');
+    const client = await connect(root);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'fs_delete',
+      'fs_edit',
+      'fs_glob',
+      'fs_grep',
+      'fs_list',
+      'fs_move',
+      'fs_read',
+      'fs_tree',
+      'fs_write',
+    ]);
+    const read = tools.find((tool) => tool.name === 'fs_read');
+    expect(read?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+    expect(read?.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string' } } });
+    expect(tools.find((tool) => tool.name === 'fs_write')?.outputSchema).toMatchObject({ type: 'object' });
+    expect(tools.find((tool) => tool.name === 'fs_delete')?.annotations?.destructiveHint).toBe(true);
+
+    const calls: [string, Record<string, unknown>][] = [
+      ['fs_write', { path: 'src/a.ts', content: 'export const a = 1;\n' }],
+      ['fs_read', { path: 'src/a.ts' }],
+      ['fs_edit', { path: 'src/a.ts', oldString: '1', newString: '2' }],
+      ['fs_list', { path: 'src' }],
+      ['fs_tree', {}],
+      ['fs_glob', { pattern: '**/*.ts' }],
+      ['fs_grep', { pattern: 'TODO' }],
+      ['fs_move', { from: 'src/a.ts', to: 'src/b.ts' }],
+      ['fs_delete', { path: 'src/b.ts' }],
+    ];
+    const results: Record<string, Record<string, unknown>> = {};
+    for (const [name, args] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
+      results[name] = result.structuredContent as Record<string, unknown>;
+    }
+    expect(results.fs_write).toMatchObject({ ok: true, path: 'src/a.ts', bytes: 20, created: true });
+    expect(results.fs_edit?.diff).toContain('+export const a = 2;');
+    expect(results.fs_glob?.paths).toEqual(['src/a.ts']);
+    expect(results.fs_grep?.matches).toEqual([{ path: 'README.md', line: 2, text: 'TODO: write docs' }]);
+    expect(existsSync(join(root, 'src', 'b.ts'))).toBe(false);
+
+    const refused = await client.callTool({ name: 'fs_read', arguments: { path: '../../etc/passwd' } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(
+      /^PATH_OUTSIDE_PROJECT: Path "\.\.\/\.\.\/etc\/passwd" is outside the project \(traversal\)/,
+    );
+    expect(refused.structuredContent).toMatchObject({
+      ok: false,
+      error: { code: 'PATH_OUTSIDE_PROJECT', details: { reason: 'traversal' } },
+    });
+
+    const ledgerAttack = await client.callTool({
+      name: 'fs_write',
+      arguments: { path: '.tally/ledger.db', content: 'gone' },
+    });
+    // fs_write declares an output schema, so its errors carry the code in the text only.
+    expect(ledgerAttack.isError).toBe(true);
+    expect(text(ledgerAttack)).toMatch(/^PATH_OUTSIDE_PROJECT: .*\(protected-path\)/);
+    await client.close();
+
+    // One run per session, every call in it, and an end.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ledger = Ledger.open(join(root, '.tally', 'ledger.db'));
+    const [run] = ledger.listRuns();
+    expect(run).toMatchObject({ agent: 'mcp', toolCalls: 11, endingReason: 'finished' });
+    const entries = ledger.entries(run?.id as string);
+    expect(
+      entries
+        .filter((entry) => entry.kind === 'tool_call' && entry.outcome === 'rejected')
+        .map((entry) => (entry.data.error as { details: { reason: string } }).details.reason),
+    ).toEqual(['traversal', 'protected-path']);
+    ledger.close();
+  });
+
+  it('client roots narrow access inside --root and can never widen it', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'allowed'));
+    mkdirSync(join(root, 'other'));
+    writeFileSync(join(root, 'other', 'x.txt'), 'x');
+    const outside = tempDir();
+    const client = await connect(root, [join(root, 'allowed'), outside]);
+    const inAllowed = await client.callTool({
+      name: 'fs_write',
+      arguments: { path: 'allowed/ok.txt', content: 'ok' },
+    });
+    expect(inAllowed.isError).toBeFalsy();
+    const inOther = await client.callTool({ name: 'fs_read', arguments: { path: 'other/x.txt' } });
+    expect(inOther.structuredContent).toMatchObject({
+      error: { code: 'PATH_OUTSIDE_PROJECT', details: { reason: 'outside-client-roots' } },
+    });
+    const widened = await client.callTool({
+      name: 'fs_write',
+      arguments: { path: join(outside, 'planted.txt'), content: 'no' },
+    });
+    expect(text(widened)).toMatch(/^PATH_OUTSIDE_PROJECT: .*\(absolute-outside\)/);
+    expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
+    await client.close();
+  });
+
+  it('the MCP Inspector CLI lists the tools and calls fs_write', async () => {
+    const root = tempDir();
+    const inspector = join(
+      import.meta.dirname,
+      '..',
+      '..',
+      '..',
+      'node_modules',
+      '.bin',
+      'mcp-inspector-cli',
+    );
+    // The Inspector CLI probes "../package.json" against its working directory; run it one level below a package.
+    const cwd = join(import.meta.dirname, '..', '..');
+    const list = await exec(
+      inspector,
+      ['--cli', process.execPath, bin, 'mcp', '--root', root, '--method', 'tools/list'],
+      { cwd, env: { ...process.env, TALLY_LEDGER: '' } },
+    );
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names).toContain('fs_write');
+    const call = await exec(
+      inspector,
+      [
+        '--cli',
+        process.execPath,
+        bin,
+        'mcp',
+        '--root',
+        root,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'fs_write',
+        '--tool-arg',
+        'path=hello.txt',
+        '--tool-arg',
+        'content=hi from the inspector',
+      ],
+      { cwd, env: { ...process.env, TALLY_LEDGER: '' } },
+    );
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      structuredContent: { ok: true, path: 'hello.txt', bytes: 21, created: true },
+    });
+    expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toBe('hi from the inspector');
+  }, 60_000);
+});
