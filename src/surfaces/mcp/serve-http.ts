@@ -25,15 +25,13 @@ export async function serveHttp(
     try {
       // Security: DNS rebinding — only our own Host, checked before any session (or run) exists.
       if (!allowedHosts.includes(String(request.headers.host))) {
-        response
-          .writeHead(403, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              error: { code: -32000, message: `Host "${String(request.headers.host)}" is not allowed.` },
-              id: null,
-            }),
-          );
+        response.writeHead(403, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: `Host "${String(request.headers.host)}" is not allowed.` },
+            id: null,
+          }),
+        );
         return;
       }
       if (!request.url?.startsWith('/mcp')) {
@@ -51,15 +49,13 @@ export async function serveHttp(
         return;
       }
       if (request.method !== 'POST' || !isInitializeRequest(body)) {
-        response
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              error: { code: -32000, message: 'No valid session: send an initialize request first.' },
-              id: null,
-            }),
-          );
+        response.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'No valid session: send an initialize request first.' },
+            id: null,
+          }),
+        );
         return;
       }
       // Each session gets its own narrowable project root, so one client's roots never narrow another's.
@@ -81,15 +77,13 @@ export async function serveHttp(
       await transport.handleRequest(request, response, body);
     } catch (error) {
       if (!response.headersSent)
-        response
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              jsonrpc: '2.0',
-              error: { code: -32700, message: `Bad request: ${String(error)}` },
-              id: null,
-            }),
-          );
+        response.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32700, message: `Bad request: ${String(error)}` },
+            id: null,
+          }),
+        );
     }
   });
   await new Promise<void>((resolve, reject) => {
