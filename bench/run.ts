@@ -5,11 +5,13 @@ import { ledgerBench } from './core/ledger-bench.js';
 import { loopBench } from './core/loop-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
 import { type BenchRow, printRows } from './measure.js';
+import { workspaceBench } from './workspace/workspace-bench.js';
 
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: ledger': ledgerBench,
   'core: agent loop': loopBench,
   fisherman: fishermanBench,
+  workspace: workspaceBench,
 };
 
 const only = process.argv[2];

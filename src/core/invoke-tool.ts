@@ -141,7 +141,9 @@ export async function invokeTool(
       tool: record.tool,
       target: record.target,
       input: record.input,
-      ...ledgerResult(record.result),
+      ...ledgerResult(
+        record.result !== undefined && tool.ledgerView ? tool.ledgerView(record.result) : record.result,
+      ),
       ...(record.evidence ? { evidence: record.evidence } : {}),
       ...(record.error ? { error: record.error } : {}),
       durationMs,

@@ -45,6 +45,11 @@ export interface ToolDefinition<Input = any, Result = any> {
    */
   target?: (input: Input) => string;
   execute: (input: Input, context: ToolContext) => Promise<ToolOutcome<Result>>;
+  /**
+   * What of a result the ledger keeps, when not all of it: a file read keeps its hash and
+   * size, not the content. Evidence is always kept whole.
+   */
+  ledgerView?: (result: Result) => unknown;
 }
 
 /** Identity helper that keeps the input type inferred from the zod schema. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
 import { isInside, type ProjectRoot, type ResolvedPath } from './project-root.js';
@@ -10,8 +10,8 @@ export interface AtomicWriteHooks {
 }
 
 /**
- * Writes a file so a reader (or a crash) sees the old content or the new content, never a
- * mix: temporary file in the same directory, fsync, rename. The directory is checked again
+ * Writes a file so a reader (or a killed process) sees the old content or the new content,
+ * never a mix: temporary file in the same directory, then rename. The directory is checked again
  * just before the rename, and the result just after, so a symlink swapped in meanwhile
  * cannot carry the write out of the project.
  */
@@ -22,10 +22,10 @@ export async function writeFileAtomic(
   hooks: AtomicWriteHooks = {},
 ): Promise<void> {
   const directory = dirname(target.absolute);
-  await mkdir(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true });
   let mode = 0o644;
   try {
-    mode = (await stat(target.absolute)).mode & 0o777;
+    mode = statSync(target.absolute).mode & 0o777;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
@@ -33,26 +33,24 @@ export async function writeFileAtomic(
     directory,
     `.${basename(target.absolute)}.tally-${randomBytes(6).toString('hex')}.tmp`,
   );
-  const handle = await open(temporary, 'wx', mode);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  // No fsync: rename gives all-or-nothing against a crashed or killed process (tested with
+  // kill -9); durability across power loss is the filesystem's, as for most editors.
+  writeFileSync(temporary, data, { flag: 'wx', mode });
   const raceLost = async (resolved: string): Promise<never> => {
-    await unlink(temporary).catch((error: { code?: string }) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    try {
+      unlinkSync(temporary);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    }
     throw new PathOutsideProjectError(target.relative, resolved, 'race-detected', root.realRoot);
   };
   await hooks.beforeRename?.();
-  const directoryNow = await realpath(directory);
+  const directoryNow = realpathSync.native(directory);
   if (directoryNow !== directory || !isInside(root.realRoot, directoryNow)) await raceLost(directoryNow);
-  await rename(temporary, target.absolute);
-  const finalNow = await realpath(target.absolute);
+  renameSync(temporary, target.absolute);
+  const finalNow = realpathSync.native(target.absolute);
   if (!isInside(root.realRoot, finalNow)) {
-    await unlink(target.absolute);
+    unlinkSync(target.absolute);
     await raceLost(finalNow);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
 export interface FileEvidence {
   bytes: number;
@@ -8,7 +8,7 @@ export interface FileEvidence {
 
 /** Bytes and sha256 of what is on disk now — read back, never computed from the input. */
 export async function readBackEvidence(absolute: string): Promise<FileEvidence> {
-  const data = await readFile(absolute);
+  const data = readFileSync(absolute);
   return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
 }
 

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -18,9 +18,9 @@ export interface WalkOptions {
   limit?: number;
 }
 
-async function gitignoreAt(directory: string): Promise<string | undefined> {
+function gitignoreAt(directory: string): string | undefined {
   try {
-    return await readFile(join(directory, '.gitignore'), 'utf8');
+    return readFileSync(join(directory, '.gitignore'), 'utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'EISDIR')
       return undefined;
@@ -30,12 +30,13 @@ async function gitignoreAt(directory: string): Promise<string | undefined> {
 
 /**
  * Walks a directory breadth-first without following symlinks (a link is reported, never
- * entered), skipping `.git`, honouring `.gitignore` when asked.
+ * entered), skipping `.git`, honouring `.gitignore` when asked. Synchronous on purpose:
+ * thousands of tiny readdirs through the thread pool cost several times more than the walk.
  */
-export async function walkFiles(
+export function walkFiles(
   base: string,
   options: WalkOptions = {},
-): Promise<{ entries: WalkEntry[]; truncated: boolean }> {
+): { entries: WalkEntry[]; truncated: boolean } {
   const entries: WalkEntry[] = [];
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const queue: { directory: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [
@@ -45,10 +46,10 @@ export async function walkFiles(
     const { directory, depth, rules } = queue.shift() as (typeof queue)[number];
     let ownRules = rules;
     if (options.gitignore) {
-      const text = await gitignoreAt(directory);
+      const text = gitignoreAt(directory);
       if (text) ownRules = [...rules, { base: directory, matcher: ignore().add(text) }];
     }
-    const dirents = await readdir(directory, { withFileTypes: true });
+    const dirents = readdirSync(directory, { withFileTypes: true });
     dirents.sort((a, b) => a.name.localeCompare(b.name));
     for (const dirent of dirents) {
       if (dirent.name === '.git') continue;

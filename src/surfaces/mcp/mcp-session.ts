@@ -135,7 +135,7 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
           ? (result as Record<string, unknown>)
           : undefined;
       return {
-        content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+        content: [{ type: 'text', text: JSON.stringify(result) }],
         ...(structured ? { structuredContent: structured } : {}),
       };
     }

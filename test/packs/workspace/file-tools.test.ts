@@ -258,7 +258,7 @@ describe('path checking, fuzzed', () => {
           const resolved = await projectRoot.resolve(candidate);
           return (
             isInside(projectRoot.realRoot, resolved.absolute) &&
-            isInside(projectRoot.realRoot, resolved.entry)
+            isInside(projectRoot.realRoot, (await projectRoot.resolveEntry(candidate)).entry)
           );
         } catch (error) {
           if (error instanceof PathOutsideProjectError) return typeof error.reason === 'string';

@@ -14,7 +14,7 @@ export function fsDelete(context: WorkspaceContext) {
     annotations: { destructive: true },
     target: (input) => input.path,
     execute: async (input) => {
-      const resolved = await context.root.resolve(input.path);
+      const resolved = await context.root.resolveEntry(input.path);
       if (resolved.relative === '.')
         throw new PathOutsideProjectError(
           input.path,

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
@@ -91,7 +91,7 @@ export function fsEdit(context: WorkspaceContext) {
           'FILE_NOT_FOUND',
           `No file at ${resolved.relative}: create it with fs_write.`,
         );
-      const before = await readFile(resolved.absolute, 'utf8');
+      const before = readFileSync(resolved.absolute, 'utf8');
       let after: string;
       let replacements = 1;
       if (input.startLine !== undefined) {

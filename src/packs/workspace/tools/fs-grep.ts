@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
@@ -6,7 +6,8 @@ import { defineTool } from '../../../core/tool.js';
 import { walkFiles } from '../walk-files.js';
 import { isBinary, type WorkspaceContext } from './workspace-context.js';
 
-const CONCURRENCY = 64;
+const CHUNK_FILES = 400;
+const SMALL_FILE = 1024 * 1024;
 
 function compile(pattern: string, literal: boolean, caseInsensitive: boolean): RegExp {
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
@@ -17,6 +18,24 @@ function compile(pattern: string, literal: boolean, caseInsensitive: boolean): R
       'PATTERN_INVALID',
       `Invalid regular expression /${pattern}/: ${(error as Error).message}. Pass literal: true to search for the text as-is.`,
     );
+  }
+}
+
+/** Reads a file into a reused buffer (one open, one read, one close), or undefined if it vanished. */
+function readSmall(path: string, scratch: Buffer): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'EACCES')
+      return undefined;
+    throw error;
+  }
+  try {
+    const length = readSync(fd, scratch, 0, scratch.length, 0);
+    return length < scratch.length ? scratch.subarray(0, length) : readFileSync(path);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -37,30 +56,31 @@ export function fsGrep(context: WorkspaceContext) {
     target: (input) => `${input.path}:${input.pattern}`,
     execute: async (input) => {
       const regex = compile(input.pattern, input.literal, input.caseInsensitive);
+      // A plain needle can be found in the raw bytes before any decoding.
+      const needle =
+        !input.caseInsensitive && (input.literal || !/[.*+?^${}()|[\]\\]/.test(input.pattern))
+          ? Buffer.from(input.pattern)
+          : undefined;
       const resolved = await context.root.resolve(input.path);
       const matchesGlob = input.glob
         ? picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') })
         : undefined;
-      const { entries } = await walkFiles(resolved.absolute, { gitignore: true });
-      const files = entries.filter(
+      const files = walkFiles(resolved.absolute, { gitignore: true }).entries.filter(
         (entry) => entry.type === 'file' && (!matchesGlob || matchesGlob(entry.relative)),
       );
       const matches: { path: string; line: number; text: string }[] = [];
-      let total = 0;
-      let next = 0;
       const prefix = resolved.relative === '.' ? '' : `${resolved.relative}/`;
-      const worker = async () => {
-        while (next < files.length) {
-          const file = files[next++] as (typeof files)[number];
-          const data = await readFile(file.absolute).catch((error: { code?: string }) => {
-            if (error.code === 'ENOENT' || error.code === 'EACCES') return undefined;
-            throw error;
-          });
-          if (!data || isBinary(data)) continue;
+      const scratch = Buffer.allocUnsafe(SMALL_FILE);
+      let total = 0;
+      for (let start = 0; start < files.length; start += CHUNK_FILES) {
+        // Synchronous reads beat the thread pool several times over; yield between chunks.
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const file of files.slice(start, start + CHUNK_FILES)) {
+          const data = readSmall(file.absolute, scratch);
+          if (!data || (needle && data.indexOf(needle) === -1) || isBinary(data)) continue;
           const text = data.toString('utf8');
           if (!regex.test(text)) continue;
-          const lines = text.split('\n');
-          lines.forEach((line, index) => {
+          text.split('\n').forEach((line, index) => {
             if (!regex.test(line)) return;
             total += 1;
             if (matches.length < input.maxResults)
@@ -71,8 +91,7 @@ export function fsGrep(context: WorkspaceContext) {
               });
           });
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+      }
       matches.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
       return {
         result: {

@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
@@ -17,33 +17,33 @@ export function fsList(context: WorkspaceContext) {
     target: (input) => input.path,
     execute: async (input) => {
       const resolved = await context.root.resolve(input.path);
-      const dirents = await readdir(resolved.absolute, { withFileTypes: true }).catch(
-        (error: { code?: string }) => {
-          if (error.code === 'ENOENT')
-            throw new ToolRejectedError('FILE_NOT_FOUND', `No directory at ${resolved.relative}.`);
-          if (error.code === 'ENOTDIR')
-            throw new ToolRejectedError(
-              'NOT_A_DIRECTORY',
-              `${resolved.relative} is a file: read it with fs_read.`,
-            );
-          throw error;
-        },
-      );
-      const entries = await Promise.all(
-        dirents
-          .sort((a, b) => a.name.localeCompare(b.name))
-          .map(async (dirent) => {
-            const stats = await lstat(join(resolved.absolute, dirent.name));
-            const type = stats.isSymbolicLink()
-              ? 'symlink'
-              : stats.isDirectory()
-                ? 'directory'
-                : stats.isFile()
-                  ? 'file'
-                  : 'other';
-            return { name: dirent.name, type, size: stats.size };
-          }),
-      );
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(resolved.absolute, { withFileTypes: true });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'ENOENT')
+          throw new ToolRejectedError('FILE_NOT_FOUND', `No directory at ${resolved.relative}.`);
+        if (code === 'ENOTDIR')
+          throw new ToolRejectedError(
+            'NOT_A_DIRECTORY',
+            `${resolved.relative} is a file: read it with fs_read.`,
+          );
+        throw error;
+      }
+      const entries = dirents
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((dirent) => {
+          const stats = lstatSync(join(resolved.absolute, dirent.name));
+          const type = stats.isSymbolicLink()
+            ? 'symlink'
+            : stats.isDirectory()
+              ? 'directory'
+              : stats.isFile()
+                ? 'file'
+                : 'other';
+          return { name: dirent.name, type, size: stats.size };
+        });
       return { result: { ok: true, path: resolved.relative, entries } };
     },
   });

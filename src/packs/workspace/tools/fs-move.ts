@@ -16,7 +16,7 @@ export function fsMove(context: WorkspaceContext) {
     annotations: { destructive: true },
     target: (input) => `${input.from}->${input.to}`,
     execute: async (input) => {
-      const from = await context.root.resolve(input.from);
+      const from = await context.root.resolveEntry(input.from);
       const to = await context.root.resolve(input.to);
       if (!from.exists) throw new ToolRejectedError('FILE_NOT_FOUND', `Nothing at ${from.relative} to move.`);
       if (from.relative === '.')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool, type ToolOutcome } from '../../../core/tool.js';
@@ -17,6 +17,10 @@ export function fsRead(context: WorkspaceContext) {
     }),
     annotations: { readOnly: true, idempotent: true },
     target: (input) => input.path,
+    ledgerView: (result) => {
+      const { content, ...rest } = result as Record<string, unknown>;
+      return { ...rest, contentChars: typeof content === 'string' ? content.length : 0 };
+    },
     execute: async (input): Promise<ToolOutcome<Record<string, unknown>>> => {
       const resolved = await context.root.resolve(input.path);
       if (!resolved.exists)
@@ -25,14 +29,17 @@ export function fsRead(context: WorkspaceContext) {
           `No file at ${resolved.relative}. List the directory with fs_list or search with fs_glob.`,
           { path: resolved.relative },
         );
-      const data = await readFile(resolved.absolute).catch((error: { code?: string }) => {
-        if (error.code === 'EISDIR')
+      let data: Buffer;
+      try {
+        data = readFileSync(resolved.absolute);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'EISDIR')
           throw new ToolRejectedError(
             'IS_A_DIRECTORY',
             `${resolved.relative} is a directory: use fs_list or fs_tree.`,
           );
         throw error;
-      });
+      }
       const sha256 = createHash('sha256').update(data).digest('hex');
       const base = { ok: true, path: resolved.relative, bytes: data.length, sha256 };
       if (isBinary(data))

@@ -18,7 +18,7 @@ export function fsTree(context: WorkspaceContext) {
     target: (input) => input.path,
     execute: async (input) => {
       const resolved = await context.root.resolve(input.path);
-      const { entries, truncated } = await walkFiles(resolved.absolute, {
+      const { entries, truncated } = walkFiles(resolved.absolute, {
         gitignore: true,
         maxDepth: input.depth,
         limit: MAX_ENTRIES,
