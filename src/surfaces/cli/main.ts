@@ -71,6 +71,35 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-cleanup-command.js'), setCode));
 
+  const records = program
+    .command('records')
+    .description('The markdown knowledge-record store: one query surface, and lint.');
+  records
+    .command('query')
+    .description(
+      'Search records (survey: "path — gloss"), dump them (--full, --cat), or recall failures. Exit 0 ran, 2 usage/refused, 3 could not search.',
+    )
+    .option('--root <dir>', 'records root (default $TALLY_RECORDS_ROOT or the working directory)')
+    .option('--keyword <terms>', 'BM25 over keywords, title and gloss')
+    .option('--kind <kind>', 'records of this kind')
+    .option('--id <id>', 'the record with this id')
+    .option('--links-to <id>', 'records that link to this id')
+    .option('--project <project>', 'owner/repo or repo')
+    .option('--limit <n>', 'at most n results')
+    .option('--full', 'after the survey, dump up to 10 records')
+    .option('--cat <paths...>', 'dump exactly these records (all or nothing)')
+    .option('--recall <terms>', 'search the failure log and failure-mode records')
+    .option('--list-stores', 'the stores and their record counts')
+    .option('--no-index', 'scan every record instead of using the on-disk index')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./records-command.js'), setCode));
+  records
+    .command('lint')
+    .description('Check required keys, unique ids, resolving links and non-empty keywords.')
+    .option('--root <dir>', 'records root')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./records-lint-command.js'), setCode));
+
   program
     .command('mcp')
     .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")

@@ -1,7 +1,12 @@
 import { TallyError } from '../../core/errors.js';
 import { EXIT } from './exit-codes.js';
 
-const UNAVAILABLE = new Set(['LEDGER_UNAVAILABLE', 'ROOT_NOT_FOUND', 'STORE_UNREADABLE']);
+const UNAVAILABLE = new Set([
+  'LEDGER_UNAVAILABLE',
+  'ROOT_NOT_FOUND',
+  'STORE_UNREADABLE',
+  'INDEX_UNAVAILABLE',
+]);
 
 /** Prints an error the user can act on and picks the stable exit code for it. */
 export function reportError(error: unknown): number {

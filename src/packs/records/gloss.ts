@@ -1,0 +1,20 @@
+const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+export const GLOSS_CHARS = 100;
+
+/** Cuts at a character (grapheme) boundary — never inside a byte sequence or a combined character. */
+export function cutAtCharacter(text: string, max: number): string {
+  const graphemes = [...SEGMENTER.segment(text)].map((segment) => segment.segment);
+  return graphemes.length <= max ? text : `${graphemes.slice(0, max).join('').trimEnd()}...`;
+}
+
+/** The first non-empty body line, heading marks removed, cut with `...`. */
+export function glossOf(body: string, max = GLOSS_CHARS): string {
+  const line = body.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  return cutAtCharacter(
+    line
+      .trim()
+      .replace(/^#{1,6}\s+/, '')
+      .replace(/\s+/g, ' '),
+    max,
+  );
+}

@@ -1,0 +1,202 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { tokenize } from './bm25.js';
+import type { RecordQuery, RecordRow, RecordSource } from './record-query.js';
+import { projectMatches } from './record-query.js';
+import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
+import type { StoreInfo } from './stores.js';
+
+const VERSION = '1';
+
+const SCHEMA = [
+  'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS dirs (path TEXT PRIMARY KEY, mtime REAL NOT NULL)',
+  `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL, absolute TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
+     id TEXT, kind TEXT, project TEXT, row TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
+  'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
+  'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS links_target ON links (target)',
+  "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(path UNINDEXED, keywords, title, gloss, tokenize = 'unicode61 remove_diacritics 2')",
+];
+
+function statOrUndefined(path: string): { mtimeMs: number; size: number; isDirectory: boolean } | undefined {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats ? { mtimeMs: stats.mtimeMs, size: stats.size, isDirectory: stats.isDirectory() } : undefined;
+}
+
+/**
+ * The on-disk index (SQLite + FTS5, BM25 ranking). Every call checks it against the stores:
+ * a changed directory (a file added, removed, renamed or saved atomically) re-lists files;
+ * a changed file mtime or size (an in-place edit) re-reads that file. Nothing stale answers.
+ */
+export class IndexedRecords implements RecordSource {
+  private constructor(private readonly database: Database.Database) {}
+
+  static open(root: string, stores: StoreInfo[], indexPath: string): IndexedRecords {
+    mkdirSync(dirname(indexPath), { recursive: true });
+    const database = new Database(indexPath, { timeout: 10_000 });
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    for (const statement of SCHEMA) database.exec(statement);
+    const index = new IndexedRecords(database);
+    index.refresh(root, stores);
+    return index;
+  }
+
+  private refresh(root: string, stores: StoreInfo[]): void {
+    const db = this.database;
+    const signature = JSON.stringify({
+      VERSION,
+      root,
+      stores: stores.map((store) => [store.store, store.exists]),
+    });
+    const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    const fresh = meta.get('signature') === signature;
+    let relist = !fresh;
+    if (fresh) {
+      for (const row of db.prepare('SELECT path, mtime FROM dirs').all() as {
+        path: string;
+        mtime: number;
+      }[]) {
+        const stats = statOrUndefined(row.path);
+        if (!stats || stats.mtimeMs !== row.mtime) {
+          relist = true;
+          break;
+        }
+      }
+    }
+    const known = new Map(
+      (
+        db.prepare('SELECT path, absolute, store, mtime, size FROM records').all() as {
+          path: string;
+          absolute: string;
+          store: string;
+          mtime: number;
+          size: number;
+        }[]
+      ).map((row) => [row.path, row]),
+    );
+    let files: ScannedFile[];
+    let dirs: string[] | undefined;
+    if (relist) {
+      const listed = listRecordFiles(root, stores);
+      files = listed.files;
+      dirs = listed.dirs;
+    } else {
+      files = [...known.values()].map((row) => ({
+        path: row.path,
+        store: row.store,
+        absolute: row.absolute,
+      }));
+    }
+    const present = new Set(files.map((file) => file.path));
+    const changed = files.filter((file) => {
+      const row = known.get(file.path);
+      if (!row) return true;
+      const stats = statOrUndefined(file.absolute);
+      return !stats || stats.mtimeMs !== row.mtime || stats.size !== row.size;
+    });
+    const removed = [...known.keys()].filter((path) => !present.has(path));
+    if (!relist && changed.length === 0) return;
+    const insertRecord = db.prepare(
+      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
+    const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
+    const drop = (path: string) => {
+      db.prepare('DELETE FROM records WHERE path = ?').run(path);
+      db.prepare('DELETE FROM links WHERE path = ?').run(path);
+      db.prepare('DELETE FROM fts WHERE path = ?').run(path);
+    };
+    db.transaction(() => {
+      for (const path of removed) drop(path);
+      for (const file of changed) {
+        if (known.has(file.path)) drop(file.path);
+        const entry = readRecord(file);
+        const row: RecordRow = {
+          path: entry.path,
+          store: entry.store,
+          ...entry.fields,
+          gloss: entry.gloss,
+          errors: entry.errors,
+        };
+        insertRecord.run(
+          entry.path,
+          entry.store,
+          file.absolute,
+          entry.mtimeMs,
+          entry.size,
+          row.id ?? null,
+          row.kind ?? null,
+          row.project ?? null,
+          JSON.stringify(row),
+        );
+        for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
+        insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
+      }
+      if (dirs) {
+        db.exec('DELETE FROM dirs');
+        const insertDir = db.prepare('INSERT INTO dirs (path, mtime) VALUES (?, ?)');
+        for (const dir of dirs) insertDir.run(dir, statSync(dir).mtimeMs);
+      }
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('signature', signature);
+    }).immediate();
+  }
+
+  query(query: RecordQuery): RecordRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.kind !== undefined) {
+      where.push('r.kind = ?');
+      params.push(query.kind);
+    }
+    if (query.id !== undefined) {
+      where.push('r.id = ?');
+      params.push(query.id);
+    }
+    if (query.linksTo !== undefined) {
+      where.push('r.path IN (SELECT path FROM links WHERE target = ?)');
+      params.push(query.linksTo);
+    }
+    let sql: string;
+    if (query.keyword !== undefined) {
+      const terms = [...new Set(tokenize(query.keyword))];
+      if (terms.length === 0) return [];
+      // Weights: keywords 3, title 2, gloss 1 — the same as the scan's BM25.
+      sql = `SELECT r.row FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? ${where.length ? `AND ${where.join(' AND ')}` : ''} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
+      params.unshift(terms.map((term) => `"${term}"`).join(' OR '));
+    } else {
+      sql = `SELECT r.row FROM records r ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.path`;
+    }
+    let rows = (
+      this.database
+        .prepare(sql)
+        .pluck()
+        .all(...params) as string[]
+    ).map((text) => JSON.parse(text) as RecordRow);
+    if (query.project !== undefined)
+      rows = rows.filter((row) => projectMatches(row.project, query.project as string));
+    return query.limit === undefined ? rows : rows.slice(0, query.limit);
+  }
+
+  paths(): Set<string> {
+    return new Set(this.database.prepare('SELECT path FROM records').pluck().all() as string[]);
+  }
+
+  rows(): RecordRow[] {
+    return (this.database.prepare('SELECT row FROM records ORDER BY path').pluck().all() as string[]).map(
+      (text) => JSON.parse(text) as RecordRow,
+    );
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}
+
+/** `<root>/.tally/records-index.db` unless TALLY_RECORDS_INDEX points elsewhere. */
+export function defaultIndexPath(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.TALLY_RECORDS_INDEX ?? join(root, '.tally', 'records-index.db');
+}

@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordRow } from './record-query.js';
+
+export interface RecallHit {
+  source: 'record' | 'failure-log';
+  /** A record path, or `mistakes.jsonl:LINE`. */
+  where: string;
+  text: string;
+  score: number;
+}
+
+function termPattern(term: string): RegExp {
+  // Whole words only; `a-b` matches the phrase ("a-b", "a b", "a_b").
+  const words = term
+    .split('-')
+    .filter(Boolean)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[-\\s_]+')}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+function score(text: string, patterns: RegExp[]): number {
+  let distinct = 0;
+  let occurrences = 0;
+  for (const pattern of patterns) {
+    const found = text.match(pattern)?.length ?? 0;
+    if (found > 0) distinct += 1;
+    occurrences += found;
+  }
+  return distinct === 0 ? 0 : distinct * 100 + occurrences;
+}
+
+export const FAILURE_STORE = 'references/failure-modes';
+
+/** `--recall`: the failure log and failure-mode records, ranked by terms matched, then hits. */
+export function recall(
+  root: string,
+  rows: RecordRow[],
+  terms: string,
+  readBody: (path: string) => string,
+): { hits: RecallHit[]; malformedLines: number } {
+  const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
+  const hits: RecallHit[] = [];
+  for (const row of rows.filter(
+    (candidate) => candidate.store === FAILURE_STORE || candidate.kind === 'failure-mode',
+  )) {
+    const text = [row.keywords.join(' '), row.title ?? '', readBody(row.path)].join('\n');
+    const value = score(text, patterns);
+    if (value > 0) hits.push({ source: 'record', where: row.path, text: row.gloss, score: value });
+  }
+  let malformedLines = 0;
+  const log = join(root, 'mistakes.jsonl');
+  if (existsSync(log)) {
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (!line.trim()) return;
+        let entry: Record<string, unknown>;
+        try {
+          const parsed: unknown = JSON.parse(line);
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+            throw new SyntaxError('not an object');
+          entry = parsed as Record<string, unknown>;
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          malformedLines += 1;
+          return;
+        }
+        const text = Object.values(entry)
+          .filter((value) => typeof value === 'string')
+          .join('\n');
+        const value = score(text, patterns);
+        if (value === 0) return;
+        const summary = `${entry.category ? `[${String(entry.category)}] ` : ''}${String(entry.description ?? entry.trigger ?? '')}${entry.correction ? ` → ${String(entry.correction)}` : ''}`;
+        hits.push({
+          source: 'failure-log',
+          where: `mistakes.jsonl:${index + 1}`,
+          text: summary.replace(/\s+/g, ' ').trim(),
+          score: value,
+        });
+      });
+  }
+  hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
+  return { hits, malformedLines };
+}

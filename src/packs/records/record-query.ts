@@ -1,0 +1,39 @@
+export interface RecordQuery {
+  keyword?: string;
+  kind?: string;
+  id?: string;
+  linksTo?: string;
+  project?: string;
+  limit?: number;
+}
+
+export interface RecordRow {
+  path: string;
+  store: string;
+  id?: string;
+  kind?: string;
+  date?: string;
+  status?: string;
+  title?: string;
+  project?: string;
+  keywords: string[];
+  links: Record<string, string[]>;
+  gloss: string;
+  errors: string[];
+}
+
+/** `--project` matches exactly or by the repo part of `owner/repo`. */
+export function projectMatches(recordProject: string | undefined, wanted: string): boolean {
+  if (!recordProject) return false;
+  const repo = (value: string) => value.split('/').at(-1) as string;
+  return recordProject === wanted || repo(recordProject) === wanted || recordProject === repo(wanted);
+}
+
+/** A searchable set of records: the on-disk index, or a plain scan when none can be kept. */
+export interface RecordSource {
+  query(query: RecordQuery): RecordRow[];
+  /** Every path a query can return: the only paths --cat will dump. */
+  paths(): Set<string>;
+  rows(): RecordRow[];
+  close(): void;
+}

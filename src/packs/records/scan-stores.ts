@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { glossOf } from './gloss.js';
+import { parseRecord, type RecordFields } from './parse-record.js';
+import type { StoreInfo } from './stores.js';
+
+export interface RecordEntry {
+  /** Relative to the root, forward slashes: what queries print and --cat accepts. */
+  path: string;
+  store: string;
+  mtimeMs: number;
+  size: number;
+  fields: RecordFields;
+  gloss: string;
+  errors: string[];
+}
+
+export interface ScannedFile {
+  path: string;
+  store: string;
+  absolute: string;
+}
+
+/** Excluded from queries: INDEX.md, and anything under a segment containing `_archived`. */
+export function isExcluded(relativePath: string): boolean {
+  const segments = relativePath.split('/');
+  return segments.at(-1) === 'INDEX.md' || segments.some((segment) => segment.includes('_archived'));
+}
+
+/**
+ * Lists record files (`*.md`) in the stores without following symlinks — a link is never a
+ * record, so it can never be dumped — and every directory walked (for change detection).
+ */
+export function listRecordFiles(root: string, stores: StoreInfo[]): { files: ScannedFile[]; dirs: string[] } {
+  const files: ScannedFile[] = [];
+  const dirs: string[] = [];
+  for (const store of stores.filter((candidate) => candidate.exists)) {
+    const stack = [store.absolute];
+    while (stack.length > 0) {
+      const directory = stack.pop() as string;
+      dirs.push(directory);
+      for (const dirent of readdirSync(directory, { withFileTypes: true })) {
+        const absolute = join(directory, dirent.name);
+        const path = relative(root, absolute).split(sep).join('/');
+        if (dirent.name.includes('_archived') || dirent.name === '.git') continue;
+        if (dirent.isDirectory()) stack.push(absolute);
+        else if (dirent.isFile() && dirent.name.endsWith('.md') && !isExcluded(path))
+          files.push({ path, store: store.store, absolute });
+      }
+    }
+  }
+  return { files, dirs };
+}
+
+export function readRecord(file: ScannedFile): RecordEntry {
+  const stats = statSync(file.absolute);
+  const parsed = parseRecord(readFileSync(file.absolute, 'utf8'));
+  return {
+    path: file.path,
+    store: file.store,
+    mtimeMs: stats.mtimeMs,
+    size: stats.size,
+    fields: parsed.fields,
+    gloss: glossOf(parsed.body),
+    errors: parsed.errors,
+  };
+}

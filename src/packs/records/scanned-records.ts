@@ -1,0 +1,50 @@
+import { rankBm25 } from './bm25.js';
+import { projectMatches, type RecordQuery, type RecordRow, type RecordSource } from './record-query.js';
+import { listRecordFiles, type RecordEntry, readRecord } from './scan-stores.js';
+import type { StoreInfo } from './stores.js';
+
+export function toRow(entry: RecordEntry): RecordRow {
+  return { path: entry.path, store: entry.store, ...entry.fields, gloss: entry.gloss, errors: entry.errors };
+}
+
+export function keywordFields(row: RecordRow) {
+  return [
+    { text: row.keywords.join(' '), weight: 3 },
+    { text: row.title ?? '', weight: 2 },
+    { text: row.gloss, weight: 1 },
+  ];
+}
+
+export function filterRows(rows: RecordRow[], query: RecordQuery): RecordRow[] {
+  return rows.filter(
+    (row) =>
+      (query.kind === undefined || row.kind === query.kind) &&
+      (query.id === undefined || row.id === query.id) &&
+      (query.linksTo === undefined ||
+        Object.values(row.links).some((ids) => ids.includes(query.linksTo as string))) &&
+      (query.project === undefined || projectMatches(row.project, query.project)),
+  );
+}
+
+/** A plain scan: read every record on every call. The baseline, and the fallback. */
+export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
+  const rows = listRecordFiles(root, stores).files.map((file) => toRow(readRecord(file)));
+  return {
+    query: (query) => {
+      let result = filterRows(rows, query);
+      if (query.keyword !== undefined) {
+        const byPath = new Map(result.map((row) => [row.path, row]));
+        result = rankBm25(
+          result.map((row) => ({ key: row.path, fields: keywordFields(row) })),
+          query.keyword,
+        ).map((hit) => byPath.get(hit.key) as RecordRow);
+      } else {
+        result = [...result].sort((a, b) => a.path.localeCompare(b.path));
+      }
+      return query.limit === undefined ? result : result.slice(0, query.limit);
+    },
+    paths: () => new Set(rows.map((row) => row.path)),
+    rows: () => rows,
+    close: () => {},
+  };
+}

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkCatPaths, dumpRecords } from '../../packs/records/cat-records.js';
+import { openRecordSource } from '../../packs/records/open-record-source.js';
+import { parseRecord } from '../../packs/records/parse-record.js';
+import { recall } from '../../packs/records/recall.js';
+import type { RecordQuery, RecordRow } from '../../packs/records/record-query.js';
+import { RecordsUsageError } from '../../packs/records/records-error.js';
+import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { EXIT } from './exit-codes.js';
+
+export interface RecordsFlags {
+  root?: string;
+  keyword?: string;
+  kind?: string;
+  id?: string;
+  linksTo?: string;
+  project?: string;
+  limit?: string;
+  full?: boolean;
+  cat?: string[];
+  recall?: string;
+  listStores?: boolean;
+  json?: boolean;
+  index?: boolean;
+}
+
+const FULL_CAP = 10;
+const RECALL_CAP = 10;
+
+const survey = (rows: RecordRow[]) => rows.map((row) => `${row.path} — ${row.gloss}`).join('\n');
+
+function limitOf(flags: RecordsFlags): number | undefined {
+  if (flags.limit === undefined) return undefined;
+  const limit = Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RecordsUsageError(
+      'LIMIT_INVALID',
+      `--limit must be a whole number of at least 1, got "${flags.limit}".`,
+    );
+  return limit;
+}
+
+/** `tally records query`: one retrieval surface, flag-compatible with the shell tool it replaces. */
+export default async function recordsQueryCommand(flags: RecordsFlags): Promise<number> {
+  const modes = [flags.cat !== undefined, flags.recall !== undefined, Boolean(flags.listStores)].filter(
+    Boolean,
+  ).length;
+  const filters = [flags.keyword, flags.kind, flags.id, flags.linksTo, flags.project].some(
+    (value) => value !== undefined,
+  );
+  if (modes > 1 || (modes === 1 && (filters || flags.full))) {
+    throw new RecordsUsageError(
+      'MODE_CONFLICT',
+      '--cat, --recall and --list-stores are modes of their own: use one, without query filters.',
+    );
+  }
+  const root = resolveRecordsRoot(flags.root);
+  const stores = listStores(root);
+  const out: string[] = [];
+  const write = () => {
+    if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+  };
+
+  if (flags.listStores) {
+    const source = openRecordSource(root, stores, { noIndex: flags.index === false });
+    const rows = source.rows();
+    source.close();
+    const counts = stores.map((store) => ({
+      ...store,
+      records: rows.filter((row) => row.store === store.store).length,
+    }));
+    if (flags.json)
+      out.push(
+        JSON.stringify(
+          counts.map(({ store, exists, extra, records }) => ({ store, exists, extra, records })),
+          null,
+          2,
+        ),
+      );
+    else
+      for (const store of counts)
+        out.push(
+          `${store.store}\t${store.exists ? `${store.records} records` : '(missing)'}${store.extra ? '\t(extra)' : ''}`,
+        );
+    write();
+    return EXIT.ok;
+  }
+
+  const source = openRecordSource(root, stores, {
+    noIndex: flags.index === false,
+    onFallback: (why) => process.stderr.write(`tally: no on-disk index (${why}); scanning every record.\n`),
+  });
+  try {
+    if (flags.cat !== undefined) {
+      const paths = checkCatPaths(root, flags.cat, source.paths());
+      process.stdout.write(dumpRecords(root, paths));
+      return EXIT.ok;
+    }
+    if (flags.recall !== undefined) {
+      if (!flags.recall.trim())
+        throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
+      const limit = limitOf(flags) ?? RECALL_CAP;
+      const { hits, malformedLines } = recall(
+        root,
+        source.rows(),
+        flags.recall,
+        (path) => parseRecord(readFileSync(join(root, path), 'utf8')).body,
+      );
+      if (malformedLines > 0)
+        process.stderr.write(`tally: skipped ${malformedLines} malformed line(s) in mistakes.jsonl\n`);
+      if (flags.json) {
+        out.push(JSON.stringify({ matched: hits.length, hits: hits.slice(0, limit) }, null, 2));
+      } else {
+        out.push(`recall: ${hits.length} matched`);
+        for (const hit of hits.slice(0, limit)) out.push(`${hit.where} — ${hit.text}`);
+        if (hits.length > limit) out.push(`(showing ${limit} of ${hits.length}; add terms or raise --limit)`);
+      }
+      write();
+      return EXIT.ok;
+    }
+    if (!filters)
+      throw new RecordsUsageError(
+        'QUERY_EMPTY',
+        'Nothing to search for: give --keyword, --kind, --id, --links-to or --project (or a mode: --cat, --recall, --list-stores).',
+      );
+    const query: RecordQuery = {
+      ...(flags.keyword !== undefined ? { keyword: flags.keyword } : {}),
+      ...(flags.kind !== undefined ? { kind: flags.kind } : {}),
+      ...(flags.id !== undefined ? { id: flags.id } : {}),
+      ...(flags.linksTo !== undefined ? { linksTo: flags.linksTo } : {}),
+      ...(flags.project !== undefined ? { project: flags.project } : {}),
+    };
+    const limit = limitOf(flags);
+    const all = source.query(query);
+    const rows = limit === undefined ? all : all.slice(0, limit);
+    if (flags.json) {
+      out.push(JSON.stringify(rows, null, 2));
+      write();
+      return EXIT.ok;
+    }
+    if (rows.length > 0) out.push(survey(rows));
+    if (flags.full && rows.length > 0) {
+      out.push(
+        '',
+        dumpRecords(
+          root,
+          rows.slice(0, FULL_CAP).map((row) => row.path),
+        ).replace(/\n$/, ''),
+      );
+      if (rows.length > FULL_CAP)
+        out.push(
+          `(${rows.length} records matched; dumped the first ${FULL_CAP} — dump the rest with --cat PATH…)`,
+        );
+    }
+    write();
+    return EXIT.ok;
+  } finally {
+    source.close();
+  }
+}

@@ -1,0 +1,25 @@
+import { lintRecords } from '../../packs/records/lint-records.js';
+import { openRecordSource } from '../../packs/records/open-record-source.js';
+import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { EXIT } from './exit-codes.js';
+
+/** `tally records lint`: required keys, unique ids, links that resolve, non-empty keywords. */
+export default async function recordsLintCommand(flags: { root?: string; json?: boolean }): Promise<number> {
+  const root = resolveRecordsRoot(flags.root);
+  const stores = listStores(root);
+  const source = openRecordSource(root, stores);
+  const rows = source.rows();
+  source.close();
+  const problems = lintRecords(
+    rows,
+    stores.map((store) => store.store),
+  );
+  if (flags.json) process.stdout.write(`${JSON.stringify({ records: rows.length, problems }, null, 2)}\n`);
+  else {
+    for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.problem}\n`);
+    process.stdout.write(
+      `${rows.length} records, ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`,
+    );
+  }
+  return problems.length === 0 ? EXIT.ok : EXIT.notMet;
+}
