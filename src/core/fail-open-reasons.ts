@@ -16,6 +16,8 @@ export const FAIL_OPEN_REASONS = [
   'payload-shape-unrecognized',
   'skill-unresolvable',
   'gate-disabled',
+  'index-unwritable',
+  'digest-setting-invalid',
   // workspace and coder
   'decision-extraction-failed',
   'browser-unavailable',

@@ -101,6 +101,23 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(lazy(() => import('./records-lint-command.js'), setCode));
 
   program
+    .command('digest')
+    .description('Session digests: what earlier scout runs in this session found.')
+    .command('read')
+    .description("Print this session's digests, newest first (read-only).")
+    .option('--session <id>', 'the session id (e.g. $CLAUDE_SESSION_ID)')
+    .option('--root <dir>', 'records root')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./digest-read-command.js'), setCode));
+
+  program
+    .command('hook')
+    .description('Claude Code hooks: read the payload on stdin; always exit 0 on their own faults.')
+    .command('digest-record')
+    .description("PostToolUse (Skill): record the scout's digest for the session.")
+    .action(lazy(() => import('./hook-digest-record-command.js'), setCode));
+
+  program
     .command('mcp')
     .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")
     .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
