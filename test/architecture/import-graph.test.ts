@@ -85,6 +85,25 @@ describe('dependency direction', () => {
     expect(loaded).toEqual([]);
   });
 
+  it('a records query (and the scout) loads no model SDK, browser or MCP SDK', () => {
+    const heavy = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*)$/;
+    for (const entry of ['records-command.ts', 'scout-command.ts', 'hook-digest-record-command.ts']) {
+      const seen = new Set<string>();
+      const loaded: string[] = [];
+      const walk = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const specifier of importsOf(file).static) {
+          const target = resolveLocal(file, specifier);
+          if (target) walk(target);
+          else if (heavy.test(specifier)) loaded.push(`${relative(src, file)} → ${specifier}`);
+        }
+      };
+      walk(join(src, 'surfaces', 'cli', entry));
+      expect(loaded, entry).toEqual([]);
+    }
+  });
+
   it('has no module-level mutable state (no top-level let)', () => {
     const offenders = files(src).filter((file) => /^let\s/m.test(readFileSync(file, 'utf8')));
     expect(offenders.map((file) => relative(src, file))).toEqual([]);

@@ -101,6 +101,17 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(lazy(() => import('./records-lint-command.js'), setCode));
 
   program
+    .command('scout')
+    .description(
+      'Find the records that govern a goal (no model needed): recall, probes, one --cat batch, verified.',
+    )
+    .argument('<goal>', 'what you are about to do, e.g. "release a version of acme/shop"')
+    .option('--root <dir>', 'records root')
+    .option('--session <id>', 'session id for warm start and the digest (default $TALLY_SESSION_ID)')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./scout-command.js'), setCode));
+
+  program
     .command('digest')
     .description('Session digests: what earlier scout runs in this session found.')
     .command('read')
@@ -121,7 +132,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .command('mcp')
     .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")
     .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
-    .option('--packs <list>', 'comma-separated packs: fs, http', 'fs')
+    .option('--packs <list>', 'comma-separated packs: fs, records, http', 'fs')
     .option('--transport <kind>', 'stdio or http', 'stdio')
     .option('--port <n>', 'port for --transport http (0 picks one)', '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')

@@ -6,6 +6,9 @@ import { Ledger } from '../../core/ledger/ledger.js';
 import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
+import { openRecordSource } from '../../packs/records/open-record-source.js';
+import { listStores } from '../../packs/records/stores.js';
+import { recordsTools } from '../../packs/records/tools/records-tools.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
@@ -23,7 +26,7 @@ interface McpFlags extends FishFlags {
   host: string;
 }
 
-const PACKS = new Set(['fs', 'http']);
+const PACKS = new Set(['fs', 'http', 'records']);
 
 export default async function mcpCommand(options: McpFlags, command: Command): Promise<number> {
   const root = resolve(options.root);
@@ -57,6 +60,11 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     if (packs.includes('fs')) {
       projectRoot = await ProjectRoot.open(root, { protect: [dirname(ledgerPath)] });
       tools.push(...workspaceTools({ root: projectRoot }));
+    }
+    if (packs.includes('records')) {
+      // Security: the records tools only ever dump paths a query can return (checkCatPaths).
+      const source = openRecordSource(root, listStores(root));
+      tools.push(...recordsTools({ root, source }));
     }
     if (packs.includes('http')) {
       const fish = {

@@ -118,6 +118,41 @@ describe('tally mcp over stdio, with the official SDK client', () => {
     ledger.close();
   });
 
+  it('serves the records pack: query, one all-or-nothing cat batch, recall', async () => {
+    const { corpus } = await import('../../packs/records/records-fixture.js');
+    const root = corpus();
+    const mcp = new Client({ name: 'records-test', version: '1.0.0' });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--root', root, '--packs', 'records'],
+        env: { ...process.env, TALLY_LEDGER: '' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    expect((await mcp.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'records_query',
+      'records_cat',
+      'records_recall',
+    ]);
+    const found = await mcp.callTool({ name: 'records_query', arguments: { keyword: 'credentials' } });
+    expect(
+      (found.structuredContent as { records: { path: string }[] }).records.map((record) => record.path),
+    ).toEqual(['references/procedures/rotate-database-credentials.md']);
+    const cat = await mcp.callTool({
+      name: 'records_cat',
+      arguments: { paths: ['references/procedures/rotate-database-credentials.md'] },
+    });
+    expect(JSON.stringify(cat.structuredContent)).toContain('ALTER ROLE app_v2 LOGIN');
+    const refused = await mcp.callTool({
+      name: 'records_cat',
+      arguments: { paths: ['references/procedures/rotate-database-credentials.md', '../../etc/passwd'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^CAT_REFUSED: --cat refused/);
+    await mcp.close();
+  });
+
   it('client roots narrow access inside --root and can never widen it', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'allowed'));

@@ -108,12 +108,10 @@ export function readDigests(
       (entry) => entry.match?.[1] === key && now - Number(entry.match[2]) <= options.ttlDays * 86_400_000,
     )
     .sort((a, b) => Number(b.match?.[2]) - Number(a.match?.[2]) || b.file.localeCompare(a.file));
-  const digests = mine
-    .slice(0, options.keep)
-    .map(({ file, match }) => ({
-      file,
-      writtenAt: Number(match?.[2]),
-      text: readFileSync(join(dir, file), 'utf8'),
-    }));
+  const digests = mine.slice(0, options.keep).map(({ file, match }) => ({
+    file,
+    writtenAt: Number(match?.[2]),
+    text: readFileSync(join(dir, file), 'utf8'),
+  }));
   return { digests, total: mine.length, key };
 }

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from '../../../core/tool.js';
+import { checkCatPaths } from '../cat-records.js';
+import { extractCommands } from '../extract-commands.js';
+import { parseRecord } from '../parse-record.js';
+import { recall } from '../recall.js';
+import type { RecordSource } from '../record-query.js';
+
+export interface RecordsToolContext {
+  root: string;
+  source: RecordSource;
+}
+
+/** The records pack: the one query surface, as tools for agents and MCP clients. */
+export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
+  const query = defineTool({
+    name: 'records_query',
+    description:
+      'Find knowledge records (procedures, decisions, failure modes…) by keyword (BM25), kind, id, links-to or project. Returns paths with glosses; read them with records_cat.',
+    inputSchema: z.object({
+      keyword: z.string().optional(),
+      kind: z.string().optional(),
+      id: z.string().optional(),
+      linksTo: z.string().optional(),
+      project: z.string().optional(),
+      limit: z.number().int().min(1).max(200).default(20),
+    }),
+    annotations: { readOnly: true, idempotent: true },
+    target: (input) => `query ${JSON.stringify(input)}`,
+    execute: async (input) => {
+      const rows = context.source.query(input);
+      return {
+        result: {
+          ok: true,
+          records: rows.map((row) => ({
+            path: row.path,
+            gloss: row.gloss,
+            id: row.id,
+            kind: row.kind,
+            title: row.title,
+            links: row.links,
+          })),
+        },
+        evidence: { targets: rows.map((row) => row.path), via: `records_query → ${rows.length}` },
+      };
+    },
+  });
+  const cat = defineTool({
+    name: 'records_cat',
+    description:
+      'Read records verbatim, in one batch. Every path must be one a query returned; one bad path refuses the whole batch.',
+    inputSchema: z.object({ paths: z.array(z.string()).min(1) }),
+    annotations: { readOnly: true, idempotent: true },
+    target: () => 'cat',
+    ledgerView: (result) => ({
+      paths: (result as { records: { path: string }[] }).records.map((record) => record.path),
+    }),
+    execute: async (input) => {
+      const paths = checkCatPaths(context.root, input.paths, context.source.paths());
+      const records = paths.map((path) => ({
+        path,
+        content: readFileSync(join(context.root, path), 'utf8'),
+      }));
+      return {
+        result: { ok: true, records },
+        // Evidence is read from disk: what was read, its hash, and the commands it states.
+        evidence: {
+          targets: paths,
+          via: `records_cat ${paths.length} record${paths.length === 1 ? '' : 's'}`,
+          files: records.map((record) => ({
+            path: record.path,
+            sha256: createHash('sha256').update(record.content).digest('hex'),
+            commands: extractCommands(parseRecord(record.content).body),
+          })),
+        },
+      };
+    },
+  });
+  const recallTool = defineTool({
+    name: 'records_recall',
+    description:
+      'Search the failure log (mistakes.jsonl) and failure-mode records for whole-word terms; "a-b" matches the phrase. Use it first: what went wrong before.',
+    inputSchema: z.object({ terms: z.string().min(1), limit: z.number().int().min(1).max(100).default(10) }),
+    annotations: { readOnly: true, idempotent: true },
+    target: (input) => `recall ${input.terms}`,
+    execute: async (input) => {
+      const { hits } = recall(
+        context.root,
+        context.source.rows(),
+        input.terms,
+        (path) => parseRecord(readFileSync(join(context.root, path), 'utf8')).body,
+      );
+      return {
+        result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
+        evidence: { targets: hits.filter((hit) => hit.source === 'record').map((hit) => hit.where) },
+      };
+    },
+  });
+  return [query, cat, recallTool];
+}

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { runDeterministicScout } from '../../agents/scout/deterministic-scout.js';
+import { createFailOpen } from '../../core/fail-open.js';
+import { Ledger } from '../../core/ledger/ledger.js';
+import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
+import { digestSettings } from '../../packs/records/digests/digest-settings.js';
+import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
+import { openRecordSource } from '../../packs/records/open-record-source.js';
+import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { EXIT } from './exit-codes.js';
+
+/** `tally scout "<goal>"`: the records that govern a goal, verified, written as a digest. */
+export default async function scoutCommand(
+  goal: string,
+  flags: { root?: string; session?: string; json?: boolean },
+  command: Command,
+): Promise<number> {
+  const root = resolveRecordsRoot(flags.root);
+  const session = flags.session ?? process.env.TALLY_SESSION_ID;
+  const settings = digestSettings();
+  for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
+  const prior = readDigests(digestDir(root), session, settings);
+  const flag = command.optsWithGlobals().ledger as string | undefined;
+  const ledger = Ledger.open(
+    flag || process.env.TALLY_LEDGER
+      ? resolveLedgerPath(flag ? { flag } : {})
+      : join(root, '.tally', 'ledger.db'),
+  );
+  const source = openRecordSource(root, listStores(root));
+  try {
+    const report = await runDeterministicScout({
+      goal,
+      root,
+      source,
+      ledger,
+      priorDigests: prior.digests.map((digest) => digest.text),
+      cwd: process.cwd(),
+    });
+    const outcome = writeDigest(digestDir(root), session, report.text, { ttlDays: settings.ttlDays });
+    if ('refused' in outcome && outcome.refused === 'store-unwritable') {
+      createFailOpen({ logPath: join(root, '.tally', 'fail-open.jsonl') })(
+        'scout',
+        'store-unwritable',
+        session,
+      );
+    }
+    if (flags.json)
+      process.stdout.write(`${JSON.stringify({ ...report.result, report: report.text }, null, 2)}\n`);
+    else
+      process.stdout.write(
+        `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${report.result.runId} · ${report.result.endingReason}\n`,
+      );
+    return EXIT.ok;
+  } finally {
+    source.close();
+    ledger.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
+import { scoutVerifier } from '../../src/agents/scout/scout-agent.js';
+import { Ledger } from '../../src/core/ledger/ledger.js';
+import { openRecordSource } from '../../src/packs/records/open-record-source.js';
+import { listStores } from '../../src/packs/records/stores.js';
+import { tempLedger } from '../helpers.js';
+import { corpus, tally } from '../packs/records/records-fixture.js';
+
+describe('deterministic scout', () => {
+  it('recall first, probes for the gaps, one --cat batch; GOVERNS were read, COMMANDS are verbatim; the ledger holds the paths read', async () => {
+    const root = corpus();
+    const ledger = tempLedger();
+    const source = openRecordSource(root, listStores(root));
+    const report = await runDeterministicScout({
+      goal: 'how do I release a version of acme/shop',
+      root,
+      source,
+      ledger,
+      priorDigests: [],
+    });
+    source.close();
+    expect(report.result.endingReason).toBe('finished');
+    expect(report.text).toContain('REPO: acme/shop [from goal]');
+    expect(report.text).toMatch(
+      /GOVERNS:\n- references\/failure-modes\/dirty-working-tree\.md \[recall\] newly found\n- references\/procedures\/release-a-version\.md \[keyword: .*\] newly found/,
+    );
+    expect(report.text).toContain('COMMANDS:\n- npm run release -- --dry-run\n- git tag -s vX.Y.Z');
+    expect(report.text).toContain('mistakes.jsonl:2 — [release] Released without reading the changelog');
+    expect(report.text).toMatch(
+      /UNREACHABLE:\n- references\/decisions\/semantic-versioning\.md \(linked from references\/procedures\/release-a-version\.md as decisions\/DEC-semver\) — should have matched: records query --keyword "release version semver"/,
+    );
+    const calls = ledger.entries(report.result.runId).filter((entry) => entry.kind === 'tool_call');
+    expect(calls.map((entry) => entry.name)).toEqual(['records_recall', 'records_query', 'records_cat']);
+    expect((calls[2]?.data.evidence as { targets: string[] }).targets).toEqual([
+      'references/failure-modes/dirty-working-tree.md',
+      'references/procedures/release-a-version.md',
+    ]);
+  });
+
+  it('the verifier drops a GOVERNS path that was not read and a command no read record states', () => {
+    const view = {
+      runId: 'r',
+      calls: [
+        {
+          seq: 3,
+          tool: 'records_cat',
+          target: 'cat',
+          input: {},
+          result: {},
+          readOnly: true,
+          evidence: { targets: ['a.md'], files: [{ path: 'a.md', commands: ['npm test'] }] },
+        },
+      ],
+    };
+    const verdicts = scoutVerifier(
+      [
+        { target: 'a.md', type: 'governs', label: 'recall' },
+        { target: 'b.md', type: 'governs', label: 'keyword' },
+        { target: 'npm test', type: 'command' },
+        { target: 'rm -rf /', type: 'command' },
+      ],
+      view,
+    );
+    expect(verdicts.map((verdict) => verdict.verified)).toEqual([true, false, true, false]);
+  });
+
+  it('warm-starts from this session’s digests, marks what was already established, and writes a digest', async () => {
+    const root = corpus();
+    const env = { TALLY_LEDGER: join(root, 'ledger.db') };
+    const first = await tally(['scout', 'release a version', '--root', root, '--session', 'sess-1'], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('newly found');
+    const second = await tally(['scout', 'release a version', '--root', root, '--session', 'sess-1'], {
+      env,
+    });
+    expect(second.stdout).toContain('(warm start: 1 digest(s) this session)');
+    expect(second.stdout).toMatch(
+      /references\/procedures\/release-a-version\.md \[keyword: [^\]]+\] already established/,
+    );
+    expect(second.stdout).toContain(
+      'STANDING NOTES:\n- 1 earlier digest(s) this session; a starting point, not coverage',
+    );
+    // Another session starts cold.
+    const other = await tally(['scout', 'release a version', '--root', root, '--session', 'sess-2'], { env });
+    expect(other.stdout).not.toContain('warm start');
+    const read = await tally(['digest', 'read', '--root', root, '--session', 'sess-1']);
+    expect(read.stdout.split('\n')[0]).toBe('digests: 2 for session sess-1');
+    const ledger = Ledger.open(join(root, 'ledger.db'));
+    expect(ledger.listRuns({ agent: 'scout' })).toHaveLength(3);
+    ledger.close();
+  });
+
+  it('says NOT FOUND honestly when nothing matches', async () => {
+    const root = corpus();
+    const result = await tally(['scout', 'kubernetes helm charts', '--root', root], {
+      env: { TALLY_LEDGER: join(root, 'l.db') },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/GOVERNS:\n- \(none\)/);
+    expect(result.stdout).toMatch(/NOT FOUND:\n- kubernetes\n- helm\n- charts/);
+    expect(result.stdout).toContain('· stopped');
+  });
+});
