@@ -33,7 +33,7 @@ describe('deterministic scout', () => {
     );
     const calls = ledger.entries(report.result.runId).filter((entry) => entry.kind === 'tool_call');
     expect(calls.map((entry) => entry.name)).toEqual(['records_recall', 'records_query', 'records_cat']);
-    expect((calls[2]?.data.evidence as { targets: string[] }).targets).toEqual([
+    expect((calls[2]?.data.evidence as { targets: string[] } | undefined)?.targets).toEqual([
       'references/failure-modes/dirty-working-tree.md',
       'references/procedures/release-a-version.md',
     ]);

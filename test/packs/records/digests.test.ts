@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { digestKey } from '../../../src/packs/records/digests/digest-key.js';
 import { digestSettings } from '../../../src/packs/records/digests/digest-settings.js';
@@ -9,7 +8,6 @@ import { readDigests, writeDigest } from '../../../src/packs/records/digests/dig
 import { tempDir } from '../../helpers.js';
 import { tally } from './records-fixture.js';
 
-const exec = promisify(execFile);
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'tally.js');
 const HOOKS = join(import.meta.dirname, '..', '..', 'fixtures', 'hooks');
 
