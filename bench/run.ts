@@ -5,6 +5,7 @@ import { ledgerBench } from './core/ledger-bench.js';
 import { loopBench } from './core/loop-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
 import { type BenchRow, printRows } from './measure.js';
+import { recordsBench } from './records/records-bench.js';
 import { workspaceBench } from './workspace/workspace-bench.js';
 
 const suites: Record<string, () => Promise<BenchRow[]>> = {
@@ -12,6 +13,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: agent loop': loopBench,
   fisherman: fishermanBench,
   workspace: workspaceBench,
+  records: recordsBench,
 };
 
 const only = process.argv[2];

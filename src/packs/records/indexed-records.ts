@@ -7,13 +7,13 @@ import { projectMatches } from './record-query.js';
 import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
 
-const VERSION = '1';
+const VERSION = '2';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS dirs (path TEXT PRIMARY KEY, mtime REAL NOT NULL)',
   `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL, absolute TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
-     id TEXT, kind TEXT, project TEXT, row TEXT NOT NULL)`,
+     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
@@ -34,18 +34,28 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number; isDirec
 export class IndexedRecords implements RecordSource {
   private constructor(private readonly database: Database.Database) {}
 
-  static open(root: string, stores: StoreInfo[], indexPath: string): IndexedRecords {
+  /**
+   * `check: 'files'` (default) also stats every record, catching in-place edits; `'dirs'`
+   * trusts directory mtimes alone (adds, removes, renames and atomic saves) — faster on very
+   * large corpora, blind to an editor that rewrites a file in place.
+   */
+  static open(
+    root: string,
+    stores: StoreInfo[],
+    indexPath: string,
+    check: 'files' | 'dirs' = 'files',
+  ): IndexedRecords {
     mkdirSync(dirname(indexPath), { recursive: true });
     const database = new Database(indexPath, { timeout: 10_000 });
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     for (const statement of SCHEMA) database.exec(statement);
     const index = new IndexedRecords(database);
-    index.refresh(root, stores);
+    index.refresh(root, stores, check);
     return index;
   }
 
-  private refresh(root: string, stores: StoreInfo[]): void {
+  private refresh(root: string, stores: StoreInfo[], check: 'files' | 'dirs'): void {
     const db = this.database;
     const signature = JSON.stringify({
       VERSION,
@@ -66,6 +76,22 @@ export class IndexedRecords implements RecordSource {
           break;
         }
       }
+    }
+    if (!relist) {
+      // The common case: nothing changed. Check without building any objects.
+      if (check === 'dirs') return;
+      let dirty = false;
+      for (const [absolute, mtime, size] of db
+        .prepare('SELECT absolute, mtime, size FROM records')
+        .raw()
+        .iterate() as IterableIterator<[string, number, number]>) {
+        const stats = statSync(absolute, { throwIfNoEntry: false });
+        if (!stats || stats.mtimeMs !== mtime || stats.size !== size) {
+          dirty = true;
+          break;
+        }
+      }
+      if (!dirty) return;
     }
     const known = new Map(
       (
@@ -95,13 +121,14 @@ export class IndexedRecords implements RecordSource {
     const changed = files.filter((file) => {
       const row = known.get(file.path);
       if (!row) return true;
+      if (check === 'dirs' && !relist) return false;
       const stats = statOrUndefined(file.absolute);
       return !stats || stats.mtimeMs !== row.mtime || stats.size !== row.size;
     });
     const removed = [...known.keys()].filter((path) => !present.has(path));
     if (!relist && changed.length === 0) return;
     const insertRecord = db.prepare(
-      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
     const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
@@ -131,6 +158,7 @@ export class IndexedRecords implements RecordSource {
           row.id ?? null,
           row.kind ?? null,
           row.project ?? null,
+          row.gloss,
           JSON.stringify(row),
         );
         for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
@@ -145,7 +173,21 @@ export class IndexedRecords implements RecordSource {
     }).immediate();
   }
 
-  query(query: RecordQuery): RecordRow[] {
+  /** Path and gloss only, for the survey: no per-row JSON when nothing else is printed. */
+  survey(query: RecordQuery): { path: string; gloss: string }[] {
+    if (query.project !== undefined)
+      return this.query(query).map((row) => ({ path: row.path, gloss: row.gloss }));
+    const { sql, params } = this.sql(query, 'r.path, r.gloss');
+    if (!sql) return [];
+    const rows = this.database
+      .prepare(sql)
+      .raw()
+      .all(...params) as [string, string][];
+    const limited = query.limit === undefined ? rows : rows.slice(0, query.limit);
+    return limited.map(([path, gloss]) => ({ path, gloss }));
+  }
+
+  private sql(query: RecordQuery, columns: string): { sql?: string; params: unknown[] } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.kind !== undefined) {
@@ -163,13 +205,24 @@ export class IndexedRecords implements RecordSource {
     let sql: string;
     if (query.keyword !== undefined) {
       const terms = [...new Set(tokenize(query.keyword))];
-      if (terms.length === 0) return [];
+      if (terms.length === 0) return { params };
       // Weights: keywords 3, title 2, gloss 1 — the same as the scan's BM25.
-      sql = `SELECT r.row FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? ${where.length ? `AND ${where.join(' AND ')}` : ''} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
+      sql = `SELECT ${columns} FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? ${where.length ? `AND ${where.join(' AND ')}` : ''} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
       params.unshift(terms.map((term) => `"${term}"`).join(' OR '));
     } else {
-      sql = `SELECT r.row FROM records r ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.path`;
+      sql = `SELECT ${columns} FROM records r ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.path`;
     }
+    // The limit goes into SQL when nothing is filtered afterwards in JS.
+    if (query.limit !== undefined && query.project === undefined) {
+      sql += ' LIMIT ?';
+      params.push(query.limit);
+    }
+    return { sql, params };
+  }
+
+  query(query: RecordQuery): RecordRow[] {
+    const { sql, params } = this.sql(query, 'r.row');
+    if (!sql) return [];
     let rows = (
       this.database
         .prepare(sql)
@@ -198,5 +251,6 @@ export class IndexedRecords implements RecordSource {
 
 /** `<root>/.tally/records-index.db` unless TALLY_RECORDS_INDEX points elsewhere. */
 export function defaultIndexPath(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.TALLY_RECORDS_INDEX ?? join(root, '.tally', 'records-index.db');
+  // The schema version is in the file name: a new layout never reads an old file.
+  return env.TALLY_RECORDS_INDEX ?? join(root, '.tally', `records-index-v${VERSION}.db`);
 }

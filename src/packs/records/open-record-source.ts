@@ -14,7 +14,8 @@ export function openRecordSource(
 ): RecordSource {
   if (options.noIndex) return scanRecords(root, stores);
   try {
-    return IndexedRecords.open(root, stores, defaultIndexPath(root, options.env));
+    const check = (options.env ?? process.env).TALLY_RECORDS_INDEX_CHECK === 'dirs' ? 'dirs' : 'files';
+    return IndexedRecords.open(root, stores, defaultIndexPath(root, options.env), check);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (!/^(EACCES|EROFS|EPERM|ENOSPC|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_IOERR.*)$/.test(code))

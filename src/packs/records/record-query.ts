@@ -32,6 +32,8 @@ export function projectMatches(recordProject: string | undefined, wanted: string
 /** A searchable set of records: the on-disk index, or a plain scan when none can be kept. */
 export interface RecordSource {
   query(query: RecordQuery): RecordRow[];
+  /** Just path and gloss (the survey), cheaper than whole rows. */
+  survey(query: RecordQuery): { path: string; gloss: string }[];
   /** Every path a query can return: the only paths --cat will dump. */
   paths(): Set<string>;
   rows(): RecordRow[];

@@ -29,7 +29,8 @@ export function filterRows(rows: RecordRow[], query: RecordQuery): RecordRow[] {
 /** A plain scan: read every record on every call. The baseline, and the fallback. */
 export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
   const rows = listRecordFiles(root, stores).files.map((file) => toRow(readRecord(file)));
-  return {
+  const source: RecordSource = {
+    survey: (query) => source.query(query).map((row) => ({ path: row.path, gloss: row.gloss })),
     query: (query) => {
       let result = filterRows(rows, query);
       if (query.keyword !== undefined) {
@@ -47,4 +48,5 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
     rows: () => rows,
     close: () => {},
   };
+  return source;
 }

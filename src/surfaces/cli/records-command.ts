@@ -28,7 +28,8 @@ export interface RecordsFlags {
 const FULL_CAP = 10;
 const RECALL_CAP = 10;
 
-const survey = (rows: RecordRow[]) => rows.map((row) => `${row.path} — ${row.gloss}`).join('\n');
+const survey = (rows: Pick<RecordRow, 'path' | 'gloss'>[]) =>
+  rows.map((row) => `${row.path} — ${row.gloss}`).join('\n');
 
 function limitOf(flags: RecordsFlags): number | undefined {
   if (flags.limit === undefined) return undefined;
@@ -132,13 +133,13 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       ...(flags.project !== undefined ? { project: flags.project } : {}),
     };
     const limit = limitOf(flags);
-    const all = source.query(query);
-    const rows = limit === undefined ? all : all.slice(0, limit);
     if (flags.json) {
-      out.push(JSON.stringify(rows, null, 2));
+      const all = source.query(query);
+      out.push(JSON.stringify(limit === undefined ? all : all.slice(0, limit), null, 2));
       write();
       return EXIT.ok;
     }
+    const rows = source.survey({ ...query, ...(limit !== undefined ? { limit } : {}) });
     if (rows.length > 0) out.push(survey(rows));
     if (flags.full && rows.length > 0) {
       out.push(
