@@ -57,7 +57,7 @@ export function parseRecord(text: string): ParsedRecord {
     return { fields: empty, body: normalized, errors: ['no frontmatter block (--- … ---) at the top'] };
   let data: unknown;
   try {
-    data = parseYaml(match[1] as string);
+    data = parseYaml(match[1] as string, { logLevel: 'error' });
   } catch (error) {
     return {
       fields: empty,

@@ -30,7 +30,7 @@ function splitFrontMatter(text: string): { front: string; body: string } {
 function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSample } {
   const source = join(dir, `${id}.request.yaml`);
   const { front, body } = splitFrontMatter(readFileSync(source, 'utf8'));
-  const meta: unknown = parseYaml(front);
+  const meta: unknown = parseYaml(front, { logLevel: 'error' });
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter is not a map');
   const record = meta as Record<string, unknown>;
   if (typeof record.method !== 'string') throw new Error('method is missing');
