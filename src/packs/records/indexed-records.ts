@@ -3,17 +3,17 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tokenize } from './bm25.js';
 import type { RecordQuery, RecordRow, RecordSource } from './record-query.js';
-import { projectMatches } from './record-query.js';
+import { isFailureMode, projectMatches } from './record-query.js';
 import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
 
-const VERSION = '2';
+const VERSION = '3';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS dirs (path TEXT PRIMARY KEY, mtime REAL NOT NULL)',
   `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL, absolute TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
-     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL)`,
+     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, body TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
@@ -128,7 +128,7 @@ export class IndexedRecords implements RecordSource {
     const removed = [...known.keys()].filter((path) => !present.has(path));
     if (!relist && changed.length === 0) return;
     const insertRecord = db.prepare(
-      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
     const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
@@ -160,6 +160,8 @@ export class IndexedRecords implements RecordSource {
           row.project ?? null,
           row.gloss,
           JSON.stringify(row),
+          // Failure-mode bodies are kept for --recall, so it never reads thousands of files.
+          isFailureMode(row) ? entry.body : null,
         );
         for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
         insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
@@ -232,6 +234,13 @@ export class IndexedRecords implements RecordSource {
     if (query.project !== undefined)
       rows = rows.filter((row) => projectMatches(row.project, query.project as string));
     return query.limit === undefined ? rows : rows.slice(0, query.limit);
+  }
+
+  bodyOf(path: string): string {
+    return (
+      (this.database.prepare('SELECT body FROM records WHERE path = ?').pluck().get(path) as string | null) ??
+      ''
+    );
   }
 
   paths(): Set<string> {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordRow } from './record-query.js';
+import { isFailureMode, type RecordRow } from './record-query.js';
 
 export interface RecallHit {
   source: 'record' | 'failure-log';
@@ -30,8 +30,6 @@ function score(text: string, patterns: RegExp[]): number {
   return distinct === 0 ? 0 : distinct * 100 + occurrences;
 }
 
-export const FAILURE_STORE = 'references/failure-modes';
-
 /** `--recall`: the failure log and failure-mode records, ranked by terms matched, then hits. */
 export function recall(
   root: string,
@@ -41,9 +39,7 @@ export function recall(
 ): { hits: RecallHit[]; malformedLines: number } {
   const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
   const hits: RecallHit[] = [];
-  for (const row of rows.filter(
-    (candidate) => candidate.store === FAILURE_STORE || candidate.kind === 'failure-mode',
-  )) {
+  for (const row of rows.filter(isFailureMode)) {
     const text = [row.keywords.join(' '), row.title ?? '', readBody(row.path)].join('\n');
     const value = score(text, patterns);
     if (value > 0) hits.push({ source: 'record', where: row.path, text: row.gloss, score: value });

@@ -30,7 +30,15 @@ export function projectMatches(recordProject: string | undefined, wanted: string
 }
 
 /** A searchable set of records: the on-disk index, or a plain scan when none can be kept. */
+export const FAILURE_STORE = 'references/failure-modes';
+
+export function isFailureMode(row: Pick<RecordRow, 'store' | 'kind'>): boolean {
+  return row.store === FAILURE_STORE || row.kind === 'failure-mode';
+}
+
 export interface RecordSource {
+  /** The body of a failure-mode record (what --recall searches besides its fields). */
+  bodyOf(path: string): string;
   query(query: RecordQuery): RecordRow[];
   /** Just path and gloss (the survey), cheaper than whole rows. */
   survey(query: RecordQuery): { path: string; gloss: string }[];

@@ -13,6 +13,7 @@ export interface RecordEntry {
   fields: RecordFields;
   gloss: string;
   errors: string[];
+  body: string;
 }
 
 export interface ScannedFile {
@@ -63,5 +64,6 @@ export function readRecord(file: ScannedFile): RecordEntry {
     fields: parsed.fields,
     gloss: glossOf(parsed.body),
     errors: parsed.errors,
+    body: parsed.body,
   };
 }

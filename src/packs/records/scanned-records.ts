@@ -28,8 +28,11 @@ export function filterRows(rows: RecordRow[], query: RecordQuery): RecordRow[] {
 
 /** A plain scan: read every record on every call. The baseline, and the fallback. */
 export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
-  const rows = listRecordFiles(root, stores).files.map((file) => toRow(readRecord(file)));
+  const entries = listRecordFiles(root, stores).files.map((file) => readRecord(file));
+  const rows = entries.map(toRow);
+  const bodies = new Map(entries.map((entry) => [entry.path, entry.body]));
   const source: RecordSource = {
+    bodyOf: (path) => bodies.get(path) ?? '',
     survey: (query) => source.query(query).map((row) => ({ path: row.path, gloss: row.gloss })),
     query: (query) => {
       let result = filterRows(rows, query);

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { checkCatPaths, dumpRecords } from '../../packs/records/cat-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
-import { parseRecord } from '../../packs/records/parse-record.js';
 import { recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
@@ -102,11 +99,8 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       if (!flags.recall.trim())
         throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
       const limit = limitOf(flags) ?? RECALL_CAP;
-      const { hits, malformedLines } = recall(
-        root,
-        source.rows(),
-        flags.recall,
-        (path) => parseRecord(readFileSync(join(root, path), 'utf8')).body,
+      const { hits, malformedLines } = recall(root, source.rows(), flags.recall, (path) =>
+        source.bodyOf(path),
       );
       if (malformedLines > 0)
         process.stderr.write(`tally: skipped ${malformedLines} malformed line(s) in mistakes.jsonl\n`);

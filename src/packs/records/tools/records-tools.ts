@@ -87,11 +87,8 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `recall ${input.terms}`,
     execute: async (input) => {
-      const { hits } = recall(
-        context.root,
-        context.source.rows(),
-        input.terms,
-        (path) => parseRecord(readFileSync(join(context.root, path), 'utf8')).body,
+      const { hits } = recall(context.root, context.source.rows(), input.terms, (path) =>
+        context.source.bodyOf(path),
       );
       return {
         result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
