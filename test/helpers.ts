@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,4 +23,44 @@ export function tempLedger(): Ledger {
   const ledger = Ledger.open(join(tempDir(), '.tally', 'ledger.db'));
   cleanups.unshift(() => ledger.close());
   return ledger;
+}
+
+const TALLY_BIN = join(import.meta.dirname, '..', 'bin', 'tally.js');
+
+export interface TallyRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built `tally` CLI as a user would, in a clean environment (no inherited ledger,
+ * model or records settings), optionally with stdin.
+ */
+export function runTally(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<TallyRun> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [TALLY_BIN, ...args],
+      {
+        cwd: options.cwd ?? tempDir(),
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          TALLY_LEDGER: '',
+          TALLY_MODEL: '',
+          TALLY_RECORDS_ROOT: '',
+          TALLY_RECORDS_STORES: '',
+          ...options.env,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? '');
+  });
 }

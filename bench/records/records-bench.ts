@@ -69,7 +69,11 @@ async function corpusRows(count: number, dir: string): Promise<BenchRow[]> {
   ];
   const modes: [string, string[], number | undefined][] = [
     // As an agent calls it: the top hits, not every one of thousands of matches.
-    ['--keyword (top 20)', ['--keyword', 'migration rollback', '--limit', '20'], count === 50_000 ? 150 : undefined],
+    [
+      '--keyword (top 20)',
+      ['--keyword', 'migration rollback', '--limit', '20'],
+      count === 50_000 ? 150 : undefined,
+    ],
     ['--kind', ['--kind', 'decision', '--limit', '20'], undefined],
     ['--recall', ['--recall', 'lock timeout'], undefined],
     ['--cat 200 paths', catArgs, count === 50_000 ? 200 : undefined],

@@ -50,6 +50,25 @@ const ALLOWED: Record<string, string[]> = {
   'index.ts': ['core'],
 };
 
+const HEAVY = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*)$/;
+
+/** Follows static imports from an entry file; lists every heavy package it would load. */
+function heavyImportsFrom(entry: string): { seen: number; loaded: string[] } {
+  const seen = new Set<string>();
+  const loaded: string[] = [];
+  const walk = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of importsOf(file).static) {
+      const target = resolveLocal(file, specifier);
+      if (target) walk(target);
+      else if (HEAVY.test(specifier)) loaded.push(`${relative(src, file)} → ${specifier}`);
+    }
+  };
+  walk(entry);
+  return { seen: seen.size, loaded };
+}
+
 describe('dependency direction', () => {
   it('every import points down the layers (the core never imports packs, agents or surfaces)', () => {
     const violations: string[] = [];
@@ -68,39 +87,14 @@ describe('dependency direction', () => {
   });
 
   it('the CLI entry loads no model SDK or browser until a command needs it', () => {
-    const heavy = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*)$/;
-    const seen = new Set<string>();
-    const loaded: string[] = [];
-    const walk = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const specifier of importsOf(file).static) {
-        const target = resolveLocal(file, specifier);
-        if (target) walk(target);
-        else if (heavy.test(specifier)) loaded.push(`${relative(src, file)} → ${specifier}`);
-      }
-    };
-    walk(join(src, 'surfaces', 'cli', 'main.ts'));
-    expect(seen.size).toBeGreaterThan(2);
+    const { seen, loaded } = heavyImportsFrom(join(src, 'surfaces', 'cli', 'main.ts'));
+    expect(seen).toBeGreaterThan(2);
     expect(loaded).toEqual([]);
   });
 
-  it('a records query (and the scout) loads no model SDK, browser or MCP SDK', () => {
-    const heavy = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*)$/;
+  it('a records query (and the scout, and the hook) loads no model SDK, browser or MCP SDK', () => {
     for (const entry of ['records-command.ts', 'scout-command.ts', 'hook-digest-record-command.ts']) {
-      const seen = new Set<string>();
-      const loaded: string[] = [];
-      const walk = (file: string) => {
-        if (seen.has(file)) return;
-        seen.add(file);
-        for (const specifier of importsOf(file).static) {
-          const target = resolveLocal(file, specifier);
-          if (target) walk(target);
-          else if (heavy.test(specifier)) loaded.push(`${relative(src, file)} → ${specifier}`);
-        }
-      };
-      walk(join(src, 'surfaces', 'cli', entry));
-      expect(loaded, entry).toEqual([]);
+      expect(heavyImportsFrom(join(src, 'surfaces', 'cli', entry)).loaded, entry).toEqual([]);
     }
   });
 

@@ -1,30 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/core/ledger/ledger.js';
-import { tempDir } from '../helpers.js';
+import { runTally, tempDir } from '../helpers.js';
 
-const exec = promisify(execFile);
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'tally.js');
-
-async function tally(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', TALLY_LEDGER: '', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const tally = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runTally(args, { cwd, env });
 
 beforeAll(() => {
   if (!existsSync(join(import.meta.dirname, '..', '..', 'dist', 'surfaces', 'cli', 'main.js'))) {

@@ -1,26 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { runTally, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
 
-const exec = promisify(execFile);
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'tally.js');
-
-async function tally(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', TALLY_LEDGER: '', TALLY_MODEL: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const tally = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runTally(args, { cwd, env });
 
 describe('tally fish', () => {
   it('prints the verified table and exits 0; cleanup removes it all, children first', async () => {

@@ -1,3 +1,5 @@
+import type { RecordFields } from './parse-record.js';
+
 export interface RecordQuery {
   keyword?: string;
   kind?: string;
@@ -7,17 +9,10 @@ export interface RecordQuery {
   limit?: number;
 }
 
-export interface RecordRow {
+/** What a query returns: a record's fields (less the free-form extras), where it is, and its gloss. */
+export interface RecordRow extends Omit<RecordFields, 'extra'> {
   path: string;
   store: string;
-  id?: string;
-  kind?: string;
-  date?: string;
-  status?: string;
-  title?: string;
-  project?: string;
-  keywords: string[];
-  links: Record<string, string[]>;
   gloss: string;
   errors: string[];
 }
