@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture, SkippedCapture } from './capture.js';
-import { parseMaybeJson, splitHeaders } from './normalize-headers.js';
+import { parseMaybeJson } from './normalize-headers.js';
 
 const BROWSER_PREFIX = 'xhr_';
 
@@ -27,7 +28,7 @@ function splitFrontMatter(text: string): { front: string; body: string } {
   return { front: match[1] as string, body: match[2] as string };
 }
 
-function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSample } {
+function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
   const source = join(dir, `${id}.request.yaml`);
   const { front, body } = splitFrontMatter(readFileSync(source, 'utf8'));
   const meta: unknown = parseYaml(front, { logLevel: 'error' });
@@ -39,57 +40,33 @@ function parseOne(dir: string, id: string): { capture: Capture; auth?: AuthSampl
   const url = new URL(fullUrl);
   const status = Number(record.status);
   if (!Number.isInteger(status)) throw new Error('status is missing or not a number');
-  const request = splitHeaders(
-    Object.fromEntries(
-      Object.entries(stringMap(record.headers, 'headers')).map(([k, v]) => [k.toLowerCase(), v]),
-    ),
-  );
-  const response = splitHeaders(
-    Object.fromEntries(
-      Object.entries(stringMap(record.responseHeaders, 'responseHeaders')).map(([k, v]) => [
-        k.toLowerCase(),
-        v,
-      ]),
-    ),
-  );
+  const lower = (map: Record<string, string>) =>
+    Object.fromEntries(Object.entries(map).map(([name, value]) => [name.toLowerCase(), value]));
+  const requestHeaders = lower(stringMap(record.headers, 'headers'));
   const bodyText = body.replace(/\n$/, '');
-  const requestBody = parseMaybeJson(bodyText, request.headers['content-type']);
-  if (bodyText.trim() && request.headers['content-type']?.includes('json') && requestBody === undefined) {
+  if (
+    bodyText.trim() &&
+    requestHeaders['content-type']?.includes('json') &&
+    parseMaybeJson(bodyText, requestHeaders['content-type']) === undefined
+  ) {
     throw new Error('the request body is not valid JSON although content-type says JSON');
   }
   const responsePath = join(dir, `${id}.response.json`);
-  const responseText = existsSync(responsePath) ? readFileSync(responsePath, 'utf8') : undefined;
-  const timestampValue = record.timestamp instanceof Date ? record.timestamp.toISOString() : record.timestamp;
-  const timestamp =
-    typeof timestampValue === 'string' && !Number.isNaN(Date.parse(timestampValue))
-      ? new Date(timestampValue).toISOString()
-      : undefined;
-  const responseBody = parseMaybeJson(responseText, 'application/json');
-  const capture: Capture = {
+  return buildCapture({
     id: source,
-    method: record.method.toUpperCase(),
-    url: `${url.origin}${url.pathname}${url.search}`,
-    origin: url.origin,
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    requestHeaders: request.headers,
-    ...(requestBody !== undefined ? { requestBody } : {}),
-    ...(bodyText ? { requestBodyText: bodyText } : {}),
-    status,
-    responseHeaders: response.headers,
-    ...(responseBody !== undefined ? { responseBody } : {}),
-    ...(timestamp ? { timestamp } : {}),
-    provenance: 'browser',
     session: dir,
-    resourceType: 'xhr',
-  };
-  const hasAuth = Object.keys(request.auth).length > 0;
-  return {
-    capture,
-    ...(hasAuth
-      ? { auth: { session: dir, ...(timestamp ? { timestamp } : {}), headers: request.auth } }
+    method: record.method,
+    url,
+    requestHeaders,
+    ...(bodyText ? { requestText: bodyText } : {}),
+    status,
+    responseHeaders: lower(stringMap(record.responseHeaders, 'responseHeaders')),
+    ...(existsSync(responsePath)
+      ? { responseText: readFileSync(responsePath, 'utf8'), responseContentType: 'application/json' }
       : {}),
-  };
+    timestamp: record.timestamp,
+    resourceType: 'xhr',
+  });
 }
 
 /**

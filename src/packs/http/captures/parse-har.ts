@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture } from './capture.js';
 import { CaptureFormatError } from './capture-error.js';
-import { parseMaybeJson, splitHeaders } from './normalize-headers.js';
 
 const nameValue = z.object({ name: z.string(), value: z.string() });
 const harSchema = z.object({
@@ -76,43 +76,31 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
         );
       throw error;
     }
-    const request = splitHeaders(headerMap(entry.request.headers));
-    const response = splitHeaders(headerMap(entry.response.headers));
     const content = entry.response.content;
-    const responseText =
-      content?.encoding === 'base64' && content.text
-        ? Buffer.from(content.text, 'base64').toString('utf8')
-        : content?.text;
-    const timestamp =
-      entry.startedDateTime && !Number.isNaN(Date.parse(entry.startedDateTime))
-        ? new Date(entry.startedDateTime).toISOString()
-        : undefined;
-    const requestText = entry.request.postData?.text;
-    const requestBody = parseMaybeJson(
-      requestText,
-      entry.request.postData?.mimeType ?? request.headers['content-type'],
-    );
-    const responseBody = parseMaybeJson(responseText, content?.mimeType ?? response.headers['content-type']);
-    captures.push({
+    const built = buildCapture({
       id: `${source}#${index}`,
-      method: entry.request.method.toUpperCase(),
-      url: `${url.origin}${url.pathname}${url.search}`,
-      origin: url.origin,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      requestHeaders: request.headers,
-      ...(requestBody !== undefined ? { requestBody } : {}),
-      ...(requestText !== undefined && requestText !== '' ? { requestBodyText: requestText } : {}),
-      status: entry.response.status,
-      responseHeaders: response.headers,
-      ...(responseBody !== undefined ? { responseBody } : {}),
-      ...(timestamp ? { timestamp } : {}),
-      provenance: 'browser',
       session: source,
+      method: entry.request.method,
+      url,
+      requestHeaders: headerMap(entry.request.headers),
+      ...(entry.request.postData?.text !== undefined ? { requestText: entry.request.postData.text } : {}),
+      ...(entry.request.postData?.mimeType ? { requestContentType: entry.request.postData.mimeType } : {}),
+      status: entry.response.status,
+      responseHeaders: headerMap(entry.response.headers),
+      ...(content?.text !== undefined
+        ? {
+            responseText:
+              content.encoding === 'base64'
+                ? Buffer.from(content.text, 'base64').toString('utf8')
+                : content.text,
+          }
+        : {}),
+      ...(content?.mimeType ? { responseContentType: content.mimeType } : {}),
+      timestamp: entry.startedDateTime,
       ...(entry._resourceType ? { resourceType: entry._resourceType } : {}),
     });
-    if (Object.keys(request.auth).length > 0)
-      auth.push({ session: source, ...(timestamp ? { timestamp } : {}), headers: request.auth });
+    captures.push(built.capture);
+    if (built.auth) auth.push(built.auth);
   });
   return { captures, auth };
 }
