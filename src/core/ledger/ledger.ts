@@ -41,6 +41,14 @@ export interface RunRecorder {
   entries(): LedgerEntry[];
 }
 
+interface QueuedRun {
+  id: string;
+  agent: string;
+  task: string;
+  startedAt: string;
+  meta: string;
+}
+
 interface QueuedEntry {
   runId: string;
   ts: string;
@@ -90,7 +98,8 @@ export class Ledger {
   private readonly newRunId = createRunIdGenerator();
   private queue: QueuedEntry[] = [];
   private flushScheduled = false;
-  private readonly writeQueue: Database.Transaction<(rows: QueuedEntry[]) => void>;
+  private readonly writeQueue: Database.Transaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
+  private runQueue: QueuedRun[] = [];
   private readonly flushOnExit = () => this.flush();
 
   private constructor(path: string, database: Database.Database) {
@@ -99,24 +108,25 @@ export class Ledger {
     // Sequence numbers are assigned inside the write transaction, so several processes
     // appending to one run never collide: the write lock serializes whole batches.
     this.insertEntry = database.prepare(
-      `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
-       VALUES (@runId, @seq, @ts, @kind, @name, @outcome, @data)`,
+      'INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertRun = database.prepare(
+      'INSERT INTO runs (id, agent, task, started_at, meta) VALUES (?, ?, ?, ?, ?)',
     );
     const lastSeq = database
       .prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM entries WHERE run_id = ?')
       .pluck();
-    this.writeQueue = database.transaction((rows: QueuedEntry[]) => {
+    this.writeQueue = database.transaction((runs: QueuedRun[], rows: QueuedEntry[]) => {
+      // Runs first: a run's row is in the same commit as its first entries.
+      for (const run of runs) this.insertRun.run(run.id, run.agent, run.task, run.startedAt, run.meta);
       const next = new Map<string, number>();
       for (const row of rows) {
         const seq = (next.get(row.runId) ?? (lastSeq.get(row.runId) as number)) + 1;
         next.set(row.runId, seq);
-        this.insertEntry.run({ ...row, seq });
+        this.insertEntry.run(row.runId, seq, row.ts, row.kind, row.name, row.outcome, row.data);
       }
     });
     process.once('exit', this.flushOnExit);
-    this.insertRun = database.prepare(
-      'INSERT INTO runs (id, agent, task, started_at, meta) VALUES (@id, @agent, @task, @startedAt, @meta)',
-    );
     this.selectEntries = database.prepare('SELECT * FROM entries WHERE run_id = ? ORDER BY seq');
   }
 
@@ -148,13 +158,14 @@ export class Ledger {
   startRun(options: StartRunOptions): RunRecorder {
     const redactor = createRedactor(options.redaction);
     const runId = this.newRunId();
-    this.insertRun.run({
+    this.runQueue.push({
       id: runId,
       agent: options.agent,
       task: redactor.redactText(options.task),
       startedAt: new Date().toISOString(),
       meta: JSON.stringify(redactor.redact(options.meta ?? {})),
     });
+    this.scheduleFlush();
     return this.recorderFor(runId, redactor);
   }
 
@@ -177,6 +188,10 @@ export class Ledger {
       outcome: entry.outcome ?? null,
       data: JSON.stringify(redactor.redact(entry.data)),
     });
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -186,10 +201,12 @@ export class Ledger {
   /** Writes every queued entry in one transaction. Reads call it first, so reads see all appends. */
   flush(): void {
     this.flushScheduled = false;
-    if (this.queue.length === 0 || !this.database.open) return;
+    if ((this.queue.length === 0 && this.runQueue.length === 0) || !this.database.open) return;
+    const runs = this.runQueue;
     const rows = this.queue;
+    this.runQueue = [];
     this.queue = [];
-    this.writeQueue.immediate(rows);
+    this.writeQueue.immediate(runs, rows);
   }
 
   entries(runId: string): LedgerEntry[] {
