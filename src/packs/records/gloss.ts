@@ -1,9 +1,12 @@
-const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export const GLOSS_CHARS = 100;
 
 /** Cuts at a character (grapheme) boundary — never inside a byte sequence or a combined character. */
 export function cutAtCharacter(text: string, max: number): string {
-  const graphemes = [...SEGMENTER.segment(text)].map((segment) => segment.segment);
+  // Fewer code units than the limit means fewer graphemes too: nothing to cut, no segmenter
+  // (creating the first one loads ICU data, ~8 ms a CLI call would otherwise pay).
+  if (text.length <= max) return text;
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const graphemes = [...segmenter.segment(text)].map((segment) => segment.segment);
   return graphemes.length <= max ? text : `${graphemes.slice(0, max).join('').trimEnd()}...`;
 }
 

@@ -1,4 +1,10 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+// Loaded on first use, not at start-up: a warm records query never parses YAML, and the
+// parser is ~15 ms of every CLI call otherwise. Node's module cache makes later calls cheap.
+const require = createRequire(import.meta.url);
+const parseYaml = (text: string, options: { logLevel: 'error' }): unknown =>
+  (require('yaml') as typeof import('yaml')).parse(text, options);
 
 export interface RecordFields {
   id?: string;
