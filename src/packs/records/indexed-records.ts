@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tokenize } from './bm25.js';
 import type { RecordQuery, RecordRow, RecordSource } from './record-query.js';
-import { isFailureMode, projectMatches } from './record-query.js';
+import { FAILURE_STORE, isFailureMode, projectMatches } from './record-query.js';
 import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
 
@@ -241,6 +241,15 @@ export class IndexedRecords implements RecordSource {
       (this.database.prepare('SELECT body FROM records WHERE path = ?').pluck().get(path) as string | null) ??
       ''
     );
+  }
+
+  failureModes(): RecordRow[] {
+    return (
+      this.database
+        .prepare("SELECT row FROM records WHERE store = ? OR kind = 'failure-mode' ORDER BY path")
+        .pluck()
+        .all(FAILURE_STORE) as string[]
+    ).map((text) => JSON.parse(text) as RecordRow);
   }
 
   paths(): Set<string> {

@@ -39,6 +39,8 @@ export interface RecordSource {
   survey(query: RecordQuery): { path: string; gloss: string }[];
   /** Every path a query can return: the only paths --cat will dump. */
   paths(): Set<string>;
+  /** Failure-mode records only (what --recall searches), without loading every record. */
+  failureModes(): RecordRow[];
   rows(): RecordRow[];
   close(): void;
 }

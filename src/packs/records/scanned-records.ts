@@ -1,5 +1,11 @@
 import { rankBm25 } from './bm25.js';
-import { projectMatches, type RecordQuery, type RecordRow, type RecordSource } from './record-query.js';
+import {
+  isFailureMode,
+  projectMatches,
+  type RecordQuery,
+  type RecordRow,
+  type RecordSource,
+} from './record-query.js';
 import { listRecordFiles, type RecordEntry, readRecord } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
 
@@ -48,6 +54,7 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
       return query.limit === undefined ? result : result.slice(0, query.limit);
     },
     paths: () => new Set(rows.map((row) => row.path)),
+    failureModes: () => rows.filter(isFailureMode),
     rows: () => rows,
     close: () => {},
   };

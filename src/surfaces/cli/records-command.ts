@@ -99,7 +99,7 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       if (!flags.recall.trim())
         throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
       const limit = limitOf(flags) ?? RECALL_CAP;
-      const { hits, malformedLines } = recall(root, source.rows(), flags.recall, (path) =>
+      const { hits, malformedLines } = recall(root, source.failureModes(), flags.recall, (path) =>
         source.bodyOf(path),
       );
       if (malformedLines > 0)
