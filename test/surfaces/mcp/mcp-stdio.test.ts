@@ -105,8 +105,11 @@ describe('tally mcp over stdio, with the official SDK client', () => {
     await client.close();
 
     // One run per session, every call in it, and an end.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server writes the session's end as it exits; wait for it (not a fixed sleep).
     const ledger = Ledger.open(join(root, '.tally', 'ledger.db'));
+    for (let waited = 0; waited < 10_000 && !ledger.listRuns()[0]?.endingReason; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const [run] = ledger.listRuns();
     expect(run).toMatchObject({ agent: 'mcp', toolCalls: 11, endingReason: 'finished' });
     const entries = ledger.entries(run?.id as string);
