@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { cleanupRun } from '../../../src/agents/fisherman/cleanup-run.js';
 import { parseDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
-import { prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import { type PrepareDataOptions, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import type { Ledger } from '../../../src/core/ledger/ledger.js';
 import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
 import { tempLedger } from '../../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../../packs/http/demo-fixtures.js';
+
+/** Fisherman on the bundled HAR, scoped to alpha-shop, with a live demo login. */
+function fishDemo(baseUrl: string, ledger: Ledger, request: string, extra: Partial<PrepareDataOptions> = {}) {
+  return prepareData({
+    request,
+    captures: [BUNDLED_HAR],
+    scope: '/projects/alpha-shop',
+    baseUrl,
+    login: DEMO_LOGIN,
+    ledger,
+    ...extra,
+  });
+}
 
 describe('request grammar', () => {
   it.each([
@@ -28,14 +42,7 @@ describe('deterministic tier against the demo app (captures recorded on another 
   it('"2 suites with 3 tests each": one request per entity, all verified, children linked to their parents', async () => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();
-    const result = await prepareData({
-      request: '2 suites with 3 tests each',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
+    const result = await fishDemo(app.url, ledger, '2 suites with 3 tests each');
     expect(result).toMatchObject({ status: 'success', endingReason: 'finished', tier: 'deterministic' });
     expect(result.verified).toHaveLength(8);
     expect(result.verified.map((item) => item.via)).toEqual([
@@ -57,15 +64,7 @@ describe('deterministic tier against the demo app (captures recorded on another 
   it('a type with no creating endpoint ends as a stop with the exact reason, and nothing is created', async () => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();
-    const result = await prepareData({
-      request: '2 widgets',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-      env: {},
-    });
+    const result = await fishDemo(app.url, ledger, '2 widgets', { env: {} });
     expect(result).toMatchObject({ status: 'failed', endingReason: 'stopped' });
     expect(result.summary).toMatch(
       /no captured endpoint creates "widgets" in scope alpha-shop \(creatable: milestones, suites, move, tests\)/,
@@ -79,24 +78,10 @@ describe('deterministic tier against the demo app (captures recorded on another 
     const { app } = await demoApp();
     const ledger = tempLedger();
     // beta-blog has no milestones: the captured alpha-shop example fails there.
-    const result = await prepareData({
-      request: '1 milestone',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
+    const result = await fishDemo(app.url, ledger, '1 milestone');
     expect(result.status).toBe('success');
     app.store.projects[0]!.milestones_enabled = false;
-    const failed = await prepareData({
-      request: '1 milestone',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
+    const failed = await fishDemo(app.url, ledger, '1 milestone');
     expect(failed).toMatchObject({ status: 'failed', endingReason: 'tool_failure' });
     expect(failed.summary).toMatch(/creating a milestone failed: POST \/api\/alpha-shop\/milestones/);
   });
@@ -104,14 +89,7 @@ describe('deterministic tier against the demo app (captures recorded on another 
   it('cleanup deletes what the run created, children first, confirmed by a 404 read-back', async () => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();
-    const made = await prepareData({
-      request: '1 suite with 2 tests in it',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
+    const made = await fishDemo(app.url, ledger, '1 suite with 2 tests in it');
     expect(made.verified).toHaveLength(3);
     const cleanup = await cleanupRun({
       runId: made.runId,
@@ -156,14 +134,7 @@ describe('sessions', () => {
     const stale = writeHar(tempDir(), 'stale.har', har.log.entries);
     const { app, seen } = await demoApp();
     const ledger = tempLedger();
-    const result = await prepareData({
-      request: '1 suite',
-      captures: [stale],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
+    const result = await fishDemo(app.url, ledger, '1 suite', { captures: [stale] });
     expect(result.status).toBe('success');
     const apiCalls = seen.filter((request) => request.path.startsWith('/api/'));
     expect(apiCalls.length).toBeGreaterThan(0);

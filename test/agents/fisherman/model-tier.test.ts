@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { type PrepareDataOptions, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
 import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import type { DemoApp } from '../../../src/demo-app/server.js';
 import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
 import { callTool, type ScriptStep, scriptedModel } from '../../../src/testing/scripted-model.js';
 import { tempLedger } from '../../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../../packs/http/demo-fixtures.js';
 
-async function fishWithScript(request: string, steps: ScriptStep[], extra: Partial<PrepareDataOptions> = {}) {
+async function fishWithScript(
+  request: string,
+  steps: ScriptStep[],
+  extra: Partial<PrepareDataOptions> = {},
+  seed: (app: DemoApp) => void = () => {},
+) {
   const { app, seen } = await demoApp();
+  seed(app);
   const ledger = tempLedger();
   const model = scriptedModel(steps);
   const result = await prepareData({
@@ -82,33 +89,25 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
   });
 
   it('ids from a list the run only read are never reported as created', async () => {
-    const steps = [
-      callTool('lookup', { path: '/api/alpha-shop/suites' }, 'Checking what exists.'),
-      callTool('finish', { summary: 'Created suite 77.', created: [{ type: 'suite', id: 77 }] }),
-      callTool('stop', { reason: 'Suite 77 already existed; I created nothing.' }),
-    ];
-    const { app } = await demoApp();
-    app.store.suites.set(77, {
-      id: 77,
-      project: 'alpha-shop',
-      title: 'Existing',
-      description: '',
-      position: 1,
-      created_at: '',
-    });
-    const ledger = tempLedger();
-    const model = scriptedModel(steps);
-    const result = await prepareData({
-      request: 'Please make sure a suite exists',
-      captures: [BUNDLED_HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-      model,
-      env: {},
-    });
-    const dropped = ledger.entries(result.runId).find((entry) => entry.kind === 'claim');
+    const { result, entries, model } = await fishWithScript(
+      'Please make sure a suite exists',
+      [
+        callTool('lookup', { path: '/api/alpha-shop/suites' }, 'Checking what exists.'),
+        callTool('finish', { summary: 'Created suite 77.', created: [{ type: 'suite', id: 77 }] }),
+        callTool('stop', { reason: 'Suite 77 already existed; I created nothing.' }),
+      ],
+      {},
+      (app) =>
+        app.store.suites.set(77, {
+          id: 77,
+          project: 'alpha-shop',
+          title: 'Existing',
+          description: '',
+          position: 1,
+          created_at: '',
+        }),
+    );
+    const dropped = entries.find((entry) => entry.kind === 'claim');
     expect(dropped).toMatchObject({
       outcome: 'dropped',
       data: { why: 'id 77 was only read in this run, never returned by a successful create' },
