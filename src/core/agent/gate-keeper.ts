@@ -28,12 +28,6 @@ export class GateKeeper {
     private readonly failOpen: FailOpen,
   ) {}
 
-  /** A new turn: what succeeded before no longer satisfies a gate. */
-  resetTurn(): void {
-    this.succeeded.clear();
-    this.asked.clear();
-  }
-
   noteSuccess(tool: string): void {
     this.succeeded.add(tool);
   }

@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '../ledger/entry.js';
 import { type EndingReason, explainEnding, type RunCounts } from './ending.js';
 
-export function countRun(entries: LedgerEntry[]): RunCounts {
+function countRun(entries: LedgerEntry[]): RunCounts {
   let modelCalls = 0;
   let toolCalls = 0;
   let failures = 0;

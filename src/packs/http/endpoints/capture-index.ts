@@ -1,6 +1,5 @@
 import { type Capture, WRITE_METHODS } from '../captures/capture.js';
-import { splitPath } from './id-shape.js';
-import { ID, PathNormalizer, resourceOf } from './path-normalizer.js';
+import { PathNormalizer, resourceOf } from './path-normalizer.js';
 import { inScope, type Scope } from './scope.js';
 
 export interface Endpoint {
@@ -111,5 +110,3 @@ export class CaptureIndex {
     );
   }
 }
-
-export { ID, splitPath };
