@@ -6,25 +6,26 @@ import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
 
 const tally = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runTally(args, { cwd, env });
 
+/** `tally fish` on the bundled HAR, scoped to alpha-shop, logged in to the demo app. */
+const fishArgs = (request: string, baseUrl: string, ...extra: string[]) => [
+  'fish',
+  request,
+  '--captures',
+  BUNDLED_HAR,
+  '--base-url',
+  baseUrl,
+  '--scope',
+  '/projects/alpha-shop',
+  '--login',
+  'demo',
+  ...extra,
+];
+
 describe('tally fish', () => {
   it('prints the verified table and exits 0; cleanup removes it all, children first', async () => {
     const { app } = await demoApp();
     const cwd = tempDir();
-    const fish = await tally(
-      [
-        'fish',
-        '1 suite with 2 tests in it',
-        '--captures',
-        BUNDLED_HAR,
-        '--base-url',
-        app.url,
-        '--scope',
-        '/projects/alpha-shop',
-        '--login',
-        'demo',
-      ],
-      cwd,
-    );
+    const fish = await tally(fishArgs('1 suite with 2 tests in it', app.url), cwd);
     expect(fish.code).toBe(0);
     expect(fish.stdout).toMatch(/TYPE\s+ID\s+TITLE\s+VIA/);
     expect(fish.stdout).toMatch(/suite\s+101\s+Suite 1 · \w+\s+POST \/api\/alpha-shop\/suites/);
@@ -43,22 +44,7 @@ describe('tally fish', () => {
   it('--json gives the run result; a request that is not met exits 1', async () => {
     const { app } = await demoApp();
     const cwd = tempDir();
-    const json = await tally(
-      [
-        'fish',
-        '2 milestones',
-        '--captures',
-        BUNDLED_HAR,
-        '--base-url',
-        app.url,
-        '--scope',
-        '/projects/alpha-shop',
-        '--login',
-        'demo',
-        '--json',
-      ],
-      cwd,
-    );
+    const json = await tally(fishArgs('2 milestones', app.url, '--json'), cwd);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({
       status: 'success',

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
 import { Ledger } from '../../core/ledger/ledger.js';
-import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
@@ -17,6 +16,7 @@ import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
+import { ledgerPathFor } from './open-ledger.js';
 
 interface McpFlags extends FishFlags {
   root: string;
@@ -46,11 +46,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       `--transport must be stdio or http, not "${options.transport}".`,
     );
   // The ledger defaults to the project's own state folder, which the tools may never touch.
-  const flag = command.optsWithGlobals().ledger as string | undefined;
-  const ledgerPath =
-    flag || process.env.TALLY_LEDGER
-      ? resolveLedgerPath(flag ? { flag } : {})
-      : join(root, '.tally', 'ledger.db');
+  const ledgerPath = ledgerPathFor(command, root);
   await ProjectRoot.open(root); // fail fast on a missing root
   const ledger = Ledger.open(ledgerPath);
   const headers = headersFrom(options.header);

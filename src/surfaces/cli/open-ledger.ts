@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { Ledger } from '../../core/ledger/ledger.js';
 import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
 
-export function ledgerPathFor(command: Command): string {
+/** --ledger, TALLY_LEDGER, else `.tally/ledger.db` in `projectDir` (a command's --root) or the working directory. */
+export function ledgerPathFor(command: Command, projectDir?: string): string {
   const flag = command.optsWithGlobals().ledger as string | undefined;
-  return resolveLedgerPath(flag ? { flag } : {});
+  return resolveLedgerPath({ ...(flag ? { flag } : {}), ...(projectDir ? { projectDir } : {}) });
 }
 
 /** The ledger named by --ledger, TALLY_LEDGER, or the default; created when missing. */

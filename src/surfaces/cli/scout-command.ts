@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { runDeterministicScout } from '../../agents/scout/deterministic-scout.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { Ledger } from '../../core/ledger/ledger.js';
-import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
 import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
 import { EXIT } from './exit-codes.js';
+import { ledgerPathFor } from './open-ledger.js';
 
 /** `tally scout "<goal>"`: the records that govern a goal, verified, written as a digest. */
 export default async function scoutCommand(
@@ -21,12 +21,7 @@ export default async function scoutCommand(
   const settings = digestSettings();
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
   const prior = readDigests(digestDir(root), session, settings);
-  const flag = command.optsWithGlobals().ledger as string | undefined;
-  const ledger = Ledger.open(
-    flag || process.env.TALLY_LEDGER
-      ? resolveLedgerPath(flag ? { flag } : {})
-      : join(root, '.tally', 'ledger.db'),
-  );
+  const ledger = Ledger.open(ledgerPathFor(command, root));
   const source = openRecordSource(root, listStores(root));
   try {
     const report = await runDeterministicScout({

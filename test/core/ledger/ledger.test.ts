@@ -106,6 +106,12 @@ describe('ledger', () => {
     expect(resolveLedgerPath({ flag: 'x.db', env: { TALLY_LEDGER: 'y.db' }, cwd })).toBe(join(cwd, 'x.db'));
     expect(resolveLedgerPath({ env: { TALLY_LEDGER: 'y.db' }, cwd })).toBe(join(cwd, 'y.db'));
     expect(resolveLedgerPath({ env: {}, cwd })).toBe(join(cwd, '.tally', 'ledger.db'));
+    expect(resolveLedgerPath({ env: {}, cwd, projectDir: '/srv/project' })).toBe(
+      '/srv/project/.tally/ledger.db',
+    );
+    expect(resolveLedgerPath({ flag: 'x.db', env: {}, cwd, projectDir: '/srv/project' })).toBe(
+      join(cwd, 'x.db'),
+    );
   });
 
   it('an unusable location is a clear error naming the path and the fix', () => {
