@@ -1,18 +1,28 @@
 // Public API of `tally`. Importing this module has no side effects.
-export { type Agent, type AgentOptions, defineAgent } from './core/agent/agent-definition.js';
+export {
+  type Agent,
+  type AgentOptions,
+  defineAgent,
+  type RequestCheckContext,
+} from './core/agent/agent-definition.js';
 export {
   type Claim,
+  type ClaimEffect,
+  type ClaimResolver,
   type ClaimVerdict,
   type ClaimVerifier,
+  type EffectVerifierOptions,
   type EvidenceCall,
   type EvidenceView,
-  verifyByEvidenceTargets,
+  itemFromNet,
+  verifyAgainstEffects,
 } from './core/agent/claims.js';
 export { isConversational } from './core/agent/conversational.js';
 export {
   type DroppedClaim,
   ENDING_REASONS,
   type EndingReason,
+  type ReportedFailure,
   type RunCounts,
   type RunResult,
   type RunStatus,
@@ -24,6 +34,14 @@ export { DEFAULT_GUARDS, type GuardSettings } from './core/agent/guard-settings.
 export { lintPrompt } from './core/agent/prompt-lint.js';
 export { type RunAgentOptions, runAgent } from './core/agent/run-agent.js';
 export { classifyResult } from './core/classify-result.js';
+export {
+  createdResources,
+  type Effect,
+  type EffectKind,
+  type NetEffect,
+  type NetEffects,
+  netEffects,
+} from './core/effects.js';
 export {
   AgentConfigError,
   LedgerError,
@@ -55,3 +73,4 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from './core/tool.js';
+export { sameType, singular } from './core/type-words.js';

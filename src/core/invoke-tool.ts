@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { classifyResult } from './classify-result.js';
-import { errorCode, errorMessage, ToolRejectedError } from './errors.js';
+import { errorCode, errorMessage, TallyError, ToolRejectedError } from './errors.js';
 import type { FailOpen } from './fail-open.js';
 import type { RunRecorder } from './ledger/ledger.js';
 import type { Evidence, ToolDefinition } from './tool.js';
@@ -24,6 +24,8 @@ export interface InvokeContext {
   signal?: AbortSignal;
   /** Which transport made the call: agent, mcp or cli. */
   source?: string;
+  /** Overrides the tool's own deadline (ms). */
+  timeoutMs?: number;
   /** A last word before execution (gates, a finished run): return an error to refuse the call. */
   admit?: (toolName: string, input: unknown) => ToolRejectedError | undefined;
 }
@@ -60,6 +62,85 @@ function ledgerResult(result: unknown): Record<string, unknown> {
 
 type UnsequencedRecord = Omit<ToolCallRecord, 'durationMs'>;
 
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** The call ran but was abandoned (deadline or the caller's abort): it may have acted. */
+class ToolAbandonedError extends TallyError {}
+
+/**
+ * Runs `execute` under a deadline. The tool gets an abort signal (the caller's, or the
+ * deadline's); a tool that ignores it is abandoned, so no call can hold a run forever.
+ */
+async function withDeadline<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  toolName: string,
+  outer: AbortSignal | undefined,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        new ToolAbandonedError(
+          'TIMEOUT',
+          `${toolName} did not finish within ${timeoutMs} ms and was abandoned. Try a smaller request, or raise the tool's timeoutMs.`,
+          { timeoutMs },
+        ),
+      );
+    }, timeoutMs);
+    onAbort = () => {
+      controller.abort(outer?.reason);
+      reject(new ToolAbandonedError('ABORTED', `${toolName} was abandoned: the caller aborted the run.`));
+    };
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+  });
+  const work = run(controller.signal);
+  // An abandoned call may still settle later; its outcome no longer matters.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, abandoned]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * A copy safe to serialize, made only when needed: BigInts become strings, cycles and
+ * functions become markers. A tool's odd result must not cost its ledger entry.
+ */
+export function jsonSafe(value: unknown): unknown {
+  const needsCopy = (item: unknown, stack: Set<object>): boolean => {
+    if (typeof item === 'bigint' || typeof item === 'function' || typeof item === 'symbol') return true;
+    if (item === null || typeof item !== 'object') return false;
+    if (stack.has(item)) return true;
+    if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return false;
+    stack.add(item);
+    const found = Object.values(item).some((child) => needsCopy(child, stack));
+    stack.delete(item);
+    return found;
+  };
+  if (!needsCopy(value, new Set())) return value;
+  const copy = (item: unknown, stack: Set<object>): unknown => {
+    if (typeof item === 'bigint') return item.toString();
+    if (typeof item === 'function' || typeof item === 'symbol') return undefined;
+    if (item === null || typeof item !== 'object') return item;
+    if (stack.has(item)) return '[cycle]';
+    if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return item;
+    stack.add(item);
+    const out = Array.isArray(item)
+      ? item.map((child) => copy(child, stack))
+      : Object.fromEntries(Object.entries(item).map(([key, child]) => [key, copy(child, stack)]));
+    stack.delete(item);
+    return out;
+  };
+  return copy(value, new Set());
+}
+
 async function execute(
   tool: ToolDefinition,
   input: unknown,
@@ -67,30 +148,39 @@ async function execute(
   context: InvokeContext,
 ): Promise<UnsequencedRecord> {
   try {
-    const outcome = await tool.execute(input, {
-      runId: context.recorder.runId,
-      ...(context.signal ? { signal: context.signal } : {}),
-      failOpen: (component, why) => context.failOpen(component, why, context.recorder.runId),
-    });
-    const classification = classifyResult(outcome.result);
+    const outcome = await withDeadline(
+      (signal) =>
+        tool.execute(input, {
+          runId: context.recorder.runId,
+          signal,
+          failOpen: (component, why) => context.failOpen(component, why, context.recorder.runId),
+        }),
+      context.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      tool.name,
+      context.signal,
+    );
+    const result = jsonSafe(outcome.result);
+    const classification = classifyResult(result);
     return {
       tool: tool.name,
       target,
       input,
       outcome: classification.failed ? 'error' : 'ok',
-      result: outcome.result,
-      ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
+      result,
+      ...(outcome.evidence ? { evidence: jsonSafe(outcome.evidence) as Evidence } : {}),
       ...(classification.failed
         ? { error: { code: 'RESULT_FAILED', message: `The result reports failure (${classification.why}).` } }
         : {}),
     };
   } catch (error) {
     const details = error instanceof ToolRejectedError ? error.details : undefined;
+    // An abandoned call ran (it may have acted): an error, not a refusal.
+    const refused = error instanceof ToolRejectedError;
     return {
       tool: tool.name,
       target,
       input,
-      outcome: error instanceof ToolRejectedError ? 'rejected' : 'error',
+      outcome: refused ? 'rejected' : 'error',
       error: { code: errorCode(error), message: errorMessage(error), ...(details ? { details } : {}) },
     };
   }
@@ -120,17 +210,34 @@ export async function invokeTool(
       },
     };
   } else {
-    const target = tool.target ? tool.target(parsed.data) : tool.name;
+    let target = tool.name;
+    let targetError: string | undefined;
+    try {
+      target = tool.target ? tool.target(parsed.data) : tool.name;
+    } catch (error) {
+      targetError = errorMessage(error);
+    }
     const refusal = context.admit?.(tool.name, parsed.data);
-    record = refusal
+    record = targetError
       ? {
           tool: tool.name,
           target,
           input: parsed.data,
-          outcome: 'rejected',
-          error: { code: refusal.code, message: refusal.message },
+          outcome: 'error',
+          error: {
+            code: 'TOOL_DEFINITION_ERROR',
+            message: `${tool.name} could not name its target (${targetError}); the call was not run. This is a bug in the tool's definition.`,
+          },
         }
-      : await execute(tool, parsed.data, target, context);
+      : refusal
+        ? {
+            tool: tool.name,
+            target,
+            input: parsed.data,
+            outcome: 'rejected',
+            error: { code: refusal.code, message: refusal.message },
+          }
+        : await execute(tool, parsed.data, target, context);
   }
   const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
   context.recorder.append({
@@ -140,7 +247,7 @@ export async function invokeTool(
     data: {
       tool: record.tool,
       target: record.target,
-      input: record.input,
+      input: jsonSafe(record.input),
       ...ledgerResult(
         record.result !== undefined && tool.ledgerView ? tool.ledgerView(record.result) : record.result,
       ),

@@ -42,11 +42,22 @@ function words(name: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A name ending in one of these words names something ABOUT a secret, not the secret:
+ * `apiKeyId`, `token_type`, `password_updated_at`. System-made ids must stay readable
+ * (they are evidence).
+ */
+const DESCRIPTIVE_ENDINGS = new Set(['id', 'ids', 'uuid', 'guid', 'type', 'kind', 'count', 'at', 'length']);
+
 /** True when a header or field name looks like it holds a secret. */
 export function isSecretName(name: string): boolean {
   const lower = name.toLowerCase();
   if (SECRET_HEADERS.has(lower)) return true;
   const parts = words(name);
+  const last = parts.at(-1) as string;
+  // `session_id` is the session itself (a compound secret word); `api_key_id` only names a key.
+  if (parts.length > 1 && DESCRIPTIVE_ENDINGS.has(last) && !SECRET_WORDS.has(`${parts.at(-2)}${last}`))
+    return false;
   for (let index = 0; index < parts.length; index++) {
     const word = parts[index] as string;
     if (SECRET_WORDS.has(word)) return true;

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { ClaimResolver } from './agent/claims.js';
+import type { Effect } from './effects.js';
 
 /** MCP-style hints: the same flags are served to the model, to MCP clients and to the CLI. */
 export interface ToolAnnotations {
@@ -9,12 +11,13 @@ export interface ToolAnnotations {
 }
 
 /**
- * Facts produced by the system while executing a tool, never by the model:
- * `targets` are what the call touched (a path, an entity id), `via` is how to cite it.
+ * Facts produced by the system while executing a tool, never by the model: `effects` are
+ * what the call did to which resource (canonical keys built by the tool), `via` is how to
+ * cite it. A tool that cannot know its effect declares none.
  */
 export interface Evidence {
   via?: string;
-  targets?: string[];
+  effects?: Effect[];
   [key: string]: unknown;
 }
 
@@ -44,6 +47,16 @@ export interface ToolDefinition<Input = any, Result = any> {
    * (`POST /api/{id}/suites`, `src/a.ts`). Defaults to the tool name.
    */
   target?: (input: Input) => string;
+  /**
+   * What a call tries to change, for the status rule: a failed call is recovered only by a
+   * later success with the same intent. Undefined means the call changes nothing (a read).
+   * Defaults to the target for tools not marked read-only.
+   */
+  intent?: (input: Input) => string | undefined;
+  /** Deadline for one call in ms (default 60 s). A tool that ignores its abort signal is abandoned. */
+  timeoutMs?: number;
+  /** Canonicalizes claim spellings of the resources this tool's effects name. */
+  claimResolver?: ClaimResolver;
   execute: (input: Input, context: ToolContext) => Promise<ToolOutcome<Result>>;
   /**
    * What of a result the ledger keeps, when not all of it: a file read keeps its hash and

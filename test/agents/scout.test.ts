@@ -2,9 +2,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
 import { scoutVerifier } from '../../src/agents/scout/scout-agent.js';
+import { evidenceView } from '../../src/core/agent/claims.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import { openRecordSource } from '../../src/packs/records/open-record-source.js';
 import { listStores } from '../../src/packs/records/stores.js';
+import { recordClaimResolver } from '../../src/packs/records/tools/records-tools.js';
 import { tempLedger } from '../helpers.js';
 import { corpus, tally } from '../packs/records/records-fixture.js';
 
@@ -33,37 +35,59 @@ describe('deterministic scout', () => {
     );
     const calls = ledger.entries(report.result.runId).filter((entry) => entry.kind === 'tool_call');
     expect(calls.map((entry) => entry.name)).toEqual(['records_recall', 'records_query', 'records_cat']);
-    expect((calls[2]?.data.evidence as { targets: string[] } | undefined)?.targets).toEqual([
-      'references/failure-modes/dirty-working-tree.md',
-      'references/procedures/release-a-version.md',
+    const effects = (calls[2]?.data.evidence as { effects: { kind: string; key: string }[] } | undefined)
+      ?.effects;
+    expect(effects?.map((effect) => `${effect.kind} ${effect.key}`)).toEqual([
+      'read references/failure-modes/dirty-working-tree.md',
+      'read references/procedures/release-a-version.md',
     ]);
+    // Recall and query show paths; only records_cat reads them.
+    expect(calls[0]?.data.evidence).not.toHaveProperty('effects');
+    expect(calls[1]?.data.evidence).not.toHaveProperty('effects');
   });
 
-  it('the verifier drops a GOVERNS path that was not read and a command no read record states', () => {
-    const view = {
+  it('the verifier drops a GOVERNS path that was not read and a command no read record states', async () => {
+    const root = '/records';
+    const entry = (seq: number, tool: string, effects: unknown[]) => ({
       runId: 'r',
-      calls: [
-        {
-          seq: 3,
-          tool: 'records_cat',
-          target: 'cat',
-          input: {},
-          result: {},
-          readOnly: true,
-          evidence: { targets: ['a.md'], files: [{ path: 'a.md', commands: ['npm test'] }] },
-        },
-      ],
-    };
-    const verdicts = scoutVerifier(
+      seq,
+      ts: '',
+      kind: 'tool_call' as const,
+      name: tool,
+      outcome: 'ok',
+      data: { tool, target: tool, input: {}, evidence: { effects } },
+    });
+    const view = evidenceView(
+      'r',
       [
-        { target: 'a.md', type: 'governs', label: 'recall' },
-        { target: 'b.md', type: 'governs', label: 'keyword' },
+        entry(2, 'records_recall', []),
+        entry(3, 'records_cat', [
+          {
+            kind: 'read',
+            space: 'record',
+            key: 'references/a.md',
+            id: 'references/a.md',
+            type: 'record',
+            observed: { commands: ['npm test'] },
+          },
+        ]),
+      ],
+      new Set(),
+    );
+    const verdicts = await scoutVerifier(recordClaimResolver(root))(
+      [
+        { target: 'references/a.md', type: 'governs', label: 'recall' },
+        { target: './references/a.md', type: 'governs', label: 'recall' },
+        { target: `${root}/references/b.md`, type: 'governs', label: 'keyword' },
         { target: 'npm test', type: 'command' },
         { target: 'rm -rf /', type: 'command' },
       ],
       view,
     );
-    expect(verdicts.map((verdict) => verdict.verified)).toEqual([true, false, true, false]);
+    expect(verdicts.map((verdict) => verdict.verified)).toEqual([true, false, false, true, false]);
+    // The same record spelled with ./ is one record: counted once, reported as a duplicate.
+    expect(verdicts[1]).toMatchObject({ duplicate: true });
+    expect(verdicts[2]).toMatchObject({ why: expect.stringContaining('not read with records_cat') });
   });
 
   it('warm-starts from this session’s digests, marks what was already established, and writes a digest', async () => {

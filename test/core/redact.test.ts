@@ -30,6 +30,12 @@ describe('redaction', () => {
       'keywords',
       'description',
       'tokenizer_name'.replace('_name', 's'),
+      // Names about a secret, not the secret: ids are evidence and must stay readable.
+      'apiKeyId',
+      'api_key_id',
+      'token_type',
+      'password_updated_at',
+      'secretCount',
     ]) {
       expect(isSecretName(name), name).toBe(false);
     }

@@ -51,13 +51,19 @@ describe('agent loop over @ai-sdk/openai against aimock', () => {
       annotations: { idempotent: true },
       target: (input) => input.key,
       execute: async ({ key, value }) => {
+        const existed = store.has(key);
         store.set(key, value);
         const sha256 = createHash('sha256')
           .update(store.get(key) ?? '')
           .digest('hex');
         return {
           result: { ok: true },
-          evidence: { targets: [key], via: `kv_put ${key} sha256=${sha256.slice(0, 8)}` },
+          evidence: {
+            via: `kv_put ${key} sha256=${sha256.slice(0, 8)}`,
+            effects: [
+              { kind: existed ? 'updated' : 'created', space: 'kv', key, id: key, observed: { sha256 } },
+            ],
+          },
         };
       },
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TallyError } from '../../core/errors.js';
 import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
@@ -16,8 +17,10 @@ export interface FishContextOptions {
   login?: LoginRecipe;
   headers?: Record<string, string>;
   allowDelete?: boolean;
-  /** Ids the run being cleaned up created. */
+  /** Resource paths the run being cleaned up created. */
   created?: string[];
+  /** The run's marker stamped into titles (default: 6 random hex digits). */
+  marker?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -52,6 +55,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
   const session = options.login ? await logIn(baseUrl, options.login, options.env) : undefined;
   const client = new ApiClient({
     baseUrl,
+    marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth: currentAuthHeaders(set.auth),
     ...(session ? { session } : {}),
     ...(options.headers ? { headers: options.headers } : {}),

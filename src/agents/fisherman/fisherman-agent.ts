@@ -3,10 +3,14 @@ import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { type HttpToolContext, httpTools } from '../../packs/http/tools/index.js';
 import { fishermanFinish } from './fisherman-finish.js';
 import { fishermanInstructions } from './fisherman-prompt.js';
-import { fishermanVerifier, itemsFromWrites } from './fisherman-verifier.js';
+import { fishermanVerifier, itemsFromCreates } from './fisherman-verifier.js';
+import type { DataRequest } from './parse-data-request.js';
+import { requestProblems } from './request-met.js';
 
 export interface FishermanAgentOptions {
   context: HttpToolContext;
+  /** The request's structure, when the grammar could read it: success then means it was met. */
+  request?: DataRequest;
   model?: string;
   maxRounds?: number;
 }
@@ -17,11 +21,18 @@ export function createFishermanAgent(options: FishermanAgentOptions): Agent {
   const scope: Scope = context.scope;
   return defineAgent({
     name: 'fisherman',
-    instructions: fishermanInstructions(context.index.endpointLines(scope), scope),
+    instructions: fishermanInstructions(context.index.endpointLines(scope), scope, context.client.marker),
     tools: httpTools(context),
     finish: fishermanFinish,
     verifier: fishermanVerifier,
-    itemsFromLedger: itemsFromWrites,
+    itemsFromLedger: itemsFromCreates(
+      options.request
+        ? [options.request.type, ...(options.request.children ? [options.request.children.type] : [])]
+        : undefined,
+    ),
+    ...(options.request
+      ? { checkRequest: (check) => requestProblems(options.request as DataRequest, scope, check) }
+      : {}),
     guards: { maxRounds: options.maxRounds ?? 30, repeatedFailures: 4 },
     ...(options.model ? { model: options.model } : {}),
   });

@@ -27,8 +27,10 @@ export const fishermanFinish: FinishSpec<FishermanFinish> = {
   toClaims: (input) =>
     input.created.map((item) => ({
       target: String(item.id),
+      effect: 'created' as const,
       type: item.type,
       ...(item.title ? { title: item.title } : {}),
     })),
   summaryOf: (input) => input.summary,
+  failedOf: (input) => input.failed.map((item) => ({ type: item.type, reason: item.reason })),
 };

@@ -1,7 +1,7 @@
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 
 /** The system prompt: the scoped endpoint list, the workflow, and the rules. */
-export function fishermanInstructions(endpointLines: string[], scope: Scope): string {
+export function fishermanInstructions(endpointLines: string[], scope: Scope, marker?: string): string {
   const scopeLine = scope.fallback
     ? `WARNING: ${scope.note}`
     : scope.key
@@ -17,7 +17,7 @@ Workflow:
 1. Before the first use of an endpoint, call get_endpoint_spec(method, path) to see the captured example: its concrete path and request body.
 2. Create parents before children, and reuse the ids the create responses returned (never ids you only saw in a lookup).
 3. Use lookup(path) only to see what already exists.
-4. When everything requested exists, call finish with every created entity (type, id, title).
+4. When everything requested exists, call finish with every created entity (type, id, title), and list in failed whatever you could not create.${marker ? `\n5. End every title or name you send with " · ${marker}" (this run's marker): if a create's response is lost (5xx, timeout), lookup its collection — the item carrying the marker is found again and its id is given to you. Never resend such a create blindly.` : ''}
 
 Rules:
 - Read the error category of a failed request: fix the body after a validation error; retry a temporary error once; do not repeat an identical failing request.

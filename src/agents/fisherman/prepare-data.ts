@@ -40,8 +40,10 @@ export interface PrepareDataResult extends RunResult {
 export async function prepareData(options: PrepareDataOptions): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
   const context = await buildFishContext(options);
+  const parsed = parseDataRequest(options.request);
   const agent = createFishermanAgent({
     context,
+    ...(parsed ? { request: parsed } : {}),
     ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}),
   });
   const meta = {
@@ -51,7 +53,6 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
     ...(context.scope.fallback ? { scopeFallback: context.scope.note } : {}),
     ...(options.loginName ? { login: options.loginName } : {}),
   };
-  const parsed = parseDataRequest(options.request);
   const planned = parsed
     ? planDataRequest(parsed, context.index, context.scope)
     : { error: 'the request is not of the form "N <type> [with M <type> each]"' };
@@ -59,10 +60,15 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
   const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
   const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable };
   if ('plan' in planned) {
-    const result = await runPlan(agent, options.request, executeDataPlan(planned.plan, options.request), {
-      ledger: options.ledger,
-      meta,
-    });
+    const result = await runPlan(
+      agent,
+      options.request,
+      executeDataPlan(planned.plan, context.client.marker as string),
+      {
+        ledger: options.ledger,
+        meta,
+      },
+    );
     return { ...result, ...base, tier: 'deterministic' };
   }
   const modelConfigured = options.model !== undefined || Boolean(env.TALLY_MODEL);

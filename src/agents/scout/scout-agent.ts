@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
-import type { ClaimVerifier } from '../../core/agent/claims.js';
+import {
+  type ClaimResolver,
+  type ClaimVerdict,
+  type ClaimVerifier,
+  verifyAgainstEffects,
+} from '../../core/agent/claims.js';
 import type { FinishSpec } from '../../core/agent/finish-spec.js';
-import { type RecordsToolContext, recordsTools } from '../../packs/records/tools/records-tools.js';
+import {
+  type RecordsToolContext,
+  recordClaimResolver,
+  recordsTools,
+} from '../../packs/records/tools/records-tools.js';
 
 const scoutFinishInput = z.object({
   summary: z.string(),
@@ -23,59 +32,61 @@ const scoutFinish: FinishSpec<ScoutFinish> = {
   summaryOf: (input) => input.summary,
 };
 
-interface CatFile {
-  path: string;
-  commands: string[];
-}
-
-/** GOVERNS paths must have been read by records_cat in this run; COMMANDS must appear verbatim in what was read. */
-export const scoutVerifier: ClaimVerifier = (claims, view) => {
-  const reads = view.calls.filter((call) => call.tool === 'records_cat');
-  return claims.map((claim) => {
-    if (claim.type === 'command') {
-      const read = reads.find((call) =>
-        (call.evidence.files as CatFile[] | undefined)?.some((file) => file.commands.includes(claim.target)),
-      );
-      if (!read)
+/**
+ * GOVERNS paths must have a `read` effect (records_cat) in this run — spelled any way a
+ * query accepts; COMMANDS must appear verbatim in a record read in this run. Recall hits and
+ * query results are not reads.
+ */
+export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
+  const reads = verifyAgainstEffects({ defaultEffect: 'read', resolvers: [resolver] });
+  return async (claims, view) => {
+    const records = [...view.net.values()].filter((net) => net.space === resolver.space && net.read);
+    const governs = claims.filter((claim) => claim.type !== 'command');
+    const readVerdicts = await reads(
+      governs.map((claim) => ({ target: claim.target, effect: 'read' as const })),
+      view,
+    );
+    return claims.map((claim): ClaimVerdict => {
+      if (claim.type === 'command') {
+        const record = records.find((net) =>
+          (net.observed.commands as string[] | undefined)?.includes(claim.target),
+        );
+        if (!record)
+          return { claim, verified: false, why: 'no record read in this run states this command verbatim' };
+        const read = [...record.history].reverse().find((step) => step.kind === 'read');
         return {
           claim,
-          verified: false as const,
-          why: 'no record read in this run states this command verbatim',
+          verified: true,
+          item: {
+            target: claim.target,
+            type: 'command',
+            via: `records_cat ${record.key}`,
+            evidenceSeq: read?.seq ?? 0,
+          },
         };
-      const file = (read.evidence.files as CatFile[]).find((candidate) =>
-        candidate.commands.includes(claim.target),
-      ) as CatFile;
+      }
+      const verdict = readVerdicts[governs.indexOf(claim)] as ClaimVerdict;
+      if (!verdict.verified) {
+        const why = verdict.why.replace(
+          /^this run has no effect on/,
+          'this record was not read with records_cat in this run:',
+        );
+        return { claim, verified: false, why, ...(verdict.duplicate ? { duplicate: true } : {}) };
+      }
       return {
         claim,
-        verified: true as const,
+        verified: true,
         item: {
-          target: claim.target,
-          type: 'command',
-          via: `records_cat ${file.path}`,
-          evidenceSeq: read.seq,
+          ...verdict.item,
+          target: String(verdict.item.resource),
+          type: 'governs',
+          label: claim.label,
+          via: `records_cat ${String(verdict.item.resource)}`,
         },
       };
-    }
-    const read = reads.find((call) => call.evidence.targets?.includes(claim.target));
-    if (!read)
-      return {
-        claim,
-        verified: false as const,
-        why: 'this record was not read with records_cat in this run',
-      };
-    return {
-      claim,
-      verified: true as const,
-      item: {
-        target: claim.target,
-        type: 'governs',
-        label: claim.label,
-        via: `records_cat ${claim.target}`,
-        evidenceSeq: read.seq,
-      },
-    };
-  });
-};
+    });
+  };
+}
 
 export function createScoutAgent(context: RecordsToolContext): Agent {
   return defineAgent({
@@ -84,6 +95,6 @@ export function createScoutAgent(context: RecordsToolContext): Agent {
       'Find the records that govern the goal: records_recall first, then records_query for the gaps, then ONE records_cat batch. Finish with the governing paths and their commands verbatim.',
     tools: recordsTools(context),
     finish: scoutFinish,
-    verifier: scoutVerifier,
+    verifier: scoutVerifier(recordClaimResolver(context.root)),
   });
 }

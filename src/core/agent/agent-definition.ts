@@ -1,9 +1,11 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod';
+import type { NetEffects } from '../effects.js';
 import { AgentConfigError, PromptLintError } from '../errors.js';
+import type { LedgerEntry } from '../ledger/entry.js';
 import type { ToolDefinition } from '../tool.js';
-import type { Claim, ClaimVerifier, EvidenceView } from './claims.js';
-import { verifyByEvidenceTargets } from './claims.js';
+import type { Claim, ClaimEffect, ClaimResolver, ClaimVerifier, EvidenceView } from './claims.js';
+import { verifyAgainstEffects } from './claims.js';
 import { isConversational } from './conversational.js';
 import type { VerifiedItem } from './ending.js';
 import { defaultFinishSpec, FINISH_TOOL, type FinishSpec, STOP_TOOL } from './finish-spec.js';
@@ -18,9 +20,17 @@ export interface AgentOptions {
   tools: ToolDefinition[];
   /** Shape of `finish` and how its input becomes claims. */
   finish?: FinishSpec;
+  /** Default: claims matched to this run's net effects, canonicalized by the tools' resolvers. */
   verifier?: ClaimVerifier;
+  /** Effect assumed for a claim that names none (default `changed`; Fisherman: `created`). */
+  claimEffect?: ClaimEffect;
   /** Items taken from the ledger when the model claims nothing verifiable (or never finishes). */
   itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
+  /**
+   * Where the agent knows the request's structure: what the net effects lack to meet it
+   * (empty when met). A non-empty answer makes a verified finish `partial`.
+   */
+  checkRequest?: (context: RequestCheckContext) => string[];
   guards?: Partial<GuardSettings>;
   gates?: GateRule[];
   /** A pinned model spec (`openai:gpt-4.1-mini`); sub-agents never inherit their parent's. */
@@ -31,6 +41,21 @@ export interface AgentOptions {
   promptLint?: { allow?: string[] };
 }
 
+export interface RequestCheckContext {
+  net: NetEffects;
+  entries: LedgerEntry[];
+  verified: VerifiedItem[];
+}
+
+/** The claim resolvers the tools bring, one per space. */
+export function resolversOf(tools: readonly ToolDefinition[]): ClaimResolver[] {
+  const bySpace = new Map<string, ClaimResolver>();
+  for (const tool of tools)
+    if (tool.claimResolver && !bySpace.has(tool.claimResolver.space))
+      bySpace.set(tool.claimResolver.space, tool.claimResolver);
+  return [...bySpace.values()];
+}
+
 export interface Agent {
   readonly name: string;
   readonly instructions: string;
@@ -38,6 +63,7 @@ export interface Agent {
   readonly finish: FinishSpec;
   readonly verifier: ClaimVerifier;
   readonly itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
+  readonly checkRequest?: (context: RequestCheckContext) => string[];
   readonly guards: GuardSettings;
   readonly gates: GateRule[];
   readonly model?: string;
@@ -103,8 +129,14 @@ export function defineAgent(options: AgentOptions): Agent {
     instructions: options.instructions,
     tools: options.tools,
     finish: options.finish ?? defaultFinishSpec,
-    verifier: options.verifier ?? verifyByEvidenceTargets,
+    verifier:
+      options.verifier ??
+      verifyAgainstEffects({
+        resolvers: resolversOf(options.tools),
+        ...(options.claimEffect ? { defaultEffect: options.claimEffect } : {}),
+      }),
     ...(options.itemsFromLedger ? { itemsFromLedger: options.itemsFromLedger } : {}),
+    ...(options.checkRequest ? { checkRequest: options.checkRequest } : {}),
     guards,
     gates: options.gates ?? [],
     ...(options.model ? { model: options.model } : {}),

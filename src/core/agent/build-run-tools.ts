@@ -42,7 +42,7 @@ function finishTool(context: RunToolsContext): ToolDefinition {
     inputSchema: agent.finish.inputSchema,
     annotations: { readOnly: true },
     execute: async (input) => {
-      const { verified, dropped } = verifyFinish(agent, recorder, context.failOpen, input);
+      const { verified, dropped, duplicates } = await verifyFinish(agent, recorder, context.failOpen, input);
       if (verified.length === 0) {
         const reasons = dropped.map((entry) => `"${String(entry.claim.target)}": ${entry.why}`).join('; ');
         throw new ToolRejectedError(
@@ -53,9 +53,22 @@ function finishTool(context: RunToolsContext): ToolDefinition {
       }
       state.ending = {
         reason: 'finished',
-        finish: { summary: agent.finish.summaryOf(input), verified, dropped },
+        finish: {
+          summary: agent.finish.summaryOf(input),
+          verified,
+          dropped,
+          duplicates,
+          failed: agent.finish.failedOf?.(input) ?? [],
+        },
       };
-      return { result: { ok: true, verified: verified.length, dropped: dropped.map((entry) => entry.why) } };
+      return {
+        result: {
+          ok: true,
+          verified: verified.length,
+          dropped: dropped.map((entry) => entry.why),
+          ...(duplicates.length ? { duplicates: duplicates.map((entry) => entry.why) } : {}),
+        },
+      };
     },
   });
 }

@@ -32,6 +32,13 @@ export interface DroppedClaim {
   why: string;
 }
 
+/** Something the agent itself reported it could not do (the finish's `failed` list). */
+export interface ReportedFailure {
+  target?: string;
+  type?: string;
+  reason: string;
+}
+
 export interface RunCounts {
   modelCalls: number;
   toolCalls: number;
@@ -47,6 +54,12 @@ export interface RunResult {
   summary: string;
   verified: VerifiedItem[];
   dropped: DroppedClaim[];
+  /** Claims that named an already-claimed resource again: counted once, listed here. */
+  duplicates: DroppedClaim[];
+  /** What the agent reported as not done (part of the result, never swallowed). */
+  failed: ReportedFailure[];
+  /** Why the status is not `success` (empty on success). */
+  unmet: string[];
   counts: RunCounts;
   /** The model's last text for the user, if any. */
   text?: string;
@@ -64,6 +77,13 @@ const EXPLANATIONS: Record<EndingReason, string> = {
   aborted: 'the run was aborted',
 };
 
-export function explainEnding(reason: EndingReason): string {
-  return EXPLANATIONS[reason];
+/** The same endings told of a run in which no model ran (a deterministic plan). */
+const PLAN_EXPLANATIONS: Partial<Record<EndingReason, string>> = {
+  stopped: 'the plan stopped and gave its reason',
+  tool_failure: 'a step of the deterministic plan failed',
+  finished: 'the plan finished and its claims were checked against the ledger',
+};
+
+export function explainEnding(reason: EndingReason, modelRan = true): string {
+  return (modelRan ? undefined : PLAN_EXPLANATIONS[reason]) ?? EXPLANATIONS[reason];
 }

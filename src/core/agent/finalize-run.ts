@@ -1,10 +1,12 @@
 import { dirname, join } from 'node:path';
+import { netEffects } from '../effects.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
 import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
 import type { Ending } from './run-state.js';
+import { unmetReasons, unrecoveredFailures } from './run-status.js';
 import { summarizeRun } from './summarize-run.js';
 import { readOnlyToolsOf } from './verify-finish.js';
 
@@ -42,6 +44,35 @@ function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; count
   };
 }
 
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** The status rule applied to a verified finish: success only when the request was met. */
+function finishedStatus(
+  agent: Agent,
+  recorder: RunRecorder,
+  finish: NonNullable<Ending['finish']>,
+): { status: RunStatus; unmet: string[]; summary: string } {
+  const entries = recorder.entries();
+  const requestProblems = agent.checkRequest
+    ? agent.checkRequest({ net: netEffects(entries), entries, verified: finish.verified })
+    : [];
+  const unmet = unmetReasons({
+    droppedCount: finish.dropped.length,
+    failures: unrecoveredFailures(entries, agent.tools),
+    reported: finish.failed,
+    requestProblems,
+  });
+  const tally = `Verified ${plural(finish.verified.length, 'item')}${finish.dropped.length ? `; dropped ${plural(finish.dropped.length, 'unverifiable claim')}` : ''}${finish.duplicates.length ? `; ${plural(finish.duplicates.length, 'duplicate claim')} counted once` : ''}.`;
+  const words = finish.summary.trim();
+  if (unmet.length === 0) return { status: 'success', unmet, summary: `${words || 'Finished.'} ${tally}` };
+  // The first words agree with the status: a partial run never opens with the agent's "done".
+  return {
+    status: 'partial',
+    unmet,
+    summary: `Partly done: ${unmet.join('; ')}. ${tally}${words ? ` The agent's own summary: "${words}"` : ''}`,
+  };
+}
+
 /** Writes the `end` entry and builds the one result shape; never leaves a summary empty. */
 export function finalize(
   agent: Agent,
@@ -56,13 +87,17 @@ export function finalize(
   };
   let verified: VerifiedItem[] = [];
   let dropped = ending.finish?.dropped ?? [];
+  const duplicates = ending.finish?.duplicates ?? [];
+  const failed = ending.finish?.failed ?? [];
+  let unmet: string[] = [];
   let status: RunStatus;
   let summary: string;
   if (ending.finish) {
     verified = ending.finish.verified;
-    status = dropped.length > 0 ? 'partial' : 'success';
-    const tally = `Verified ${verified.length} item${verified.length === 1 ? '' : 's'}${dropped.length ? `; dropped ${dropped.length} unverifiable claim${dropped.length === 1 ? '' : 's'}` : ''}.`;
-    summary = `${ending.finish.summary.trim() || 'Finished.'} ${tally}`;
+    ({ status, unmet, summary } = finishedStatus(agent, recorder, ending.finish));
+  } else if (ending.noChange !== undefined) {
+    status = 'success';
+    summary = ending.noChange;
   } else if (ending.answer !== undefined) {
     status = 'success';
     summary = `Answered without claiming any change: ${ending.answer}`;
@@ -72,7 +107,12 @@ export function finalize(
     verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
     dropped = [];
     status = verified.length > 0 ? 'partial' : 'failed';
-    summary = summarizeRun(entries, ending.reason, ending.detail);
+    unmet = [`the run ended without a verified finish (${ending.reason})`];
+    const told = summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0);
+    summary =
+      status === 'failed'
+        ? `Not done. ${told}`
+        : `Partly done: ${plural(verified.length, 'item')} made before the run ended are backed by the ledger. ${told}`;
   }
   summary = recorder.redactor.redactText(summary);
   recorder.append({
@@ -85,6 +125,9 @@ export function finalize(
       summary,
       verified: verified.length,
       dropped: dropped.length,
+      ...(duplicates.length ? { duplicates: duplicates.length } : {}),
+      ...(failed.length ? { failed } : {}),
+      ...(unmet.length ? { unmet } : {}),
       counts,
       ...(ending.detail ? { detail: ending.detail } : {}),
     },
@@ -97,6 +140,9 @@ export function finalize(
     summary,
     verified,
     dropped,
+    duplicates,
+    failed,
+    unmet,
     counts,
     ...(lastText ? { text: recorder.redactor.redactText(lastText) } : {}),
   };

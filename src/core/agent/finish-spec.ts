@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Claim } from './claims.js';
+import type { ReportedFailure } from './ending.js';
 
 export const FINISH_TOOL = 'finish';
 export const STOP_TOOL = 'stop';
@@ -11,6 +12,8 @@ export interface FinishSpec<Input = any> {
   inputSchema: z.ZodType<Input>;
   toClaims: (input: Input) => Claim[];
   summaryOf: (input: Input) => string;
+  /** What the agent reports as not done; part of the result. */
+  failedOf?: (input: Input) => ReportedFailure[];
 }
 
 const defaultFinishInput = z.object({
@@ -18,14 +21,22 @@ const defaultFinishInput = z.object({
   claims: z
     .array(
       z.object({
-        target: z
-          .string()
-          .describe('What the claim is about: an id, a path — exactly as the tool evidence gave it.'),
+        target: z.string().describe('What the claim is about: an id or a path.'),
+        effect: z
+          .enum(['created', 'updated', 'deleted', 'read', 'changed'])
+          .optional()
+          .describe('What you did to it; `changed` when unsure between created and updated.'),
         type: z.string().optional(),
         title: z.string().optional(),
+        contains: z.string().optional().describe('Text the resource contains now.'),
+        sha256: z.string().optional(),
       }),
     )
     .describe('Each thing you did. Only claims backed by tool evidence from this run are reported.'),
+  failed: z
+    .array(z.object({ target: z.string().optional(), reason: z.string() }))
+    .default([])
+    .describe('What you could not do, and why.'),
 });
 
 export const defaultFinishSpec: FinishSpec<z.infer<typeof defaultFinishInput>> = {
@@ -34,6 +45,7 @@ export const defaultFinishSpec: FinishSpec<z.infer<typeof defaultFinishInput>> =
   inputSchema: defaultFinishInput,
   toClaims: (input) => input.claims,
   summaryOf: (input) => input.summary,
+  failedOf: (input) => input.failed,
 };
 
 export const stopInput = z.object({

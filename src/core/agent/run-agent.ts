@@ -31,12 +31,14 @@ async function chooseModel(agent: Agent, options: RunAgentOptions): Promise<Lang
   return resolveModel(spec, options.env ?? process.env);
 }
 
-function recordStep(context: RunToolsContext, step: StepResult<ToolSet>): void {
+function recordStep(context: RunToolsContext, step: StepResult<ToolSet>, toolNames: Set<string>): void {
   const { recorder, state, guards } = context;
-  // Calls the SDK could not route to a tool (an unknown name) never reached invokeTool: record them here.
+  // Calls the SDK could not route to a tool (an unknown name, arguments that are not JSON)
+  // never reached invokeTool: record them here, each with the right reason.
   for (const part of step.content) {
     if (part.type === 'tool-error' && !state.handledToolCalls.has(part.toolCallId)) {
       state.handledToolCalls.add(part.toolCallId);
+      const known = toolNames.has(part.toolName);
       recorder.append({
         kind: 'tool_call',
         name: part.toolName,
@@ -45,7 +47,12 @@ function recordStep(context: RunToolsContext, step: StepResult<ToolSet>): void {
           tool: part.toolName,
           target: part.toolName,
           input: part.input,
-          error: { code: 'UNKNOWN_TOOL', message: errorMessage(part.error) },
+          error: known
+            ? {
+                code: 'INVALID_INPUT',
+                message: `The arguments for ${part.toolName} could not be read (${errorMessage(part.error)}). Call it again with a JSON object that matches its schema.`,
+              }
+            : { code: 'UNKNOWN_TOOL', message: errorMessage(part.error) },
           durationMs: 0,
           source: 'agent',
         },
@@ -138,7 +145,7 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
               ...(noTools ? { activeTools: [] } : {}),
             };
           },
-          onStepFinish: (step) => recordStep(context, step),
+          onStepFinish: (step) => recordStep(context, step, toolNames),
         });
       } catch (error) {
         state.ending = options.signal?.aborted

@@ -6,8 +6,11 @@ import { finalize, type RecordedRunOptions, startRecordedRun } from './finalize-
 import type { Ending } from './run-state.js';
 import { verifyFinish } from './verify-finish.js';
 
-/** What a deterministic plan ends with: a finish input (verified like the model's) or a stop. */
-export type PlanOutcome = { finish: unknown } | { stop: string; failed?: boolean };
+/**
+ * What a deterministic plan ends with: a finish input (verified like the model's), a stop,
+ * or nothing to do (the world was already as asked: a success with no change to claim).
+ */
+export type PlanOutcome = { finish: unknown } | { stop: string; failed?: boolean } | { nothingToDo: string };
 
 export type PlanCall = (toolName: string, input: unknown) => Promise<ToolCallRecord>;
 
@@ -36,14 +39,22 @@ export async function runPlan(
   try {
     const outcome = await plan(call);
     if ('finish' in outcome) {
-      const { verified, dropped } = verifyFinish(agent, recorder, failOpen, outcome.finish);
+      const { verified, dropped, duplicates } = await verifyFinish(agent, recorder, failOpen, outcome.finish);
       ending =
         verified.length > 0
           ? {
               reason: 'finished',
-              finish: { summary: agent.finish.summaryOf(outcome.finish), verified, dropped },
+              finish: {
+                summary: agent.finish.summaryOf(outcome.finish),
+                verified,
+                dropped,
+                duplicates,
+                failed: agent.finish.failedOf?.(outcome.finish) ?? [],
+              },
             }
           : { reason: 'stopped', detail: 'the plan finished but nothing it claimed is backed by evidence' };
+    } else if ('nothingToDo' in outcome) {
+      ending = { reason: 'finished', noChange: outcome.nothingToDo };
     } else {
       ending = { reason: outcome.failed || lastFailed ? 'tool_failure' : 'stopped', detail: outcome.stop };
     }

@@ -1,13 +1,21 @@
 import type { ModelMessage } from 'ai';
-import type { DroppedClaim, EndingReason, VerifiedItem } from './ending.js';
+import type { DroppedClaim, EndingReason, ReportedFailure, VerifiedItem } from './ending.js';
 
 /** How a run ended; `finish` is set only for a verified finish. */
 export interface Ending {
   reason: EndingReason;
   detail?: string;
-  finish?: { summary: string; verified: VerifiedItem[]; dropped: DroppedClaim[] };
+  finish?: {
+    summary: string;
+    verified: VerifiedItem[];
+    dropped: DroppedClaim[];
+    duplicates: DroppedClaim[];
+    failed: ReportedFailure[];
+  };
   /** A conversational or chat reply that ends the turn without finish. */
   answer?: string;
+  /** A plan found nothing to change: success, with this account of why. */
+  noChange?: string;
 }
 
 /** Mutable state of one run, owned by runAgent and the tools it builds for that run. */

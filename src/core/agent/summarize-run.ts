@@ -27,14 +27,22 @@ function describeCall(entry: LedgerEntry): string {
  * The summary of a run that did not end with a verified finish, synthesized from the
  * ledger alone: how many calls, how many succeeded, what failed last, and why it ended.
  */
-export function summarizeRun(entries: LedgerEntry[], reason: EndingReason, detail?: string): string {
+export function summarizeRun(
+  entries: LedgerEntry[],
+  reason: EndingReason,
+  detail?: string,
+  modelRan = true,
+): string {
   const counts = countRun(entries);
   const calls = entries.filter((entry) => entry.kind === 'tool_call');
   const succeeded = calls.filter((entry) => entry.outcome === 'ok').length;
   const lastFailure = [...calls].reverse().find((entry) => entry.outcome !== 'ok');
-  const parts = [`Run ended: ${reason} — ${explainEnding(reason)}${detail ? ` (${detail})` : ''}.`];
+  const parts = [`Run ended: ${reason} — ${explainEnding(reason, modelRan)}${detail ? ` (${detail})` : ''}.`];
+  const modelPart = modelRan
+    ? `${counts.modelCalls} model call${counts.modelCalls === 1 ? '' : 's'}, `
+    : 'No model ran; ';
   parts.push(
-    `${counts.modelCalls} model call${counts.modelCalls === 1 ? '' : 's'}, ${counts.toolCalls} tool call${counts.toolCalls === 1 ? '' : 's'}: ${succeeded} succeeded, ${counts.toolCalls - succeeded} failed or were rejected.`,
+    `${modelPart}${counts.toolCalls} tool call${counts.toolCalls === 1 ? '' : 's'}: ${succeeded} succeeded, ${counts.toolCalls - succeeded} failed or were rejected.`,
   );
   if (lastFailure) parts.push(`Last failure: ${describeCall(lastFailure)}.`);
   const guards = entries.filter((entry) => entry.kind === 'guard').map((entry) => String(entry.name));

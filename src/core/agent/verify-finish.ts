@@ -8,6 +8,7 @@ import type { DroppedClaim, VerifiedItem } from './ending.js';
 export interface FinishVerdict {
   verified: VerifiedItem[];
   dropped: DroppedClaim[];
+  duplicates: DroppedClaim[];
 }
 
 export function readOnlyToolsOf(agent: Agent): Set<string> {
@@ -16,20 +17,20 @@ export function readOnlyToolsOf(agent: Agent): Set<string> {
 
 /**
  * Checks a finish input against this run's ledger and records a `claim` entry per verdict.
- * When nothing the model claimed is verifiable, the agent may take items from the ledger
- * (e.g. the writes that did succeed). Used by the model loop and by deterministic plans alike.
+ * When nothing the model claimed is verifiable, the agent may take items from the ledger's
+ * net effects (e.g. the creates that did succeed). Used by the model loop and plans alike.
  */
-export function verifyFinish(
+export async function verifyFinish(
   agent: Agent,
   recorder: RunRecorder,
   failOpen: FailOpen,
   input: unknown,
-): FinishVerdict {
-  const readOnly = readOnlyToolsOf(agent);
+): Promise<FinishVerdict> {
   const claims = agent.finish.toClaims(input);
+  const view = evidenceView(recorder.runId, recorder.entries(), readOnlyToolsOf(agent));
   let verdicts: ClaimVerdict[];
   try {
-    verdicts = agent.verifier(claims, evidenceView(recorder.runId, recorder.entries(), readOnly));
+    verdicts = await agent.verifier(claims, view);
   } catch (error) {
     // Failing open here means failing closed on the claims: nothing unverified is reported.
     failOpen('verifier', 'verifier-threw', recorder.runId);
@@ -39,21 +40,27 @@ export function verifyFinish(
       why: `the verifier failed: ${errorMessage(error)}`,
     }));
   }
-  let verified = verdicts.flatMap((verdict) => (verdict.verified ? [verdict.item] : []));
-  const dropped = verdicts.flatMap((verdict) =>
-    verdict.verified ? [] : [{ claim: verdict.claim, why: verdict.why }],
-  );
+  let verified: VerifiedItem[] = [];
+  const dropped: DroppedClaim[] = [];
+  const duplicates: DroppedClaim[] = [];
   for (const verdict of verdicts) {
+    if (verdict.verified) verified.push(verdict.item);
+    else (verdict.duplicate ? duplicates : dropped).push({ claim: verdict.claim, why: verdict.why });
     recorder.append({
       kind: 'claim',
-      outcome: verdict.verified ? 'verified' : 'dropped',
+      outcome: verdict.verified ? 'verified' : verdict.duplicate ? 'duplicate' : 'dropped',
       data: verdict.verified
-        ? { claim: verdict.claim, via: verdict.item.via, evidenceSeq: verdict.item.evidenceSeq }
+        ? {
+            claim: verdict.claim,
+            via: verdict.item.via,
+            evidenceSeq: verdict.item.evidenceSeq,
+            resource: verdict.item.resource,
+          }
         : { claim: verdict.claim, why: verdict.why },
     });
   }
   if (verified.length === 0 && agent.itemsFromLedger) {
-    verified = agent.itemsFromLedger(evidenceView(recorder.runId, recorder.entries(), readOnly));
+    verified = agent.itemsFromLedger(view);
     for (const item of verified) {
       recorder.append({
         kind: 'claim',
@@ -62,10 +69,11 @@ export function verifyFinish(
           claim: { target: item.target, type: item.type },
           via: item.via,
           evidenceSeq: item.evidenceSeq,
+          resource: item.resource,
           source: 'ledger',
         },
       });
     }
   }
-  return { verified, dropped };
+  return { verified, dropped, duplicates };
 }

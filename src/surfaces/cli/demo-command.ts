@@ -27,14 +27,15 @@ async function confirmThroughApi(baseUrl: string, result: PrepareDataResult): Pr
   const client = new ApiClient({ baseUrl, session: await logIn(baseUrl, DEMO_LOGIN) });
   const out: Confirmation[] = [];
   for (const item of result.verified) {
-    const path = `${item.via.replace(/^POST /, '')}/${item.target}`;
+    // The resource URL the run created, as the ledger's effects name it.
+    const path = String(item.resource);
     const response = await client.send({ method: 'GET', path });
     const data = (response.body as { data?: { id?: unknown; title?: unknown } } | undefined)?.data;
     out.push({
       type: String(item.type),
       id: item.target,
       title: String(data?.title ?? ''),
-      via: `${item.via} → ${String(item.status ?? '')}`,
+      via: item.via,
       readStatus: response.status,
       confirmed: response.status === 200 && String(data?.id) === item.target && data?.title === item.title,
     });

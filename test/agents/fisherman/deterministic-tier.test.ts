@@ -46,10 +46,10 @@ describe('deterministic tier against the demo app (captures recorded on another 
     expect(result).toMatchObject({ status: 'success', endingReason: 'finished', tier: 'deterministic' });
     expect(result.verified).toHaveLength(8);
     expect(result.verified.map((item) => item.via)).toEqual([
-      'POST /api/alpha-shop/suites',
-      ...Array(3).fill('POST /api/alpha-shop/tests'),
-      'POST /api/alpha-shop/suites',
-      ...Array(3).fill('POST /api/alpha-shop/tests'),
+      'POST /api/alpha-shop/suites → 201',
+      ...Array(3).fill('POST /api/alpha-shop/tests → 201'),
+      'POST /api/alpha-shop/suites → 201',
+      ...Array(3).fill('POST /api/alpha-shop/tests → 201'),
     ]);
     const writes = seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'));
     expect(writes).toHaveLength(8);

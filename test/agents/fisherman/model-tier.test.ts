@@ -65,7 +65,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
       {
         claim: expect.objectContaining({ target: '5001', type: 'milestone' }),
         why: expect.stringMatching(
-          /^substitution: a milestone was claimed, but id 5001 came from POST \/api\/alpha-shop\/tests, which creates tests/,
+          /^substitution: a milestone was claimed, but 5001 is test 5001 \(\/api\/alpha-shop\/tests\/5001\), from POST \/api\/alpha-shop\/tests → 201; claim "created test 5001"/,
         ),
       },
     ]);
@@ -110,7 +110,9 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
     const dropped = entries.find((entry) => entry.kind === 'claim');
     expect(dropped).toMatchObject({
       outcome: 'dropped',
-      data: { why: 'id 77 was only read in this run, never returned by a successful create' },
+      data: {
+        why: 'suite 77 (/api/alpha-shop/suites/77) was only read in this run, never created; a read proves nothing was made',
+      },
     });
     expect(result.verified).toEqual([]);
     model.assertComplete();
@@ -129,7 +131,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
       seen.filter((request) => request.method === 'POST' && request.path === '/api/alpha-shop/tests'),
     ).toHaveLength(4);
     expect(result.summary).toMatch(
-      /^Run ended: repeated_failure .*4 consecutive failures against request POST \/api\/\{id\}\/tests/,
+      /Run ended: repeated_failure .*4 consecutive failures against request POST \/api\/\{id\}\/tests/,
     );
     expect(result.summary).toContain('Last failure: request POST /api/{id}/tests');
   });
@@ -151,10 +153,10 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
       { maxRounds: 5 },
     );
     expect(result.endingReason).toBe('round_cap');
-    expect(result.summary).toMatch(/^Run ended: round_cap/);
+    expect(result.summary).toMatch(/Run ended: round_cap/);
     expect(result.status).toBe('partial');
     expect(result.verified).toEqual([
-      expect.objectContaining({ type: 'suite', target: '101', via: 'POST /api/alpha-shop/suites' }),
+      expect.objectContaining({ type: 'suite', target: '101', via: 'POST /api/alpha-shop/suites → 201' }),
     ]);
   });
 

@@ -12,8 +12,24 @@ export function itemTools(items = new Map<string, string>()) {
     annotations: { idempotent: true },
     target: (input) => `items/${input.id}`,
     execute: async ({ id, value }) => {
+      const existed = items.has(id);
       items.set(id, value);
-      return { result: { ok: true, id }, evidence: { targets: [id], via: `put_item ${id}` } };
+      return {
+        result: { ok: true, id },
+        evidence: {
+          via: `put_item ${id}`,
+          effects: [
+            {
+              kind: existed ? 'updated' : 'created',
+              space: 'item',
+              key: `items/${id}`,
+              id,
+              type: 'item',
+              observed: { content: value },
+            },
+          ],
+        },
+      };
     },
   });
   const getItem = defineTool({
@@ -25,7 +41,22 @@ export function itemTools(items = new Map<string, string>()) {
     execute: async ({ id }) => {
       const value = items.get(id);
       if (value === undefined) throw new ToolRejectedError('ITEM_NOT_FOUND', `No item "${id}".`);
-      return { result: { ok: true, id, value } };
+      return {
+        result: { ok: true, id, value },
+        evidence: {
+          via: `get_item ${id}`,
+          effects: [
+            {
+              kind: 'read',
+              space: 'item',
+              key: `items/${id}`,
+              id,
+              type: 'item',
+              observed: { content: value },
+            },
+          ],
+        },
+      };
     },
   });
   const callApi = defineTool({

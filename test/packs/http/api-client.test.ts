@@ -75,7 +75,7 @@ describe('API client against the demo app', () => {
       created_at: '',
     });
     await expect(client.send({ method: 'DELETE', path: '/api/alpha-shop/suites/77' })).rejects.toThrow(
-      /did not create/,
+      /is not a resource this run created/,
     );
     expect(app.store.suites.has(77)).toBe(true);
     const created = await client.send({

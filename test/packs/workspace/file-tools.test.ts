@@ -30,7 +30,14 @@ describe('fs_write and fs_edit evidence', () => {
       created: true,
     });
     expect(record.evidence).toMatchObject({
-      targets: ['notes/a.md'],
+      effects: [
+        {
+          kind: 'created',
+          space: 'file',
+          key: 'notes/a.md',
+          observed: { bytes: 6, sha256: sha('hello\n') },
+        },
+      ],
       via: `fs_write notes/a.md sha256=${sha('hello\n').slice(0, 12)} (6 bytes)`,
     });
     writeFileSync(join(root, 'notes/a.md'), 'tampered afterwards');
@@ -40,6 +47,7 @@ describe('fs_write and fs_edit evidence', () => {
       created: false,
       sha256: sha(readFileSync(join(root, 'notes/a.md'))),
     });
+    expect(again.evidence?.effects).toMatchObject([{ kind: 'updated', key: 'notes/a.md' }]);
   });
 
   it('an ambiguous oldString changes nothing and reports both line numbers', async () => {

@@ -1,4 +1,4 @@
-import { ToolRejectedError } from '../../../core/errors.js';
+import { TallyError, ToolRejectedError } from '../../../core/errors.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import type { LiveSession } from './login-recipe.js';
@@ -23,6 +23,38 @@ export interface ApiResponse {
   body: unknown;
   location?: string;
   durationMs: number;
+  /** Lost creates this read found again (GET only). */
+  reconciled?: Reconciled[];
+}
+
+/** Canonical form of a resource path: no trailing slash, percent-decoding of unreserved text. */
+export function canonicalPath(path: string): string {
+  const bare = (path.split(/[?#]/)[0] ?? path).replace(/\/+$/, '') || '/';
+  return bare
+    .split('/')
+    .map((segment) => {
+      try {
+        return encodeURIComponent(decodeURIComponent(segment));
+      } catch (error) {
+        if (!(error instanceof URIError)) throw error;
+        return segment;
+      }
+    })
+    .join('/');
+}
+
+/** The list a read returned: a bare array, or one wrapped in `data`/`items`/`results`. */
+export function listOf(body: unknown): Record<string, unknown>[] | undefined {
+  const pick = (value: unknown) =>
+    Array.isArray(value)
+      ? value.filter((item): item is Record<string, unknown> => Boolean(item) && typeof item === 'object')
+      : undefined;
+  if (Array.isArray(body)) return pick(body);
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    return pick(record.data) ?? pick(record.items) ?? pick(record.results);
+  }
+  return undefined;
 }
 
 export interface ApiClientOptions {
@@ -35,9 +67,34 @@ export interface ApiClientOptions {
   headers?: Record<string, string>;
   /** Allow DELETE of entities this client did not create. */
   allowDelete?: boolean;
-  /** Ids created earlier by the same run (cleanup reads them from the ledger). */
+  /** Resource paths created by the run being cleaned up (`/items/articles/1`), read from its ledger. */
   created?: string[];
+  /**
+   * This run's unique marker, stamped into titles. A create whose response was lost is
+   * recognised later by a read that finds an item carrying the same marked value.
+   */
+  marker?: string;
   fetch?: typeof fetch;
+}
+
+/** A create whose response was lost (5xx, reset, timeout): the server may have made it. */
+export interface LostCreate {
+  collection: string;
+  /** The request as sent, so a later find can name the failed call it recovers. */
+  requestPath: string;
+  body: Record<string, unknown>;
+  /** Body fields whose value carries the run's marker. */
+  marked: Record<string, string>;
+  via: string;
+}
+
+/** A lost create found again by a read: the resource it made. */
+export interface Reconciled {
+  path: string;
+  id: string;
+  lostVia: string;
+  lost: LostCreate;
+  item: Record<string, unknown>;
 }
 
 /**
@@ -48,11 +105,16 @@ export class ApiClient {
   readonly origin: string;
   readonly baseUrl: string;
   private readonly created = new Set<string>();
+  private readonly lost: LostCreate[] = [];
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
-    for (const id of options.created ?? []) this.created.add(id);
+    for (const path of options.created ?? []) this.created.add(canonicalPath(path));
+  }
+
+  get marker(): string | undefined {
+    return this.options.marker;
   }
 
   /** Security: resolves a path against the base URL and refuses any other origin before sending. */
@@ -95,31 +157,91 @@ export class ApiClient {
     return headers;
   }
 
+  /** Security: DELETE only a resource URL this run created — the whole path, not its last segment. */
   private checkDelete(url: URL): void {
     if (this.options.allowDelete) return;
-    const target = url.pathname.split('/').filter(Boolean).at(-1);
-    if (!target || !this.created.has(target)) {
+    if (!this.created.has(canonicalPath(url.pathname))) {
       throw new ToolRejectedError(
         'DELETE_REFUSED',
-        `Refused: DELETE ${url.pathname} targets "${target}", which this run did not create. Fisherman only deletes what it made (pass --allow-delete to override).`,
+        `Refused: DELETE ${url.pathname} is not a resource this run created. Fisherman only deletes what it made (pass --allow-delete to override).`,
         { path: url.pathname },
       );
     }
   }
 
-  async send(request: ApiRequest): Promise<ApiResponse> {
+  private rememberLost(method: string, url: URL, requestPath: string, body: unknown, via: string): void {
+    const marker = this.options.marker;
+    if (method !== 'POST' || !marker || !body || typeof body !== 'object') return;
+    const marked: Record<string, string> = {};
+    for (const [field, value] of Object.entries(body as Record<string, unknown>))
+      if (typeof value === 'string' && value.includes(marker)) marked[field] = value;
+    if (Object.keys(marked).length > 0)
+      this.lost.push({
+        collection: canonicalPath(url.pathname),
+        requestPath,
+        body: body as Record<string, unknown>,
+        marked,
+        via,
+      });
+  }
+
+  /** Lost creates whose marked values this read's items carry. */
+  private reconcile(url: URL, body: unknown): Reconciled[] {
+    if (this.lost.length === 0) return [];
+    const path = canonicalPath(url.pathname);
+    const list = listOf(body);
+    const items = list ?? (body && typeof body === 'object' ? [body as Record<string, unknown>] : []);
+    const found: Reconciled[] = [];
+    for (const lost of [...this.lost]) {
+      const under = path === lost.collection || path.startsWith(`${lost.collection}/`);
+      if (!under) continue;
+      for (const candidate of items) {
+        const item =
+          candidate.data && typeof candidate.data === 'object' && !Array.isArray(candidate.data) && !list
+            ? (candidate.data as Record<string, unknown>)
+            : candidate;
+        const id = extractIds(item, undefined)[0];
+        const matches = Object.entries(lost.marked).every(([field, value]) => item[field] === value);
+        if (id === undefined || !matches) continue;
+        const resource = `${lost.collection}/${encodeURIComponent(id)}`;
+        found.push({ path: resource, id, lostVia: lost.via, lost, item });
+        this.created.add(resource);
+        this.lost.splice(this.lost.indexOf(lost), 1);
+        break;
+      }
+    }
+    return found;
+  }
+
+  async send(request: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
     const url = this.resolve(request.path, request.query);
     if (method === 'DELETE') this.checkDelete(url);
     const hasBody = request.body !== undefined && method !== 'GET' && method !== 'DELETE';
     const started = performance.now();
-    const response = await (this.options.fetch ?? fetch)(url, {
-      method,
-      headers: this.headersFor(url, hasBody),
-      redirect: 'manual',
-      ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
-    });
-    const text = await response.text();
+    let response: Response;
+    let text: string;
+    try {
+      response = await (this.options.fetch ?? fetch)(url, {
+        method,
+        headers: this.headersFor(url, hasBody),
+        redirect: 'manual',
+        ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      text = await response.text();
+    } catch (error) {
+      // The request may have reached the server: a create can exist without its id.
+      this.rememberLost(method, url, request.path, request.body, `${method} ${url.pathname} → no response`);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const reason =
+        cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+      throw new TallyError(
+        'NETWORK_ERROR',
+        `${method} ${url.pathname} got no response (${reason}): ${method === 'GET' ? 'nothing was read' : 'the server may or may not have acted'}. Check that the app is running at ${this.origin}; after a lost create, lookup the collection before retrying.`,
+        { method, path: url.pathname },
+      );
+    }
     let body: unknown = text;
     if (text && (response.headers.get('content-type') ?? '').includes('json')) {
       try {
@@ -129,10 +251,22 @@ export class ApiClient {
       }
     }
     const location = response.headers.get('location') ?? undefined;
-    const ok = response.status < 400;
+    // A redirect is not a success: the request was not carried out where it was sent.
+    const ok = response.status >= 200 && response.status < 300;
     // Ids only from a successful write's own response.
     const ids = ok && method !== 'GET' && method !== 'DELETE' ? extractIds(body, location) : [];
-    if (method === 'POST') for (const id of ids) this.created.add(id);
+    if (method === 'POST')
+      for (const id of ids) this.created.add(`${canonicalPath(url.pathname)}/${encodeURIComponent(id)}`);
+    if (method === 'PUT' && ok && response.status === 201) this.created.add(canonicalPath(url.pathname));
+    if (response.status >= 500)
+      this.rememberLost(
+        method,
+        url,
+        request.path,
+        request.body,
+        `${method} ${url.pathname} → ${response.status}`,
+      );
+    const reconciled = ok && method === 'GET' ? this.reconcile(url, body) : [];
     const category = errorCategory(response.status);
     return {
       method,
@@ -145,6 +279,7 @@ export class ApiClient {
       body,
       ...(location ? { location } : {}),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...(reconciled.length > 0 ? { reconciled } : {}),
     };
   }
 }

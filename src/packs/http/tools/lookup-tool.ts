@@ -1,33 +1,48 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
+import { serverMessage } from '../client/server-message.js';
+import { httpEffects } from './http-effects.js';
 import { type HttpToolContext, previewBody } from './http-tool-context.js';
 
 export function lookupTool(context: HttpToolContext) {
   return defineTool({
     name: 'lookup',
     description:
-      'GET a path on the app API to see what already exists (read-only). Ids seen here were not created by you.',
+      "GET a path on the app API to see what already exists (read-only). Ids seen here were not created by you — except a create whose response was lost, which a lookup of its collection finds again by this run's marker.",
     inputSchema: z.object({
       path: z.string().min(1).describe('Concrete path, e.g. /api/alpha-shop/suites'),
       query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     }),
     annotations: { readOnly: true, idempotent: true, openWorld: true },
     target: (input) => `GET ${context.index.normalize(input.path)}`,
-    execute: async (input) => {
-      const response = await context.client.send({
-        method: 'GET',
-        path: input.path,
-        ...(input.query ? { query: input.query } : {}),
-      });
+    timeoutMs: 30_000,
+    execute: async (input, toolContext) => {
+      const response = await context.client.send(
+        { method: 'GET', path: input.path, ...(input.query ? { query: input.query } : {}) },
+        toolContext.signal,
+      );
+      const message = response.ok ? undefined : serverMessage(response.body);
+      const reconciled = response.reconciled ?? [];
       return {
         result: {
           status: response.status,
           ok: response.ok,
           ...(response.category ? { category: response.category } : {}),
+          ...(message ? { message } : {}),
+          ...(reconciled.length > 0
+            ? {
+                found: reconciled.map((item) => ({
+                  path: item.path,
+                  id: item.id,
+                  note: `created by ${item.lostVia} (its response was lost); use this id`,
+                })),
+              }
+            : {}),
           body: previewBody(response.body),
         },
         evidence: {
           via: `GET ${response.path} → ${response.status}`,
+          effects: httpEffects(response, undefined, (path) => context.index.normalize(path)),
           method: 'GET',
           path: response.path,
           status: response.status,

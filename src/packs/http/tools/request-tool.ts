@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
+import { serverMessage } from '../client/server-message.js';
 import { resourceOf } from '../endpoints/path-normalizer.js';
+import { httpEffects } from './http-effects.js';
 import { type HttpToolContext, previewBody } from './http-tool-context.js';
+import { requestIntent } from './request-intent.js';
 
 const requestInput = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
@@ -17,31 +20,30 @@ export function requestTool(context: HttpToolContext) {
   return defineTool({
     name: 'request',
     description:
-      'Send one HTTP request to the app API as the logged-in user. Returns the HTTP status, the error category, the ids the response returned, and the body. Use get_endpoint_spec before the first use of an endpoint.',
+      'Send one HTTP request to the app API as the logged-in user. Returns the HTTP status, the error category and the server message, the ids the response returned, and the body. Use get_endpoint_spec before the first use of an endpoint.',
     inputSchema: requestInput,
     annotations: { destructive: true, openWorld: true },
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
-    execute: async (input) => {
-      const response = await context.client.send(input);
+    intent: (input) => requestIntent(input.method, input.path, input.body),
+    timeoutMs: 30_000,
+    execute: async (input, toolContext) => {
+      const response = await context.client.send(input, toolContext.signal);
       const pathOnly = response.path.split('?')[0] ?? response.path;
       const pattern = context.index.normalize(pathOnly);
-      // A successful DELETE's evidence target is the entity it removed.
-      const targets =
-        response.method === 'DELETE' && response.ok
-          ? [pathOnly.split('/').filter(Boolean).at(-1) as string]
-          : response.ids;
+      const message = response.ok ? undefined : serverMessage(response.body);
       return {
         result: {
           status: response.status,
           ok: response.ok,
           ...(response.category ? { category: response.category } : {}),
+          ...(message ? { message } : {}),
           ids: response.ids,
           ...(response.location ? { location: response.location } : {}),
           body: previewBody(response.body),
         },
         evidence: {
           via: `${response.method} ${pathOnly} → ${response.status}`,
-          targets,
+          effects: httpEffects(response, input.body, (path) => context.index.normalize(path)),
           method: response.method,
           path: response.path,
           pattern,

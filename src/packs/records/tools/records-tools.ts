@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import type { ClaimResolver } from '../../../core/agent/claims.js';
 import { defineTool, type ToolDefinition } from '../../../core/tool.js';
-import { checkCatPaths } from '../cat-records.js';
+import { checkCatPaths, normalizeRecordPath, readRecords } from '../cat-records.js';
 import { extractCommands } from '../extract-commands.js';
 import { parseRecord } from '../parse-record.js';
 import { recall } from '../recall.js';
@@ -12,6 +11,11 @@ import type { RecordSource } from '../record-query.js';
 export interface RecordsToolContext {
   root: string;
   source: RecordSource;
+}
+
+/** Claims about records name them by their path under the records root, spelled any way a query accepts. */
+export function recordClaimResolver(root: string): ClaimResolver {
+  return { space: 'record', canonical: (spelling) => normalizeRecordPath(root, spelling.trim()) };
 }
 
 /** The records pack: the one query surface, as tools for agents and MCP clients. */
@@ -44,7 +48,8 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
             links: row.links,
           })),
         },
-        evidence: { targets: rows.map((row) => row.path), via: `records_query → ${rows.length}` },
+        // A query shows paths and glosses; it reads no record (records_cat does).
+        evidence: { via: `records_query → ${rows.length}` },
       };
     },
   });
@@ -60,21 +65,26 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     }),
     execute: async (input) => {
       const paths = checkCatPaths(context.root, input.paths, context.source.paths());
-      const records = paths.map((path) => ({
-        path,
-        content: readFileSync(join(context.root, path), 'utf8'),
+      const records = readRecords(context.root, paths);
+      // Evidence is read from disk: what was read, its hash, and the commands it states.
+      const files = records.map((record) => ({
+        path: record.path,
+        sha256: createHash('sha256').update(record.content).digest('hex'),
+        commands: extractCommands(parseRecord(record.content).body),
       }));
       return {
         result: { ok: true, records },
-        // Evidence is read from disk: what was read, its hash, and the commands it states.
         evidence: {
-          targets: paths,
           via: `records_cat ${paths.length} record${paths.length === 1 ? '' : 's'}`,
-          files: records.map((record) => ({
-            path: record.path,
-            sha256: createHash('sha256').update(record.content).digest('hex'),
-            commands: extractCommands(parseRecord(record.content).body),
+          effects: files.map((file) => ({
+            kind: 'read' as const,
+            space: 'record',
+            key: file.path,
+            id: file.path,
+            type: 'record',
+            observed: { sha256: file.sha256, commands: file.commands },
           })),
+          files,
         },
       };
     },
@@ -92,9 +102,11 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
       );
       return {
         result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
-        evidence: { targets: hits.filter((hit) => hit.source === 'record').map((hit) => hit.where) },
+        // Recall shows hits; it reads no record (records_cat does).
+        evidence: { via: `records_recall → ${hits.length}` },
       };
     },
   });
-  return [query, cat, recallTool];
+  const claimResolver = recordClaimResolver(context.root);
+  return [query, cat, recallTool].map((tool) => ({ ...tool, claimResolver }));
 }

@@ -2,6 +2,7 @@ import { lstat, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
+import { fileEffect, filesUnder } from '../file-effects.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -31,6 +32,7 @@ export function fsDelete(context: WorkspaceContext) {
           `${resolved.relative} is a directory: pass recursive: true to delete it and everything in it.`,
         );
       }
+      const inside = stats.isDirectory() ? filesUnder(context.root, resolved.entryRelative) : [];
       await rm(resolved.entry, { recursive: input.recursive, force: false });
       return {
         result: {
@@ -38,7 +40,10 @@ export function fsDelete(context: WorkspaceContext) {
           path: resolved.entryRelative,
           deleted: stats.isDirectory() ? 'directory' : 'file',
         },
-        evidence: { targets: [resolved.entryRelative], via: `fs_delete ${resolved.entryRelative}` },
+        evidence: {
+          effects: [resolved.entryRelative, ...inside].map((path) => fileEffect('deleted', path)),
+          via: `fs_delete ${resolved.entryRelative}`,
+        },
       };
     },
   });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { fileEffect } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -127,7 +128,7 @@ export function fsEdit(context: WorkspaceContext) {
       return {
         result: { ok: true, path: resolved.relative, replacements, ...evidence, diff },
         evidence: {
-          targets: [resolved.relative],
+          effects: [fileEffect('updated', resolved.relative, evidence)],
           via: evidenceVia('fs_edit', resolved.relative, evidence),
           ...evidence,
         },

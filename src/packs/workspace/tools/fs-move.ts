@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
+import { fileEffect, filesUnder } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
@@ -26,14 +27,42 @@ export function fsMove(context: WorkspaceContext) {
           'DESTINATION_EXISTS',
           `${to.relative} exists. Pass overwrite: true to replace it.`,
         );
+      const inside = (await lstat(from.entry)).isDirectory()
+        ? filesUnder(context.root, from.entryRelative)
+        : [];
+      const existedBefore = new Set(
+        to.exists
+          ? [
+              to.relative,
+              ...((await lstat(to.absolute)).isDirectory() ? filesUnder(context.root, to.relative) : []),
+            ]
+          : [],
+      );
       await mkdir(dirname(to.absolute), { recursive: true });
       await rename(from.entry, to.absolute);
       const isFile = (await lstat(to.absolute)).isFile();
       const evidence = isFile ? await readBackEvidence(to.absolute) : undefined;
+      // A move is a delete of the source and a create (or update) of the destination.
+      const pairs: [string, string][] = [
+        [from.entryRelative, to.relative],
+        ...inside.map((path): [string, string] => [
+          path,
+          `${to.relative}${path.slice(from.entryRelative.length)}`,
+        ]),
+      ];
+      const effects = pairs.flatMap(([source, destination], index) => [
+        fileEffect('deleted', source, undefined, { movedTo: destination }),
+        fileEffect(
+          existedBefore.has(destination) ? 'updated' : 'created',
+          destination,
+          index === 0 ? evidence : undefined,
+          { movedFrom: source },
+        ),
+      ]);
       return {
         result: { ok: true, from: from.entryRelative, to: to.relative, ...(evidence ?? {}) },
         evidence: {
-          targets: [to.relative, from.entryRelative],
+          effects,
           via: evidence
             ? evidenceVia('fs_move', to.relative, evidence)
             : `fs_move ${from.entryRelative} -> ${to.relative}`,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool, type ToolOutcome } from '../../../core/tool.js';
+import { fileEffect } from '../file-effects.js';
 import { isBinary, MAX_READ_BYTES, type WorkspaceContext } from './workspace-context.js';
 
 export function fsRead(context: WorkspaceContext) {
@@ -75,7 +76,12 @@ export function fsRead(context: WorkspaceContext) {
           content,
           ...(notice ? { truncated: true, notice } : {}),
         },
-        evidence: { targets: [resolved.relative], sha256, bytes: data.length },
+        evidence: {
+          effects: [fileEffect('read', resolved.relative, { bytes: data.length, sha256 })],
+          via: `fs_read ${resolved.relative} sha256=${sha256.slice(0, 12)} (${data.length} bytes)`,
+          sha256,
+          bytes: data.length,
+        },
       };
     },
   });

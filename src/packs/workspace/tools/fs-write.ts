@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { fileEffect } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -29,7 +30,7 @@ export function fsWrite(context: WorkspaceContext) {
       return {
         result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
         evidence: {
-          targets: [resolved.relative],
+          effects: [fileEffect(resolved.exists ? 'updated' : 'created', resolved.relative, evidence)],
           via: evidenceVia('fs_write', resolved.relative, evidence),
           ...evidence,
         },

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../../core/tool.js';
+import { fileClaimResolver } from '../file-effects.js';
 import { fsDelete } from './fs-delete.js';
 import { fsEdit } from './fs-edit.js';
 import { fsGlob } from './fs-glob.js';
@@ -12,7 +13,8 @@ import type { WorkspaceContext } from './workspace-context.js';
 
 /** The workspace pack: every tool bound to one project root. */
 export function workspaceTools(context: WorkspaceContext): ToolDefinition[] {
-  return [
+  const claimResolver = fileClaimResolver(context.root);
+  const tools: ToolDefinition[] = [
     fsRead(context),
     fsWrite(context),
     fsEdit(context),
@@ -23,6 +25,7 @@ export function workspaceTools(context: WorkspaceContext): ToolDefinition[] {
     fsMove(context),
     fsDelete(context),
   ];
+  return tools.map((tool) => ({ ...tool, claimResolver }));
 }
 
 export type { WorkspaceContext };

@@ -1,0 +1,110 @@
+import type { Effect } from '../effects.js';
+import type { LedgerEntry } from '../ledger/entry.js';
+import type { ToolDefinition } from '../tool.js';
+import type { ReportedFailure } from './ending.js';
+
+export interface UnrecoveredFailure {
+  seq: number;
+  tool: string;
+  intent: string;
+  /** `POST /items/articles → 403: You don't have permission…` */
+  description: string;
+}
+
+/** The server's or tool's own words for a failure, when the result carries them. */
+function failureWords(data: Record<string, unknown>): string {
+  const error = data.error as { code?: string; message?: string } | undefined;
+  const result = data.result as { status?: unknown; message?: unknown } | undefined;
+  const evidence = data.evidence as { via?: unknown } | undefined;
+  if (typeof evidence?.via === 'string') {
+    const message = typeof result?.message === 'string' ? `: ${result.message}` : '';
+    return `${evidence.via}${message}`;
+  }
+  const target = data.target && data.target !== data.tool ? ` ${String(data.target)}` : '';
+  return `${String(data.tool)}${target}${error?.message ? ` (${error.message})` : ''}`;
+}
+
+function intentOf(tool: ToolDefinition | undefined, data: Record<string, unknown>): string | undefined {
+  if (!tool) return undefined;
+  if (tool.intent) {
+    try {
+      return tool.intent(data.input as never);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      return String(data.target);
+    }
+  }
+  return tool.annotations.readOnly ? undefined : String(data.target);
+}
+
+/**
+ * Effectful calls that failed (executed and failed, or timed out) without a later success
+ * with the same intent: a retry that worked recovers a failure, other work does not.
+ * Refusals before execution (invalid input, gates, path checks) changed nothing and are not
+ * counted here.
+ */
+export function unrecoveredFailures(
+  entries: readonly LedgerEntry[],
+  tools: readonly ToolDefinition[],
+): UnrecoveredFailure[] {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const open = new Map<string, UnrecoveredFailure>();
+  for (const entry of entries) {
+    if (entry.kind !== 'tool_call') continue;
+    const data = entry.data;
+    const name = String(data.tool);
+    if (entry.outcome === 'ok') {
+      const effects = (data.evidence as { effects?: Effect[] } | undefined)?.effects ?? [];
+      for (const effect of Array.isArray(effects) ? effects : [])
+        if (effect?.recovers) open.delete(`${effect.recovers.tool}\u0000${effect.recovers.intent}`);
+    }
+    const intent = intentOf(byName.get(name), data);
+    if (intent === undefined) continue;
+    const identity = `${name}\u0000${intent}`;
+    if (entry.outcome === 'ok') open.delete(identity);
+    else if (entry.outcome === 'error')
+      open.set(identity, { seq: entry.seq, tool: name, intent, description: failureWords(data) });
+  }
+  return [...open.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** Whether the agent's own failure list mentions this failed call (by target or by type word). */
+export function isReported(failure: UnrecoveredFailure, reported: readonly ReportedFailure[]): boolean {
+  const haystack = `${failure.intent} ${failure.description}`.toLowerCase();
+  return reported.some((item) => {
+    const words = [item.target, item.type].filter((word): word is string => Boolean(word?.trim()));
+    return words.some((word) => haystack.includes(word.toLowerCase().trim()));
+  });
+}
+
+export interface StatusInput {
+  droppedCount: number;
+  failures: UnrecoveredFailure[];
+  reported: ReportedFailure[];
+  requestProblems: string[];
+}
+
+/**
+ * `success` means the request was met: every claim verified, no effectful call failed
+ * without a later success, nothing reported as failed, and — where the agent knows the
+ * request's structure — the net effects meet it. Anything else is `partial`, with why.
+ */
+export function unmetReasons(input: StatusInput): string[] {
+  const unmet: string[] = [];
+  if (input.droppedCount > 0)
+    unmet.push(
+      `${input.droppedCount} claim${input.droppedCount === 1 ? ' was' : 's were'} not backed by evidence`,
+    );
+  for (const failure of input.failures) {
+    unmet.push(
+      `${failure.description} failed and was never retried successfully${isReported(failure, input.reported) ? ' (reported as failed)' : ' (not reported by the agent)'}`,
+    );
+  }
+  for (const item of input.reported) {
+    unmet.push(
+      `reported as not done: ${[item.type, item.target].filter(Boolean).join(' ')}${item.type || item.target ? ' — ' : ''}${item.reason}`,
+    );
+  }
+  unmet.push(...input.requestProblems);
+  return unmet;
+}

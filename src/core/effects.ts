@@ -1,0 +1,149 @@
+import type { LedgerEntry } from './ledger/entry.js';
+
+/** What a successful tool call did to one resource. A failed call has no effects. */
+export type EffectKind = 'created' | 'updated' | 'deleted' | 'read';
+
+export const EFFECT_KINDS: readonly EffectKind[] = ['created', 'updated', 'deleted', 'read'];
+
+/**
+ * One effect on one resource. `space` + `key` is the canonical identity, built by the
+ * system (never the model): `http` + `/items/articles/1`, `file` + `src/a.ts`,
+ * `record` + `references/x.md`. `id` and `type` are how a person names it (`article 1`).
+ */
+export interface Effect {
+  kind: EffectKind;
+  space: string;
+  key: string;
+  id?: string;
+  type?: string;
+  /** What the system observed about the resource: status, server fields, bytes, sha256, links. */
+  observed?: Record<string, unknown>;
+  /** A move: the other end (the destination of a `deleted`, the source of a `created`). */
+  movedTo?: string;
+  movedFrom?: string;
+  /** A create whose response was lost, found afterwards by a read carrying this run's marker. */
+  reconciledFrom?: string;
+  /** The failed call this effect shows succeeded after all (its tool and intent). */
+  recovers?: { tool: string; intent: string };
+}
+
+/** One change in a resource's history, in ledger order. */
+export interface EffectStep {
+  kind: EffectKind;
+  seq: number;
+  via: string;
+  movedTo?: string;
+  reconciledFrom?: string;
+}
+
+/** The final state of one resource after a whole run, folded from its effects in order. */
+export interface NetEffect {
+  space: string;
+  key: string;
+  id?: string;
+  type?: string;
+  /** The net change this run made; undefined when it only read (or created then deleted). */
+  change?: 'created' | 'updated' | 'deleted';
+  /** Whether this run read it (a read never proves a change). */
+  read: boolean;
+  /** True when the run saw it existing before it changed it (so a later "create" is an update). */
+  preExisting: boolean;
+  /** The latest observation (a later update's facts replace a create's). */
+  observed: Record<string, unknown>;
+  history: EffectStep[];
+}
+
+export type NetEffects = Map<string, NetEffect>;
+
+export function resourceId(space: string, key: string): string {
+  return `${space}:${key}`;
+}
+
+function fold(net: NetEffect, effect: Effect, step: EffectStep): void {
+  net.history.push(step);
+  if (effect.id !== undefined) net.id = effect.id;
+  if (effect.type !== undefined) net.type = effect.type;
+  if (effect.kind === 'read') {
+    net.read = true;
+    // Seen existing before any change of ours: it predates the run.
+    if (net.change === undefined && !net.history.some((earlier) => earlier.kind !== 'read'))
+      net.preExisting = true;
+    if (effect.observed && net.change !== 'deleted') net.observed = { ...net.observed, ...effect.observed };
+    return;
+  }
+  if (effect.observed) net.observed = { ...net.observed, ...effect.observed };
+  switch (effect.kind) {
+    case 'created':
+      // Re-created after our delete, or "created" while it already existed: net, an update.
+      net.change = net.change === 'deleted' || net.preExisting ? 'updated' : 'created';
+      break;
+    case 'updated':
+      if (net.change !== 'created') {
+        net.change = 'updated';
+        net.preExisting = true;
+      }
+      break;
+    case 'deleted':
+      // Created and deleted in the same run: nothing of ours is left.
+      net.change = net.change === 'created' ? undefined : 'deleted';
+      if (net.change === 'deleted') net.preExisting = true;
+      break;
+  }
+}
+
+/**
+ * Folds a run's effects, in ledger order, into one final state per resource. Computed from
+ * the ledger alone (successful `tool_call` entries and their `evidence.effects`), so anyone
+ * can recompute it.
+ */
+export function netEffects(entries: readonly LedgerEntry[]): NetEffects {
+  const nets: NetEffects = new Map();
+  for (const entry of entries) {
+    if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') continue;
+    const evidence = entry.data.evidence as { effects?: Effect[]; via?: string } | undefined;
+    const effects = evidence?.effects;
+    if (!Array.isArray(effects)) continue;
+    const via = String(evidence?.via ?? `${String(entry.data.tool)} ${String(entry.data.target ?? '')}`);
+    for (const effect of effects) {
+      if (!effect || typeof effect.key !== 'string' || !EFFECT_KINDS.includes(effect.kind)) continue;
+      const id = resourceId(effect.space, effect.key);
+      let net = nets.get(id);
+      if (!net) {
+        net = {
+          space: effect.space,
+          key: effect.key,
+          read: false,
+          preExisting: false,
+          observed: {},
+          history: [],
+        };
+        nets.set(id, net);
+      }
+      fold(net, effect, {
+        kind: effect.kind,
+        seq: entry.seq,
+        via,
+        ...(effect.movedTo ? { movedTo: effect.movedTo } : {}),
+        ...(effect.reconciledFrom !== undefined ? { reconciledFrom: effect.reconciledFrom } : {}),
+      });
+    }
+  }
+  return nets;
+}
+
+/** Every resource this run created and that still exists at the end, in creation order. */
+export function createdResources(nets: NetEffects): NetEffect[] {
+  return [...nets.values()]
+    .filter((net) => net.change === 'created')
+    .sort((a, b) => firstChange(a) - firstChange(b));
+}
+
+/** Sequence number of the first non-read step. */
+export function firstChange(net: NetEffect): number {
+  return net.history.find((step) => step.kind !== 'read')?.seq ?? net.history[0]?.seq ?? 0;
+}
+
+/** The step that made the net change (the latest write), for citing it. */
+export function changingStep(net: NetEffect): EffectStep | undefined {
+  return [...net.history].reverse().find((step) => step.kind !== 'read');
+}

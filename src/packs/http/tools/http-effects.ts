@@ -1,0 +1,183 @@
+import type { Effect } from '../../../core/effects.js';
+import { singular } from '../../../core/type-words.js';
+import { type ApiResponse, canonicalPath, listOf } from '../client/api-client.js';
+import { extractIds } from '../client/extract-ids.js';
+import { ID } from '../endpoints/path-normalizer.js';
+import { requestIntent } from './request-intent.js';
+
+/** At most this many items of a list read become `read` effects. */
+const LIST_READS = 500;
+const TITLE_FIELDS = ['title', 'name', 'label', 'subject', 'heading', 'summary'];
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+
+type Normalize = (path: string) => string;
+
+function unwrap(body: unknown): Record<string, unknown> | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const data = record.data;
+  return data && typeof data === 'object' && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : record;
+}
+
+function titleOf(...sources: (Record<string, unknown> | undefined)[]): string | undefined {
+  for (const source of sources)
+    for (const field of TITLE_FIELDS) if (typeof source?.[field] === 'string') return source[field] as string;
+  return undefined;
+}
+
+/** Fields that name another resource by id (`postId`, `suite_id`): the server's, else the request's. */
+function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<string, string> {
+  const links: Record<string, string> = {};
+  for (const source of [...sources].reverse()) {
+    for (const [field, value] of Object.entries(source ?? {})) {
+      const match = LINK_FIELD.exec(field);
+      if (!match?.[1] || (typeof value !== 'string' && typeof value !== 'number')) continue;
+      links[field] = String(value);
+    }
+  }
+  return links;
+}
+
+interface Shape {
+  segments: string[];
+  dynamic: boolean[];
+}
+
+function shapeOf(path: string, normalize: Normalize): Shape {
+  const segments = path.split('/').filter(Boolean);
+  const pattern = normalize(path).split('/').filter(Boolean);
+  return { segments, dynamic: segments.map((_segment, index) => pattern[index] === ID) };
+}
+
+const join = (segments: string[]) => `/${segments.join('/')}`;
+
+/** The resource type of a path: its last literal segment, singular (`/api/{id}/suites/101` → suite). */
+function typeAt(shape: Shape, end: number): string | undefined {
+  for (let index = end - 1; index >= 0; index--)
+    if (!shape.dynamic[index]) return singular(decodeURIComponent(shape.segments[index] as string));
+  return undefined;
+}
+
+/** Paths of the resources a path sits under (`/api/alpha-shop/suites/101/tests` → `/api/alpha-shop`, `…/suites/101`). */
+function parentsOf(shape: Shape, end: number): string[] {
+  const parents: string[] = [];
+  for (let index = 0; index < end; index++)
+    if (shape.dynamic[index]) parents.push(join(shape.segments.slice(0, index + 1)));
+  return parents;
+}
+
+function resource(
+  kind: Effect['kind'],
+  shape: Shape,
+  end: number,
+  observed: Record<string, unknown>,
+  extra: Partial<Effect> = {},
+): Effect {
+  const type = typeAt(shape, end);
+  const last = shape.segments[end - 1];
+  return {
+    kind,
+    space: 'http',
+    key: join(shape.segments.slice(0, end)),
+    ...(shape.dynamic[end - 1] && last !== undefined ? { id: decodeURIComponent(last) } : {}),
+    ...(type ? { type } : {}),
+    observed,
+    ...extra,
+  };
+}
+
+/**
+ * What one HTTP exchange did, as effects on resources keyed by their URL path on the
+ * locked origin: a create is the collection plus the id the server returned; an action
+ * (`POST …/suites/101/move`) updates the resource it acts on; a read of a list reads each
+ * listed item. A failed exchange has no effects.
+ */
+export function httpEffects(response: ApiResponse, requestBody: unknown, normalize: Normalize): Effect[] {
+  if (!response.ok) return [];
+  const path = canonicalPath(response.path);
+  const shape = shapeOf(path, normalize);
+  const end = shape.segments.length;
+  const item = unwrap(response.body);
+  const sent = unwrap(requestBody);
+  const observed = (source: Record<string, unknown> | undefined, fallback?: Record<string, unknown>) => {
+    const title = titleOf(source, fallback);
+    const links = linksOf(source, fallback);
+    return {
+      status: response.status,
+      ...(title !== undefined ? { title } : {}),
+      ...(Object.keys(links).length > 0 ? { links } : {}),
+    };
+  };
+  switch (response.method) {
+    case 'GET': {
+      const effects: Effect[] = [];
+      const list = listOf(response.body);
+      if (list && !shape.dynamic[end - 1]) {
+        for (const entry of list.slice(0, LIST_READS)) {
+          const id = extractIds(entry, undefined)[0];
+          if (id === undefined) continue;
+          const itemShape = {
+            segments: [...shape.segments, encodeURIComponent(id)],
+            dynamic: [...shape.dynamic, true],
+          };
+          effects.push(resource('read', itemShape, end + 1, observed(entry)));
+        }
+      } else {
+        effects.push(resource('read', shape, end, observed(item)));
+      }
+      for (const found of response.reconciled ?? []) {
+        const foundShape = shapeOf(found.path, normalize);
+        foundShape.dynamic[foundShape.segments.length - 1] = true;
+        effects.push(
+          resource(
+            'created',
+            foundShape,
+            foundShape.segments.length,
+            {
+              ...observed(found.item),
+              parents: parentsOf(foundShape, foundShape.segments.length - 1),
+            },
+            {
+              reconciledFrom: found.lostVia,
+              recovers: {
+                tool: 'request',
+                intent: requestIntent('POST', found.lost.requestPath, found.lost.body) as string,
+              },
+            },
+          ),
+        );
+      }
+      return effects;
+    }
+    case 'POST': {
+      const id = response.ids[0];
+      if (id !== undefined) {
+        const at = shape.segments.findIndex(
+          (segment, index) => shape.dynamic[index] && decodeURIComponent(segment) === id,
+        );
+        // The id of a resource already in the path: an action on it, not a new resource.
+        if (at >= 0) return [resource('updated', shape, at + 1, observed(item, sent))];
+        const created = {
+          segments: [...shape.segments, encodeURIComponent(id)],
+          dynamic: [...shape.dynamic, true],
+        };
+        return [
+          resource('created', created, end + 1, { ...observed(item, sent), parents: parentsOf(shape, end) }),
+        ];
+      }
+      const lastId = shape.dynamic.lastIndexOf(true);
+      return lastId >= 0 ? [resource('updated', shape, lastId + 1, observed(undefined, sent))] : [];
+    }
+    case 'PUT':
+    case 'PATCH': {
+      const kind = response.method === 'PUT' && response.status === 201 ? 'created' : 'updated';
+      return [resource(kind, shape, end, { ...observed(item, sent), parents: parentsOf(shape, end - 1) })];
+    }
+    case 'DELETE':
+      return [resource('deleted', shape, end, { status: response.status })];
+    default:
+      return [];
+  }
+}
