@@ -11,6 +11,8 @@ export interface ScriptedToolCall {
   toolName: string;
   input: unknown;
   toolCallId?: string;
+  /** The arguments exactly as a provider sent them, e.g. broken JSON; wins over `input`. */
+  rawInput?: string;
 }
 
 /** One model step: text, tool calls, or both; or an error the provider would throw. */
@@ -84,7 +86,7 @@ export class ScriptedModel implements LanguageModelV3 {
         type: 'tool-call',
         toolCallId: call.toolCallId ?? `call_${this.callCounter}`,
         toolName: call.toolName,
-        input: JSON.stringify(call.input),
+        input: call.rawInput ?? JSON.stringify(call.input),
       });
     }
     const hasCalls = (resolved.toolCalls ?? []).length > 0;

@@ -38,6 +38,17 @@ function intentOf(tool: ToolDefinition | undefined, data: Record<string, unknown
 }
 
 /**
+ * A success recovers failures of the same tool whose intent is the same, or a broader form of
+ * it: a failed `POST /suites` (no title) is recovered by `POST /suites "Smoke"`, but a failed
+ * `POST /suites "Alpha"` is not recovered by `POST /suites "Beta"`.
+ */
+function recover(open: Map<string, UnrecoveredFailure>, tool: string, intent: string): void {
+  for (const [identity, failure] of open)
+    if (failure.tool === tool && (failure.intent === intent || intent.startsWith(`${failure.intent} `)))
+      open.delete(identity);
+}
+
+/**
  * Effectful calls that failed (executed and failed, or timed out) without a later success
  * with the same intent: a retry that worked recovers a failure, other work does not.
  * Refusals before execution (invalid input, gates, path checks) changed nothing and are not
@@ -56,12 +67,12 @@ export function unrecoveredFailures(
     if (entry.outcome === 'ok') {
       const effects = (data.evidence as { effects?: Effect[] } | undefined)?.effects ?? [];
       for (const effect of Array.isArray(effects) ? effects : [])
-        if (effect?.recovers) open.delete(`${effect.recovers.tool}\u0000${effect.recovers.intent}`);
+        if (effect?.recovers) recover(open, effect.recovers.tool, effect.recovers.intent);
     }
     const intent = intentOf(byName.get(name), data);
     if (intent === undefined) continue;
     const identity = `${name}\u0000${intent}`;
-    if (entry.outcome === 'ok') open.delete(identity);
+    if (entry.outcome === 'ok') recover(open, name, intent);
     else if (entry.outcome === 'error')
       open.set(identity, { seq: entry.seq, tool: name, intent, description: failureWords(data) });
   }

@@ -7,9 +7,12 @@ import { openLedgerFor } from './open-ledger.js';
 
 export default async function fishCleanupCommand(
   runId: string,
-  options: FishFlags,
+  ownOptions: FishFlags,
   command: Command,
 ): Promise<number> {
+  // `fish cleanup RUN --json --login x`: commander hands flags after the subcommand that
+  // `fish` also declares to `fish`; they were written for cleanup, so they count here.
+  const options: FishFlags = { ...(command.parent?.opts() as FishFlags), ...ownOptions };
   const ledger = openLedgerFor(command);
   try {
     const meta = ledger.getRun(runId).run.meta as { baseUrl?: string; captures?: string[]; login?: string };
@@ -30,14 +33,20 @@ export default async function fishCleanupCommand(
         deletion.id,
         `DELETE ${deletion.path}`,
         String(deletion.status ?? '-'),
-        String(deletion.confirmStatus ?? '-'),
-        deletion.ok ? 'deleted' : 'NOT confirmed',
+        String(deletion.confirmStatus ?? deletion.beforeStatus ?? '-'),
+        deletion.outcome === 'deleted'
+          ? 'deleted'
+          : deletion.outcome === 'already-gone'
+            ? 'already gone'
+            : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`,
       ]);
       process.stdout.write(
         `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\ncleanup run ${result.runId}\n`,
       );
     }
-    return result.deletions.every((deletion) => deletion.ok) ? EXIT.ok : EXIT.notMet;
+    return result.status === 'success' && result.deletions.every((deletion) => deletion.ok)
+      ? EXIT.ok
+      : EXIT.notMet;
   } finally {
     ledger.close();
   }

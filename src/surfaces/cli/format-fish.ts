@@ -24,6 +24,21 @@ export function formatFishResult(
     for (const entry of result.dropped)
       lines.push(`  ${String(entry.claim.type ?? '')} ${String(entry.claim.target)}: ${entry.why}`);
   }
+  if (result.duplicates.length > 0) {
+    lines.push('', `Duplicate claims, counted once (${result.duplicates.length}):`);
+    for (const entry of result.duplicates) lines.push(`  ${entry.why}`);
+  }
+  if (result.failed.length > 0) {
+    lines.push('', pc.yellow(`Reported as not done (${result.failed.length}):`));
+    for (const item of result.failed)
+      lines.push(
+        `  ${[item.type, item.target].filter(Boolean).join(' ')}${item.type || item.target ? ': ' : ''}${item.reason}`,
+      );
+  }
+  if (result.unmet.length > 0) {
+    lines.push('', pc.yellow('Why this is not a success:'));
+    for (const reason of result.unmet) lines.push(`  - ${reason}`);
+  }
   const status =
     result.status === 'success'
       ? pc.green(result.status)

@@ -36,11 +36,23 @@ export function prepareDataTool(ledger: Ledger, fish: FishContextOptions & { log
             via: item.via,
           })),
           dropped: result.dropped,
+          failed: result.failed,
+          unmet: result.unmet,
           runId: result.runId,
         },
         evidence: {
-          targets: result.verified.map((item) => item.target),
           via: `prepare_data run ${result.runId}`,
+          // What the inner run verified it created, so this session's ledger holds the same effects.
+          effects: result.verified
+            .filter((item) => item.space === 'http' && item.effect === 'created')
+            .map((item) => ({
+              kind: 'created' as const,
+              space: 'http',
+              key: String(item.resource),
+              id: item.target,
+              ...(item.type ? { type: item.type } : {}),
+              ...(item.title ? { observed: { title: item.title } } : {}),
+            })),
         },
       };
     },

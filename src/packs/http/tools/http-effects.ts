@@ -113,6 +113,28 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
   switch (response.method) {
     case 'GET': {
       const effects: Effect[] = [];
+      // A lost create found again is this run's create, not something that existed before it.
+      const found = new Set<string>();
+      for (const lost of response.reconciled ?? []) {
+        const foundShape = shapeOf(lost.path, normalize);
+        const last = foundShape.segments.length;
+        foundShape.dynamic[last - 1] = true;
+        const effect = resource(
+          'created',
+          foundShape,
+          last,
+          { ...observed(lost.item), parents: parentsOf(foundShape, last - 1) },
+          {
+            reconciledFrom: lost.lostVia,
+            recovers: {
+              tool: 'request',
+              intent: requestIntent('POST', lost.lost.requestPath, lost.lost.body) as string,
+            },
+          },
+        );
+        found.add(effect.key);
+        effects.push(effect);
+      }
       const list = listOf(response.body);
       if (list && !shape.dynamic[end - 1]) {
         for (const entry of list.slice(0, LIST_READS)) {
@@ -122,32 +144,11 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
             segments: [...shape.segments, encodeURIComponent(id)],
             dynamic: [...shape.dynamic, true],
           };
-          effects.push(resource('read', itemShape, end + 1, observed(entry)));
+          if (!found.has(join(itemShape.segments)))
+            effects.push(resource('read', itemShape, end + 1, observed(entry)));
         }
-      } else {
+      } else if (!found.has(path)) {
         effects.push(resource('read', shape, end, observed(item)));
-      }
-      for (const found of response.reconciled ?? []) {
-        const foundShape = shapeOf(found.path, normalize);
-        foundShape.dynamic[foundShape.segments.length - 1] = true;
-        effects.push(
-          resource(
-            'created',
-            foundShape,
-            foundShape.segments.length,
-            {
-              ...observed(found.item),
-              parents: parentsOf(foundShape, foundShape.segments.length - 1),
-            },
-            {
-              reconciledFrom: found.lostVia,
-              recovers: {
-                tool: 'request',
-                intent: requestIntent('POST', found.lost.requestPath, found.lost.body) as string,
-              },
-            },
-          ),
-        );
       }
       return effects;
     }

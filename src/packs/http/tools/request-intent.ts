@@ -9,6 +9,9 @@ export function requestIntent(method: string, path: string, body: unknown): stri
   if (method.toUpperCase() === 'GET') return undefined;
   const fields =
     body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const title = Object.entries(fields).find(([key, value]) => TITLE.test(key) && typeof value === 'string');
+  // A blank title names nothing: a retry that supplies one is the same create.
+  const title = Object.entries(fields).find(
+    ([key, value]) => TITLE.test(key) && typeof value === 'string' && value.trim() !== '',
+  );
   return `${method.toUpperCase()} ${path.split('?')[0]}${title ? ` "${String(title[1])}"` : ''}`;
 }
