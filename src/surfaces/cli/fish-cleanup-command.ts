@@ -1,12 +1,46 @@
 import type { Command } from 'commander';
-import { cleanupRun } from '../../agents/fisherman/cleanup-run.js';
+import { type CleanupResult, cleanupRun } from '../../agents/fisherman/cleanup-run.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
 import { openLedgerFor } from './open-ledger.js';
 
+async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Promise<CleanupResult> {
+  const meta = ledger.getRun(runId).run.meta as { baseUrl?: string; captures?: string[]; login?: string };
+  const headers = headersFrom(options.header);
+  return cleanupRun({
+    runId,
+    ledger,
+    captures: options.captures ?? meta.captures ?? [],
+    ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
+    ...loginFrom(options.login ?? meta.login),
+    ...(headers ? { headers } : {}),
+  });
+}
+
+function formatCleanup(result: CleanupResult): string {
+  const rows = result.deletions.map((deletion) => [
+    deletion.type,
+    deletion.id,
+    `DELETE ${deletion.path}`,
+    String(deletion.status ?? '-'),
+    String(deletion.confirmStatus ?? deletion.beforeStatus ?? '-'),
+    deletion.outcome === 'deleted'
+      ? 'deleted'
+      : deletion.outcome === 'already-gone'
+        ? 'already gone'
+        : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`,
+  ]);
+  return `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\ncleanup run ${result.runId}\n`;
+}
+
+const cleaned = (result: CleanupResult) =>
+  result.status === 'success' && result.deletions.every((deletion) => deletion.ok);
+
+/** `tally fish cleanup RUN [RUN…]`: each run cleaned in turn, newest given last. */
 export default async function fishCleanupCommand(
-  runId: string,
+  runIds: string[],
   ownOptions: FishFlags,
   command: Command,
 ): Promise<number> {
@@ -15,38 +49,15 @@ export default async function fishCleanupCommand(
   const options: FishFlags = { ...(command.parent?.opts() as FishFlags), ...ownOptions };
   const ledger = openLedgerFor(command);
   try {
-    const meta = ledger.getRun(runId).run.meta as { baseUrl?: string; captures?: string[]; login?: string };
-    const headers = headersFrom(options.header);
-    const result = await cleanupRun({
-      runId,
-      ledger,
-      captures: options.captures ?? meta.captures ?? [],
-      ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
-      ...loginFrom(options.login ?? meta.login),
-      ...(headers ? { headers } : {}),
-    });
+    const results: CleanupResult[] = [];
+    for (const runId of runIds) results.push(await cleanOne(runId, options, ledger));
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      const output = results.length === 1 ? results[0] : results;
+      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     } else {
-      const rows = result.deletions.map((deletion) => [
-        deletion.type,
-        deletion.id,
-        `DELETE ${deletion.path}`,
-        String(deletion.status ?? '-'),
-        String(deletion.confirmStatus ?? deletion.beforeStatus ?? '-'),
-        deletion.outcome === 'deleted'
-          ? 'deleted'
-          : deletion.outcome === 'already-gone'
-            ? 'already gone'
-            : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`,
-      ]);
-      process.stdout.write(
-        `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\ncleanup run ${result.runId}\n`,
-      );
+      process.stdout.write(results.map(formatCleanup).join('\n'));
     }
-    return result.status === 'success' && result.deletions.every((deletion) => deletion.ok)
-      ? EXIT.ok
-      : EXIT.notMet;
+    return results.every(cleaned) ? EXIT.ok : EXIT.notMet;
   } finally {
     ledger.close();
   }

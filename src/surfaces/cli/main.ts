@@ -62,8 +62,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-command.js'), setCode));
   fish
-    .command('cleanup <runId>')
-    .description('Delete what a run created, children first, and confirm each deletion by status.')
+    .command('cleanup <runIds...>')
+    .description('Delete exactly what runs created, children first, and confirm each deletion by a read.')
     .option('--captures <paths...>', 'captures (default: those the run used)')
     .option('--base-url <url>', "API base URL (default: the run's)")
     .option('--login <recipe>', "login recipe (default: the run's)")

@@ -125,34 +125,45 @@ describe('cleanup', () => {
     });
   });
 
-  it('`tally fish cleanup RUN --json` honours its own flags', async () => {
+  it('`tally fish cleanup RUN RUN --json` cleans several runs and honours its own flags', async () => {
     const { app } = await demoApp();
     const cwd = tempDir();
-    const made = await runTally(
-      [
-        'fish',
-        '1 suite',
-        '--captures',
-        BUNDLED_HAR,
-        '--base-url',
-        app.url,
-        '--scope',
-        '/projects/alpha-shop',
-        '--login',
-        'demo',
-        '--json',
-      ],
-      { cwd },
-    );
-    expect(made.code).toBe(0);
-    const runId = JSON.parse(made.stdout).runId as string;
-    const cleanup = await runTally(['fish', 'cleanup', runId, '--login', 'demo', '--json'], { cwd });
+    const fishRun = async (request: string) => {
+      const made = await runTally(
+        [
+          'fish',
+          request,
+          '--captures',
+          BUNDLED_HAR,
+          '--base-url',
+          app.url,
+          '--scope',
+          '/projects/alpha-shop',
+          '--login',
+          'demo',
+          '--json',
+        ],
+        { cwd },
+      );
+      expect(made.code).toBe(0);
+      return JSON.parse(made.stdout).runId as string;
+    };
+    const first = await fishRun('1 suite');
+    const second = await fishRun('1 suite with 1 test in it');
+    const cleanup = await runTally(['fish', 'cleanup', first, second, '--login', 'demo', '--json'], { cwd });
     expect(cleanup.stderr).toBe('');
     expect(cleanup.code).toBe(0);
-    expect(JSON.parse(cleanup.stdout)).toMatchObject({
-      cleanedRunId: runId,
-      status: 'success',
-      deletions: [{ type: 'suite', outcome: 'deleted' }],
-    });
+    expect(JSON.parse(cleanup.stdout)).toMatchObject([
+      { cleanedRunId: first, status: 'success', deletions: [{ type: 'suite', outcome: 'deleted' }] },
+      {
+        cleanedRunId: second,
+        status: 'success',
+        deletions: [
+          { type: 'test', outcome: 'deleted' },
+          { type: 'suite', outcome: 'deleted' },
+        ],
+      },
+    ]);
+    expect(app.store.suites.size + app.store.tests.size).toBe(0);
   });
 });
