@@ -149,6 +149,18 @@ function mismatch(want: ClaimEffect, net: NetEffect): string {
   return `${name} was ${net.change} in this run, not ${want} (claim "${spellingOf(net, net.change)}")`;
 }
 
+const lastSegment = (text: string) => text.split(/[/\\]/).filter(Boolean).at(-1) ?? text;
+
+/** Resources of this run whose name ends like the claim's: the spellings that would have matched. */
+function nearSpellings(target: string, nets: NetEffects, want: ClaimEffect): string[] {
+  const tail = lastSegment(target.trim());
+  if (!tail) return [];
+  return [...nets.values()]
+    .filter((net) => lastSegment(net.key) === tail && effectMatches(want, net))
+    .slice(0, 3)
+    .map((net) => spellingOf(net, want === 'read' ? 'read' : (net.change ?? 'read')));
+}
+
 async function candidatesFor(
   claim: Claim,
   nets: NetEffects,
@@ -229,9 +241,10 @@ export function verifyAgainstEffects(options: EffectVerifierOptions = {}): Claim
       if (pool.length === 0) {
         const spelled = canonical && canonical !== claim.target ? ` (${canonical})` : '';
         const other = otherTypes.find((net) => effectMatches(want, net)) ?? otherTypes[0];
+        const near = other ? [] : nearSpellings(String(claim.target), view.net, want);
         const why = other
           ? `substitution: a ${claim.type} was claimed, but ${claim.target} is ${describe(other)}${changingStep(other) ? `, from ${changingStep(other)?.via}` : ''}; claim "${spellingOf(other, other.change ?? 'read')}" if that is what you meant`
-          : `this run has no effect on ${claim.type ? `${claim.type} ` : ''}${claim.target}${spelled}`;
+          : `this run has no effect on ${claim.type ? `${claim.type} ` : ''}${claim.target}${spelled}${near.length > 0 ? `; did you mean ${near.map((spelling) => `"${spelling}"`).join(' or ')}?` : ''}`;
         verdicts.push({ claim, verified: false, why });
         continue;
       }

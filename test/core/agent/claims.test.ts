@@ -211,3 +211,17 @@ describe('claims are matched to net effects, never to words', () => {
     expect(loose).toMatchObject({ verified: true, item: { effect: 'updated' } });
   });
 });
+
+describe('a dropped claim names the spelling that would have matched', () => {
+  it('a path that names no resource of this run points at the one with the same name', async () => {
+    const [verdict] = await verifyAgainstEffects()(
+      [{ target: 'a.md', effect: 'created' }],
+      evidenceView(
+        'r',
+        ledgerOf([{ kind: 'created', space: 'file', key: 'docs/a.md', id: 'docs/a.md', type: 'file' }]),
+        new Set(),
+      ),
+    );
+    expect(why(verdict)).toBe('this run has no effect on a.md; did you mean "created file docs/a.md"?');
+  });
+});
