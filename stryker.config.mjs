@@ -1,0 +1,44 @@
+// Mutation testing for Tally's verification and security modules: `npm run mutate`.
+// Tests import the .ts sources directly through vitest, so no TypeScript checker is needed;
+// tests that run the built CLI (bin/tally.js → dist/) never see a mutant and only cost time.
+
+/** Stable modules mutated now. */
+const MUTATE_NOW = [
+  'src/packs/workspace/project-root.ts', // path containment: isInside, resolve, resolveEntry
+  'src/packs/records/cat-records.ts', // the --cat membership check
+  'src/core/agent/gate-keeper.ts', // gates
+];
+
+/**
+ * To add once the verifier refactor lands: move an entry into MUTATE_NOW and add its tests
+ * to vitest.mutate.config.ts.
+ */
+const MUTATE_LATER = [
+  // 'src/core/effects.ts',
+  // 'src/core/agent/claims.ts',
+  // 'src/core/agent/verify-finish.ts',
+  // '<the run status rule>',
+  // 'src/agents/fisherman/fisherman-verifier.ts',
+  // 'src/agents/fisherman/cleanup-run.ts',
+  // 'src/packs/http/client/api-client.ts', // origin lock + DELETE rule
+  // 'src/core/redact.ts',
+];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  coverageAnalysis: 'perTest',
+  mutate: [...MUTATE_NOW, ...MUTATE_LATER],
+  concurrency: 1,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false },
+  thresholds: { high: 95, low: 85, break: 85 },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  ignorePatterns: ['coverage', 'reports', 'bench/.out', '.tally'],
+};

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Used only by Stryker (stryker.config.mjs): the tests that import the mutated modules
+ * directly (tests that only run the built CLI never see a mutant). The vitest runner runs
+ * them in one worker thread whatever is set here, and stops a mutant at its first failing
+ * test, so the fast unit suites go first and the slow end-to-end-ish ones last.
+ */
+const SLOW_LAST = [
+  'test/packs/workspace/path-security.test.ts',
+  'test/packs/workspace/file-tools.test.ts',
+  'test/packs/records/records-cat.test.ts',
+  'test/core/agent/guards-and-gates.test.ts',
+  'test/core/agent/endings.test.ts',
+];
+
+class FastFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) =>
+      SLOW_LAST.findIndex((slow) => file.moduleId.replaceAll('\\', '/').endsWith(slow));
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
+export default defineConfig({
+  test: {
+    include: [
+      // Unit suites written against the mutated modules.
+      'test/packs/workspace/path-containment.test.ts',
+      'test/packs/records/cat-paths.test.ts',
+      'test/core/agent/gates.test.ts',
+      // Suites that exercise them through the tools and the agent loop.
+      ...SLOW_LAST,
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'threads',
+    sequence: { sequencer: FastFirst },
+  },
+});
