@@ -28,16 +28,17 @@ export function typeWords(name: string): string[] {
 }
 
 /**
- * True when two type names name the same kind of thing: singular/plural (`suite`/`suites`),
- * spelling (`test case`/`test_cases`), or a head noun (`test case` → `tests`, `test` →
- * `test_cases`). Two different nouns never match (`milestone` vs `tests`).
+ * True when a claimed type names the actual one: singular/plural (`suite`/`suites`), spelling
+ * (`test case`/`test_cases`), a person's longer phrase for a one-word collection (`test case`
+ * → `tests`), or the head noun of a compound collection (`suite` → `test_suites`). A
+ * qualifier is not the thing: `test` is not a `test_suite`, and `milestone` is not a `test`.
  */
-export function sameType(a: string, b: string): boolean {
-  const left = typeWords(a);
-  const right = typeWords(b);
-  if (left.length === 0 || right.length === 0) return false;
-  if (left.join(' ') === right.join(' ')) return true;
-  if (left.length === 1) return right.includes(left[0] as string);
-  if (right.length === 1) return left.includes(right[0] as string);
+export function sameType(claimed: string, actual: string): boolean {
+  const said = typeWords(claimed);
+  const is = typeWords(actual);
+  if (said.length === 0 || is.length === 0) return false;
+  if (said.join(' ') === is.join(' ')) return true;
+  if (is.length === 1) return said.includes(is[0] as string);
+  if (said.length === 1) return said[0] === is.at(-1);
   return false;
 }

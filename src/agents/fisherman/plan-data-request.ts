@@ -35,7 +35,7 @@ function creatingEndpoint(
       (endpoint) =>
         endpoint.method === 'POST' &&
         endpoint.resource &&
-        sameResource(endpoint.resource, type) &&
+        sameResource(type, endpoint.resource) &&
         splitPath(endpoint.pattern).at(-1) !== ID,
     );
   const known = [

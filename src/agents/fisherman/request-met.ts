@@ -22,8 +22,8 @@ function parentOf(
   if (byPath) return { parent: byPath };
   const links = (child.observed.links as Record<string, string> | undefined) ?? {};
   const named = Object.entries(links).filter(([field]) => {
-    const stem = LINK_FIELD.exec(field)?.[1] ?? '';
-    return stem === '' || /^parent$/i.test(stem) || sameType(stem, parentType);
+    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    return /^parent$/i.test(stem) || sameType(parentType, stem);
   });
   for (const [, value] of named) {
     const parent = parents.find((candidate) => candidate.id === value);
@@ -31,7 +31,7 @@ function parentOf(
   }
   const pathClaim = pathParents.find((path) => {
     const segments = path.split('/').filter(Boolean);
-    return sameType(decodeURIComponent(segments.at(-2) ?? ''), parentType);
+    return sameType(parentType, decodeURIComponent(segments.at(-2) ?? ''));
   });
   return { claimed: named[0]?.[1] ?? pathClaim };
 }

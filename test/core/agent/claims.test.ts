@@ -8,6 +8,7 @@ import {
 } from '../../../src/core/agent/claims.js';
 import type { Effect } from '../../../src/core/effects.js';
 import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import { sameType } from '../../../src/core/type-words.js';
 
 function ledgerOf(...calls: Partial<Effect>[][]): LedgerEntry[] {
   return calls.map((effects, index) => ({
@@ -223,5 +224,24 @@ describe('a dropped claim names the spelling that would have matched', () => {
       ),
     );
     expect(why(verdict)).toBe('this run has no effect on a.md; did you mean "created file docs/a.md"?');
+  });
+});
+
+describe('type words', () => {
+  it.each([
+    ['suite', 'suites', true],
+    ['Suites', 'suite', true],
+    ['test case', 'tests', true],
+    ['test case', 'test_cases', true],
+    ['user story', 'stories', true],
+    ['suite', 'test_suites', true],
+    ['category', 'categories', true],
+    ['test', 'test_suites', false],
+    ['milestone', 'tests', false],
+    ['comment', 'posts', false],
+    ['test run', 'test_suites', false],
+    ['', 'tests', false],
+  ] as const)('a claimed "%s" names a "%s": %s', (claimed, actual, expected) => {
+    expect(sameType(claimed, actual)).toBe(expected);
   });
 });

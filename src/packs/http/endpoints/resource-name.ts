@@ -2,7 +2,7 @@ import { sameType, singular } from '../../../core/type-words.js';
 
 export { singular };
 
-/** True when two resource words name the same type (`suite` / `suites`, `test case` / `test_cases`). */
-export function sameResource(a: string, b: string): boolean {
-  return sameType(a, b);
+/** True when a requested or claimed type names a collection's resource (`suite` / `suites`, `test case` / `tests`). */
+export function sameResource(claimed: string, actual: string): boolean {
+  return sameType(claimed, actual);
 }

@@ -2,6 +2,7 @@ import type { Effect } from '../../../core/effects.js';
 import { singular } from '../../../core/type-words.js';
 import { type ApiResponse, canonicalPath, listOf } from '../client/api-client.js';
 import { extractIds } from '../client/extract-ids.js';
+import { isStrongId } from '../endpoints/id-shape.js';
 import { ID } from '../endpoints/path-normalizer.js';
 import { requestIntent } from './request-intent.js';
 
@@ -27,14 +28,19 @@ function titleOf(...sources: (Record<string, unknown> | undefined)[]): string | 
   return undefined;
 }
 
-/** Fields that name another resource by id (`postId`, `suite_id`): the server's, else the request's. */
+const OWN_ID = /^(id|_id|uuid)$/i;
+
+/**
+ * Fields that may name another resource: `postId`, `suite_id`, or an id-shaped value under a
+ * plain name (`"post": 1`, as Django REST writes a foreign key). The server's, else the
+ * request's. Which one names the parent is decided later, by the field's name.
+ */
 function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<string, string> {
   const links: Record<string, string> = {};
   for (const source of [...sources].reverse()) {
     for (const [field, value] of Object.entries(source ?? {})) {
-      const match = LINK_FIELD.exec(field);
-      if (!match?.[1] || (typeof value !== 'string' && typeof value !== 'number')) continue;
-      links[field] = String(value);
+      if (OWN_ID.test(field) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+      if (LINK_FIELD.exec(field)?.[1] || isStrongId(String(value))) links[field] = String(value);
     }
   }
   return links;
@@ -154,12 +160,16 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
     }
     case 'POST': {
       const id = response.ids[0];
+      const last = shape.dynamic[end - 1] ? undefined : decodeURIComponent(shape.segments[end - 1] ?? '');
+      // A plural noun (`/posts/1/comments`) or 201 Created is a collection; a verb (`…/101/move`) is an action.
+      const collection =
+        response.status === 201 || (last !== undefined && singular(last) !== last.toLowerCase());
       if (id !== undefined) {
         const at = shape.segments.findIndex(
           (segment, index) => shape.dynamic[index] && decodeURIComponent(segment) === id,
         );
-        // The id of a resource already in the path: an action on it, not a new resource.
-        if (at >= 0) return [resource('updated', shape, at + 1, observed(item, sent))];
+        // The id of a resource already in the path, returned by an action on it: not a new resource.
+        if (at >= 0 && !collection) return [resource('updated', shape, at + 1, observed(item, sent))];
         const created = {
           segments: [...shape.segments, encodeURIComponent(id)],
           dynamic: [...shape.dynamic, true],
@@ -169,7 +179,9 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
         ];
       }
       const lastId = shape.dynamic.lastIndexOf(true);
-      return lastId >= 0 ? [resource('updated', shape, lastId + 1, observed(undefined, sent))] : [];
+      return lastId >= 0 && !collection
+        ? [resource('updated', shape, lastId + 1, observed(undefined, sent))]
+        : [];
     }
     case 'PUT':
     case 'PATCH': {
