@@ -1,12 +1,13 @@
 import pc from 'picocolors';
+import { netEffects } from '../../core/effects.js';
 import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
 import { truncate } from './format-table.js';
 
-function compact(value: unknown, max = 100): string {
-  return truncate(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), max);
-}
-
-function describe(entry: LedgerEntry): string {
+function describe(entry: LedgerEntry, full: boolean): string {
+  const compact = (value: unknown, max = 100): string => {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+    return full ? text : truncate(text, max);
+  };
   const data = entry.data;
   switch (entry.kind) {
     case 'tool_call': {
@@ -19,7 +20,7 @@ function describe(entry: LedgerEntry): string {
     case 'model_call':
       return `model  ${String(data.model)} round ${String(data.round)}  ${String(data.finishReason)}  in ${String(data.inputTokens)} / out ${String(data.outputTokens)}  ${String(data.durationMs)} ms`;
     case 'claim':
-      return `claim  ${entry.outcome === 'verified' ? pc.green('verified') : pc.yellow('dropped')} ${compact(data.claim)}  ${data.via ? `via ${String(data.via)}` : `why ${String(data.why)}`}`;
+      return `claim  ${entry.outcome === 'verified' ? pc.green('verified') : pc.yellow(String(entry.outcome))} ${compact(data.claim)}  ${data.via ? `via ${String(data.via)}` : `why ${String(data.why)}`}`;
     case 'end':
       return `end    ${pc.bold(String(data.reason))} (${String(data.status)})`;
     default:
@@ -27,17 +28,24 @@ function describe(entry: LedgerEntry): string {
   }
 }
 
-/** A readable timeline of one run, ending with its reason and summary. */
-export function formatRun(record: RunRecord): string {
+/** A readable timeline of one run, its net effects, and its reason and summary. `full`: nothing cut. */
+export function formatRun(record: RunRecord, options: { full?: boolean } = {}): string {
   const { run, entries } = record;
+  const full = options.full ?? false;
   const lines = [
     `${pc.bold(run.id)}  agent ${run.agent}  started ${run.startedAt}`,
     `task: ${run.task}`,
     '',
     ...entries.map(
-      (entry) => `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry)}`,
+      (entry) => `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry, full)}`,
     ),
   ];
+  const nets = [...netEffects(entries).values()].filter((net) => net.change !== undefined);
+  if (nets.length > 0) {
+    lines.push('', 'net effects:');
+    for (const net of nets)
+      lines.push(`  ${net.change?.padEnd(8)} ${net.space} ${net.key}${net.type ? ` (${net.type})` : ''}`);
+  }
   const end = entries.find((entry) => entry.kind === 'end');
   lines.push(
     '',

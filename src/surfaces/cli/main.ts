@@ -34,7 +34,14 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .command('show <runId>')
     .description('Show one run: every model call, tool call with evidence, claim and the ending.')
     .option('--json', 'export the run as JSON')
+    .option('--full', 'show every input, result and evidence whole (nothing cut)')
     .action(lazy(() => import('./runs-show-command.js'), setCode));
+  program
+    .command('report')
+    .description('Write a self-contained HTML report of a run: timeline, evidence, net effects, claims.')
+    .argument('<runId>', 'the run to report')
+    .option('--out <file>', 'where to write it (default tally-report-RUN.html)')
+    .action(lazy(() => import('./report-command.js'), setCode));
 
   program
     .command('stats')
@@ -136,12 +143,31 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--transport <kind>', 'stdio or http', 'stdio')
     .option('--port <n>', 'port for --transport http (0 picks one)', '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')
+    .option('--auth-token <token>', 'http: bearer token every request must carry (or TALLY_MCP_TOKEN)')
+    .option('--allow-origin <origin...>', 'http: browser origins allowed besides loopback ones')
+    .option('--session-idle-ms <ms>', 'http: end sessions idle this long (default 600000)')
+    .option('--max-body-bytes <n>', 'http: largest request body (default 4194304)')
     .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
     .option('--base-url <url>', 'http pack: API base URL')
     .option('--scope <path>', 'http pack: default scope')
     .option('--login <recipe>', 'http pack: login recipe file or "demo"')
     .option('--header <header...>', 'http pack: extra request header "Name: value"')
     .action(lazy(() => import('./mcp-command.js'), setCode));
+
+  program
+    .command('code')
+    .description(
+      'One chat turn of the Coder in --root (no task: an interactive chat; Ctrl-D ends). Prints the reply, the files this turn changed, and any false statements.',
+    )
+    .argument('[task...]', 'what to do, e.g. "add a health check to src/server.ts"')
+    .option('--root <dir>', 'the project root every path resolves against', '.')
+    .option('--chat <id>', 'continue this chat (the id a previous turn printed)')
+    .option(
+      '--model <spec>',
+      'model, e.g. openai:gpt-4.1-mini (default $TALLY_MODEL); may change between turns',
+    )
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./code-command.js'), setCode));
 
   program
     .command('demo-app')

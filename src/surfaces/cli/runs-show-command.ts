@@ -6,7 +6,7 @@ import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
 
 export default async function runsShowCommand(
   runId: string,
-  options: { json?: boolean },
+  options: { json?: boolean; full?: boolean },
   command: Command,
 ): Promise<number> {
   const ledger = openExistingLedgerFor(command);
@@ -15,7 +15,11 @@ export default async function runsShowCommand(
     const record = ledger.getRun(runId);
     // `runs` has its own --json, which commander may hand to the parent: accept either.
     const json = options.json || command.optsWithGlobals().json;
-    process.stdout.write(json ? `${JSON.stringify(record, null, 2)}\n` : `${formatRun(record)}\n`);
+    process.stdout.write(
+      json
+        ? `${JSON.stringify(record, null, 2)}\n`
+        : `${formatRun(record, { full: Boolean(options.full) })}\n`,
+    );
     return EXIT.ok;
   } finally {
     ledger.close();
