@@ -93,7 +93,7 @@ describe('tally report', () => {
           expect(text).toContain('this run has no effect on a9');
           expect(text).toContain(HOSTILE.slice(0, 20));
           expect(await page.locator('table.timeline tbody tr').count()).toBeGreaterThan(5);
-          const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+          const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
           expect(background).toBe(colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)');
           const shot = join(ARTIFACTS, `report-${colorScheme}.png`);
           await page.screenshot({ path: shot, fullPage: true });
