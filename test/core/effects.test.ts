@@ -4,7 +4,7 @@ import type { LedgerEntry } from '../../src/core/ledger/entry.js';
 
 let seq = 0;
 /** A successful (or failed) tool_call entry carrying effects, as the ledger stores it. */
-export function call(effects: Partial<Effect>[], outcome: 'ok' | 'error' = 'ok', via = 'tool'): LedgerEntry {
+function call(effects: Partial<Effect>[], outcome: 'ok' | 'error' = 'ok', via = 'tool'): LedgerEntry {
   seq += 1;
   return {
     runId: 'r',

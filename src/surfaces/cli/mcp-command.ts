@@ -5,13 +5,12 @@ import { TallyError } from '../../core/errors.js';
 import { Ledger } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
-import { openRecordSource } from '../../packs/records/open-record-source.js';
-import { listStores } from '../../packs/records/stores.js';
-import { recordsTools } from '../../packs/records/tools/records-tools.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
+import { isLoopbackHostname } from '../mcp/check-http-access.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
 import { prepareDataTool } from '../mcp/prepare-data-tool.js';
+import { refreshingRecordsTools } from '../mcp/refreshing-records-tools.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
 import { EXIT } from './exit-codes.js';
@@ -24,6 +23,26 @@ interface McpFlags extends FishFlags {
   transport: string;
   port: string;
   host: string;
+  authToken?: string;
+  allowOrigin?: string[];
+  sessionIdleMs?: string;
+  maxBodyBytes?: string;
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0)
+    throw new TallyError('MCP_OPTION_INVALID', `${flag} must be a positive whole number, not "${value}".`);
+  return number;
+}
+
+/** Resolves on the first SIGINT/SIGTERM with a sentence for the runs it ends. */
+function stopSignal(): Promise<string> {
+  return new Promise((resolvePromise) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => resolvePromise(`the server was stopped (${signal})`));
+  });
 }
 
 const PACKS = new Set(['fs', 'http', 'records']);
@@ -45,6 +64,15 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       'TRANSPORT_UNKNOWN',
       `--transport must be stdio or http, not "${options.transport}".`,
     );
+  const authToken = options.authToken ?? (process.env.TALLY_MCP_TOKEN || undefined);
+  const idleFlag = options.sessionIdleMs ?? process.env.TALLY_MCP_SESSION_IDLE_MS;
+  const sessionIdleMs = positiveInteger('--session-idle-ms', idleFlag);
+  const maxBodyBytes = positiveInteger('--max-body-bytes', options.maxBodyBytes);
+  if (options.transport === 'http' && !isLoopbackHostname(options.host) && !authToken)
+    throw new TallyError(
+      'MCP_TOKEN_REQUIRED',
+      `--host ${options.host} would serve the tools to every machine that can reach this one, so a token is required. Pass --auth-token <secret> (or set TALLY_MCP_TOKEN), or listen on 127.0.0.1.`,
+    );
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
   await ProjectRoot.open(root); // fail fast on a missing root
@@ -53,14 +81,15 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   const build: McpPackFactory = async () => {
     const tools: ToolDefinition[] = [];
     let projectRoot: ProjectRoot | undefined;
+    let close: (() => void) | undefined;
     if (packs.includes('fs')) {
       projectRoot = await ProjectRoot.open(root, { protect: [dirname(ledgerPath)] });
       tools.push(...workspaceTools({ root: projectRoot }));
     }
     if (packs.includes('records')) {
-      // Security: the records tools only ever dump paths a query can return (checkCatPaths).
-      const source = openRecordSource(root, listStores(root));
-      tools.push(...recordsTools({ root, source }));
+      const records = refreshingRecordsTools(root);
+      tools.push(...records.tools);
+      close = records.close;
     }
     if (packs.includes('http')) {
       const fish = {
@@ -72,15 +101,20 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       };
       tools.push(...httpTools(await buildFishContext(fish)), prepareDataTool(ledger, fish));
     }
-    return { tools, ...(projectRoot ? { projectRoot } : {}) };
+    return { tools, ...(projectRoot ? { projectRoot } : {}), ...(close ? { close } : {}) };
   };
   const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
   const meta = { root, packs };
+  const stopped = stopSignal();
   if (options.transport === 'stdio') {
-    await serveStdio({ ledger, failOpenLog, build, meta });
+    await serveStdio({ ledger, failOpenLog, build, meta, stopped });
     ledger.close();
     return EXIT.ok;
   }
+  if (!isLoopbackHostname(options.host) && authToken)
+    process.stderr.write(
+      `tally: WARNING: --host ${options.host} serves the tools to every machine that can reach this one. Requests need the bearer token; prefer 127.0.0.1 behind a tunnel.\n`,
+    );
   const server = await serveHttp({
     ledger,
     failOpenLog,
@@ -88,13 +122,14 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     meta,
     port: Number(options.port),
     host: options.host,
+    ...(authToken ? { authToken } : {}),
+    allowOrigins: options.allowOrigin ?? [],
+    ...(sessionIdleMs ? { sessionIdleMs } : {}),
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
   process.stderr.write(`tally MCP server (streamable HTTP) on ${server.url} — root ${root}\n`);
-  await new Promise<void>((resolvePromise) => {
-    process.once('SIGINT', resolvePromise);
-    process.once('SIGTERM', resolvePromise);
-  });
-  await server.close();
+  const why = await stopped;
+  await server.close(why);
   ledger.close();
   return EXIT.ok;
 }

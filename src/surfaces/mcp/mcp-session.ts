@@ -12,6 +12,7 @@ import { invokeTool } from '../../core/invoke-tool.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { capToolResult, DEFAULT_MAX_RESULT_BYTES } from './cap-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
 export interface McpSessionOptions {
@@ -22,23 +23,46 @@ export interface McpSessionOptions {
   projectRoot?: ProjectRoot;
   transport: 'stdio' | 'http';
   meta?: Record<string, unknown>;
+  /** Serialized results above this are cut with a notice (the SDK client drops a >10 MB line). */
+  maxResultBytes?: number;
+  /** Releases what the pack opened for this session (a records index). */
+  close?: () => void;
 }
 
 /** Builds a session's tools; called once per session, so a client's roots narrow only its own root. */
-export type McpPackFactory = () => Promise<{ tools: ToolDefinition[]; projectRoot?: ProjectRoot }>;
+export type McpPackFactory = () => Promise<{
+  tools: ToolDefinition[];
+  projectRoot?: ProjectRoot;
+  close?: () => void;
+}>;
 
 export interface McpServeOptions {
   ledger: Ledger;
   failOpenLog: string;
   build: McpPackFactory;
   meta?: Record<string, unknown>;
+  maxResultBytes?: number;
+}
+
+/** Why a session ended: the client closed it, or the server ended it (`why` says how). */
+export interface McpSessionEnding {
+  reason: 'finished' | 'aborted';
+  /** For `aborted`: "the server was stopped (SIGTERM)", "idle for 600 s", "transport error: …". */
+  why?: string;
+  /** A transport failure lost the session's last request: never recorded as a success. */
+  transportError?: boolean;
 }
 
 export interface McpSession {
   server: Server;
-  recorder: RunRecorder;
-  /** Writes the run's end entry; call when the transport closes. */
-  end: (reason?: 'finished' | 'aborted') => void;
+  /** Starts the session's ledger run; idempotent. HTTP calls it only once initialize succeeded. */
+  begin: () => RunRecorder;
+  /** Whether the ledger run was started. */
+  readonly begun: boolean;
+  /** Records a call refused before it reached a tool (an oversized request). */
+  recordRefusal: (name: string, code: string, data: Record<string, unknown>) => void;
+  /** Writes the run's end entry (once) and releases the pack's resources. */
+  end: (ending?: McpSessionEnding) => void;
 }
 
 async function rootPaths(uris: { uri: string }[]): Promise<string[]> {
@@ -68,16 +92,22 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
         'Project-scoped tools whose results carry evidence (bytes and sha256 read back from disk).',
     },
   );
-  const recorder = options.ledger.startRun({
-    agent: 'mcp',
-    task: `MCP session over ${options.transport}`,
-    meta: { transport: options.transport, tools: options.tools.map((tool) => tool.name), ...options.meta },
-  });
+  // A run starts only for a session that really exists: a refused initialize leaves no run.
+  let started: RunRecorder | undefined;
+  const begin = (): RunRecorder => {
+    started ??= options.ledger.startRun({
+      agent: 'mcp',
+      task: `MCP session over ${options.transport}`,
+      meta: { transport: options.transport, tools: options.tools.map((tool) => tool.name), ...options.meta },
+    });
+    return started;
+  };
   const failOpen = createFailOpen({
     logPath: options.failOpenLog,
     onRecord: (line) =>
-      recorder.append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
+      begin().append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
   });
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const listed = options.tools.map(toMcpTool);
   let rootsReady: Promise<void> = Promise.resolve();
@@ -98,6 +128,7 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     await rootsReady;
+    const recorder = begin();
     const tool = byName.get(request.params.name);
     counts.calls += 1;
     if (!tool) {
@@ -129,24 +160,27 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     });
     if (record.outcome === 'ok') {
       counts.ok += 1;
-      const result = record.result;
+      // The text and the structured copy both carry the result, so each gets half the cap.
+      const { value: result, text, notice } = capToolResult(record.result, maxResultBytes / 2);
       const structured =
         result && typeof result === 'object' && !Array.isArray(result)
           ? (result as Record<string, unknown>)
           : undefined;
       return {
-        content: [{ type: 'text', text: JSON.stringify(result) }],
+        content: [{ type: 'text', text }, ...(notice ? [{ type: 'text' as const, text: notice }] : [])],
         ...(structured ? { structuredContent: structured } : {}),
       };
     }
     const error = record.error ?? { code: 'RESULT_FAILED', message: 'The tool reported failure.' };
+    const detail = record.result === undefined ? undefined : capToolResult(record.result, maxResultBytes / 2);
     return {
       isError: true,
       content: [
         {
           type: 'text',
-          text: `${error.code}: ${error.message}${record.result !== undefined ? `\n${JSON.stringify(record.result)}` : ''}`,
+          text: `${error.code}: ${error.message}${detail ? `\n${detail.text}` : ''}`,
         },
+        ...(detail?.notice ? [{ type: 'text' as const, text: detail.notice }] : []),
       ],
       // The SDK validates structured content against an output schema even on errors, so a
       // tool with one reports its error in the text only.
@@ -157,19 +191,38 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   let ended = false;
   return {
     server,
-    recorder,
-    end: (reason = 'finished') => {
+    begin,
+    get begun() {
+      return started !== undefined;
+    },
+    recordRefusal: (name, code, data) => {
+      counts.calls += 1;
+      begin().append({
+        kind: 'tool_call',
+        name,
+        outcome: 'rejected',
+        data: { tool: name, error: { code }, source: 'mcp', ...data },
+      });
+    },
+    end: (ending = { reason: 'finished' }) => {
       if (ended) return;
       ended = true;
+      options.close?.();
+      if (!started) return;
+      const { reason, why, transportError } = ending;
       const failed = counts.calls - counts.ok;
-      recorder.append({
+      // A session lost to a transport error dropped a request: never recorded as a clean success.
+      const status = failed === 0 && !transportError ? 'success' : counts.ok > 0 ? 'partial' : 'failed';
+      const how = reason === 'finished' ? 'closed' : `aborted — ${why ?? 'the server ended it'} —`;
+      started.append({
         kind: 'end',
         name: reason,
         outcome: reason,
         data: {
           reason,
-          status: failed === 0 ? 'success' : 'partial',
-          summary: `MCP session ${reason === 'finished' ? 'closed' : 'aborted'} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
+          status,
+          summary: `MCP session ${how} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
+          ...(why ? { why } : {}),
           counts: { modelCalls: 0, toolCalls: counts.calls, failures: failed },
         },
       });
