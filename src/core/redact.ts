@@ -70,12 +70,24 @@ export function isSecretName(name: string): boolean {
 export interface RedactorOptions {
   /** Append a short hash so equal secrets stay comparable: `[redacted:3fa9c1]`. */
   hashSecrets?: boolean;
+  /** Values the caller KNOWS are secret (a recipe's password, a session cookie): scrubbed wherever they appear. */
+  knownSecrets?: Iterable<string>;
 }
 
 export interface Redactor {
   redact<T>(value: T): T;
   redactText(text: string): string;
+  /** Registers a value known to be secret; shorter than 6 characters it is ignored (it would scrub ids). */
+  remember(value: string): void;
 }
+
+/**
+ * A known secret shorter than this is not scrubbed by value: `12`, `alpha` or `true` appear
+ * in ids, paths and titles everywhere, and scrubbing them would destroy evidence.
+ */
+export const MIN_KNOWN_SECRET_LENGTH = 6;
+
+const COOKIE_ATTRIBUTE = /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain)$/i;
 
 /**
  * Redaction before anything is persisted or printed. Secret-named fields and headers are
@@ -84,6 +96,13 @@ export interface Redactor {
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const seen = new Set<string>();
+  // Longest first, so a secret that contains another is scrubbed whole, not leaving a tail.
+  let ordered: string[] | undefined;
+  const learn = (value: string): void => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    ordered = undefined;
+  };
   // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
   const secretNames = new Map<string, boolean>();
   const isSecret = (name: string): boolean => {
@@ -95,20 +114,30 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return secret;
   };
 
-  const mask = (secret: string): string => {
-    if (secret.length >= 4) seen.add(secret);
-    // `Bearer <token>`, `sid=<value>; Path=/`: an echo of just the value part must be caught
-    // too — but not the cookie names and attributes around it.
+  // `Bearer <token>`, `sid=<value>; Path=/`: an echo of just the value part must be caught
+  // too — but not the cookie names and attributes around it.
+  const learnParts = (secret: string): void => {
     for (const part of secret.split(';')) {
       const value = part.includes('=')
         ? part.slice(part.indexOf('=') + 1).trim()
         : (part.trim().split(/\s+/).at(-1) ?? '');
-      if (
-        value.length >= 6 &&
-        !/^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain)$/i.test(value)
-      )
-        seen.add(value);
+      if (value.length >= MIN_KNOWN_SECRET_LENGTH && !COOKIE_ATTRIBUTE.test(value)) learn(value);
     }
+  };
+
+  const remember = (value: string): void => {
+    if (typeof value !== 'string' || value.length < MIN_KNOWN_SECRET_LENGTH) return;
+    learn(value);
+    // A form body or a query string carries it percent-encoded.
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) learn(encoded);
+    learnParts(value);
+  };
+  for (const value of options.knownSecrets ?? []) remember(value);
+
+  const mask = (secret: string): string => {
+    if (secret.length >= 4) learn(secret);
+    learnParts(secret);
     if (!options.hashSecrets) return REDACTED;
     return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
   };
@@ -122,7 +151,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   const redactText = (text: string): string => {
     let out = text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`);
-    for (const secret of seen) {
+    ordered ??= [...seen].sort((a, b) => b.length - a.length);
+    for (const secret of ordered) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
     return out;
@@ -198,5 +228,6 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       return (seen.size === known ? once : walk(value)) as T;
     },
     redactText,
+    remember,
   };
 }

@@ -85,65 +85,67 @@ export async function cleanupRun(
     claimEffect: 'deleted',
   });
   const deletions: Deletion[] = [];
-  const result = await runPlan(
-    agent,
-    `cleanup ${options.runId}`,
-    async (call) => {
-      for (const item of [...created].reverse()) {
-        const before = statusOf(await call('lookup', { path: item.path }));
-        const base = { ...item, ...(before !== undefined ? { beforeStatus: before } : {}) };
-        if ((before !== undefined && GONE.has(before)) || (before === 403 && earlier.has(item.path))) {
-          deletions.push({ ...base, outcome: 'already-gone', ok: true });
-          continue;
-        }
-        const removal = await call('request', { method: 'DELETE', path: item.path });
-        const status = statusOf(removal);
-        if (status !== undefined && GONE.has(status)) {
-          deletions.push({ ...base, status, outcome: 'already-gone', ok: true });
-          continue;
-        }
-        if (removal.outcome !== 'ok') {
-          const message =
-            (removal.result as { message?: string } | undefined)?.message ?? removal.error?.message;
+  const result = await options.ledger.withKnownSecrets(context.knownSecrets, () =>
+    runPlan(
+      agent,
+      `cleanup ${options.runId}`,
+      async (call) => {
+        for (const item of [...created].reverse()) {
+          const before = statusOf(await call('lookup', { path: item.path }));
+          const base = { ...item, ...(before !== undefined ? { beforeStatus: before } : {}) };
+          if ((before !== undefined && GONE.has(before)) || (before === 403 && earlier.has(item.path))) {
+            deletions.push({ ...base, outcome: 'already-gone', ok: true });
+            continue;
+          }
+          const removal = await call('request', { method: 'DELETE', path: item.path });
+          const status = statusOf(removal);
+          if (status !== undefined && GONE.has(status)) {
+            deletions.push({ ...base, status, outcome: 'already-gone', ok: true });
+            continue;
+          }
+          if (removal.outcome !== 'ok') {
+            const message =
+              (removal.result as { message?: string } | undefined)?.message ?? removal.error?.message;
+            deletions.push({
+              ...base,
+              ...(status !== undefined ? { status } : {}),
+              outcome: 'failed',
+              ok: false,
+              ...(message ? { why: message } : {}),
+            });
+            continue;
+          }
+          const after = statusOf(await call('lookup', { path: item.path }));
+          const confirmed = after !== undefined && (GONE.has(after) || (after === 403 && before === 200));
           deletions.push({
             ...base,
             ...(status !== undefined ? { status } : {}),
-            outcome: 'failed',
-            ok: false,
-            ...(message ? { why: message } : {}),
+            ...(after !== undefined ? { confirmStatus: after } : {}),
+            outcome: confirmed ? 'deleted' : 'not-confirmed',
+            ok: confirmed,
+            ...(confirmed ? {} : { why: `a read after the DELETE still answered ${after ?? 'nothing'}` }),
           });
-          continue;
         }
-        const after = statusOf(await call('lookup', { path: item.path }));
-        const confirmed = after !== undefined && (GONE.has(after) || (after === 403 && before === 200));
-        deletions.push({
-          ...base,
-          ...(status !== undefined ? { status } : {}),
-          ...(after !== undefined ? { confirmStatus: after } : {}),
-          outcome: confirmed ? 'deleted' : 'not-confirmed',
-          ok: confirmed,
-          ...(confirmed ? {} : { why: `a read after the DELETE still answered ${after ?? 'nothing'}` }),
-        });
-      }
-      const count = (outcome: DeletionOutcome) =>
-        deletions.filter((deletion) => deletion.outcome === outcome);
-      const deleted = count('deleted');
-      const gone = count('already-gone');
-      const notOk = deletions.filter((deletion) => !deletion.ok);
-      const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${notOk.map((deletion) => `${deletion.path}: ${deletion.why ?? deletion.outcome}`).join('; ')})` : ''}.`;
-      if (deleted.length === 0 && notOk.length === 0) return { nothingToDo: summary };
-      return {
-        finish: {
-          summary,
-          claims: deleted.map((deletion) => ({ target: deletion.path, effect: 'deleted' as const })),
-          failed: notOk.map((deletion) => ({
-            target: deletion.path,
-            reason: deletion.why ?? deletion.outcome,
-          })),
-        },
-      };
-    },
-    { ledger: options.ledger, meta: { cleans: options.runId, baseUrl: context.baseUrl } },
+        const count = (outcome: DeletionOutcome) =>
+          deletions.filter((deletion) => deletion.outcome === outcome);
+        const deleted = count('deleted');
+        const gone = count('already-gone');
+        const notOk = deletions.filter((deletion) => !deletion.ok);
+        const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${notOk.map((deletion) => `${deletion.path}: ${deletion.why ?? deletion.outcome}`).join('; ')})` : ''}.`;
+        if (deleted.length === 0 && notOk.length === 0) return { nothingToDo: summary };
+        return {
+          finish: {
+            summary,
+            claims: deleted.map((deletion) => ({ target: deletion.path, effect: 'deleted' as const })),
+            failed: notOk.map((deletion) => ({
+              target: deletion.path,
+              reason: deletion.why ?? deletion.outcome,
+            })),
+          },
+        };
+      },
+      { ledger: options.ledger, meta: { cleans: options.runId, baseUrl: context.baseUrl } },
+    ),
   );
   return { ...result, cleanedRunId: options.runId, deletions };
 }

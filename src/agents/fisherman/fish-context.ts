@@ -3,7 +3,12 @@ import { TallyError } from '../../core/errors.js';
 import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
-import { type LoginRecipe, logIn } from '../../packs/http/client/login-recipe.js';
+import {
+  type LoginRecipe,
+  logIn,
+  recipeSecrets,
+  sessionSecrets,
+} from '../../packs/http/client/login-recipe.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
@@ -27,6 +32,12 @@ export interface FishContextOptions {
 export interface FishContext extends HttpToolContext {
   set: CaptureSet & { apiOrigin?: string };
   baseUrl: string;
+  /**
+   * Values this run knows are secret — the recipe's fields, configured header values, the
+   * live session's cookies and CSRF token, capture auth headers. Runs register them with
+   * the ledger so an echo anywhere (a request body, a response, an error) is scrubbed.
+   */
+  knownSecrets: string[];
 }
 
 export class FishermanInputError extends TallyError {}
@@ -53,15 +64,29 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'Cannot tell where the API lives: pass --base-url.',
     );
   const session = options.login ? await logIn(baseUrl, options.login, options.env) : undefined;
+  const captureAuth = currentAuthHeaders(set.auth);
+  const knownSecrets = [
+    ...(options.login ? recipeSecrets(options.login, options.env) : []),
+    ...Object.values(options.headers ?? {}),
+    ...(session ? sessionSecrets(session) : []),
+    ...Object.values(captureAuth),
+  ];
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
-    captureAuth: currentAuthHeaders(set.auth),
+    captureAuth,
     ...(session ? { session } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
   });
   const index = new CaptureIndex(set.captures);
-  return { set, baseUrl, client, index, scope: resolveScope(options.scope, set.captures) };
+  return {
+    set,
+    baseUrl,
+    client,
+    index,
+    scope: resolveScope(options.scope, set.captures),
+    knownSecrets,
+  };
 }

@@ -4,6 +4,7 @@ import { type HttpToolContext, httpTools } from '../../packs/http/tools/index.js
 import { fishermanFinish } from './fisherman-finish.js';
 import { fishermanInstructions } from './fisherman-prompt.js';
 import { fishermanVerifier, itemsFromCreates } from './fisherman-verifier.js';
+import { listEndpointsTool } from './list-endpoints-tool.js';
 import type { DataRequest } from './parse-data-request.js';
 import { requestProblems } from './request-met.js';
 
@@ -21,8 +22,8 @@ export function createFishermanAgent(options: FishermanAgentOptions): Agent {
   const scope: Scope = context.scope;
   return defineAgent({
     name: 'fisherman',
-    instructions: fishermanInstructions(context.index.endpointLines(scope), scope, context.client.marker),
-    tools: httpTools(context),
+    instructions: fishermanInstructions(scope, context.client.marker),
+    tools: [listEndpointsTool(context), ...httpTools(context)],
     finish: fishermanFinish,
     verifier: fishermanVerifier,
     itemsFromLedger: itemsFromCreates(

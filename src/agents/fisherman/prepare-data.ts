@@ -5,7 +5,7 @@ import { runPlan } from '../../core/agent/run-plan.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { executeDataPlan } from './execute-data-plan.js';
-import { buildFishContext, type FishContextOptions } from './fish-context.js';
+import { buildFishContext, type FishContext, type FishContextOptions } from './fish-context.js';
 import { createFishermanAgent } from './fisherman-agent.js';
 import { parseDataRequest } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
@@ -38,8 +38,13 @@ export interface PrepareDataResult extends RunResult {
  * or fails with the exact reason. Every result is verified against the ledger.
  */
 export async function prepareData(options: PrepareDataOptions): Promise<PrepareDataResult> {
-  const env = options.env ?? process.env;
   const context = await buildFishContext(options);
+  // Every run started below scrubs the session's and the configuration's secret values.
+  return options.ledger.withKnownSecrets(context.knownSecrets, () => runFisherman(options, context));
+}
+
+async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
+  const env = options.env ?? process.env;
   const parsed = parseDataRequest(options.request);
   const agent = createFishermanAgent({
     context,

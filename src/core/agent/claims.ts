@@ -48,6 +48,8 @@ export interface EvidenceView {
   net: NetEffects;
 }
 
+export type CanonicalKeys = string | string[] | undefined;
+
 /** Maps each claim to ledger evidence from this run. Must not trust anything the model wrote. */
 export type ClaimVerifier = (claims: Claim[], view: EvidenceView) => ClaimVerdict[] | Promise<ClaimVerdict[]>;
 
@@ -57,7 +59,11 @@ export type ClaimVerifier = (claims: Claim[], view: EvidenceView) => ClaimVerdic
  */
 export interface ClaimResolver {
   space: string;
-  canonical(spelling: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The canonical key(s) a spelling may name, most likely first: a path through a symlink may
+   * name the file it points at (a write) or the link itself (a delete).
+   */
+  canonical(spelling: string): CanonicalKeys | Promise<CanonicalKeys>;
   /** The resource as it stands now, for content claims (`contains`, `sha256`). */
   inspect?(key: string): Promise<{ sha256?: string; content?: string } | undefined>;
 }
@@ -169,18 +175,19 @@ async function candidatesFor(
   const target = String(claim.target).trim();
   let canonical: string | undefined;
   for (const resolver of resolvers) {
-    let key: string | undefined;
+    let keys: CanonicalKeys;
     try {
-      key = await resolver.canonical(target);
+      keys = await resolver.canonical(target);
     } catch (error) {
       // A spelling the resolver refuses (outside the project, a NUL byte) names nothing here.
       if (!(error instanceof Error)) throw error;
-      key = undefined;
+      keys = undefined;
     }
-    if (key === undefined) continue;
-    canonical ??= key;
-    const net = nets.get(`${resolver.space}:${key}`);
-    if (net) return { candidates: [net], canonical: key, otherTypes: [] };
+    for (const key of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) {
+      canonical ??= key;
+      const net = nets.get(`${resolver.space}:${key}`);
+      if (net) return { candidates: [net], canonical: key, otherTypes: [] };
+    }
   }
   const all = [...nets.values()];
   const byKey = all.filter((net) => net.key === target);

@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LedgerError, RunNotFoundError } from '../errors.js';
+import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { createRunIdGenerator } from '../ids.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
+import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import { applySchema } from './schema.js';
 
@@ -30,6 +33,20 @@ export interface StartRunOptions {
   task: string;
   meta?: Record<string, unknown>;
   redaction?: RedactorOptions;
+  /** Values known to be secret (a recipe's password, a session cookie): scrubbed wherever they reappear. */
+  knownSecrets?: Iterable<string>;
+}
+
+export interface LedgerOpenOptions {
+  readonly?: boolean;
+  /** How long one write attempt waits for another process's lock (it blocks the event loop). */
+  busyTimeoutMs?: number;
+  /** Total wait after which LEDGER_BUSY is reported; queued entries are kept and still written. */
+  busyLimitMs?: number;
+  /** Where a ledger that stays locked is reported; defaults to `fail-open.jsonl` beside it. */
+  failOpenLog?: string;
+  /** Told once per outage when the lock is held past `busyLimitMs`. */
+  onBusy?: (error: LedgerError) => void;
 }
 
 /** Appends entries for one run. Everything passes through the run's redactor first. */
@@ -100,11 +117,26 @@ export class Ledger {
   private flushScheduled = false;
   private readonly writeQueue: Database.Transaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
   private runQueue: QueuedRun[] = [];
-  private readonly flushOnExit = () => this.flush();
+  private readonly flushOnExit = () => this.finalFlush(false);
+  private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
+  private readonly settings: Required<Pick<LedgerOpenOptions, 'busyTimeoutMs' | 'busyLimitMs'>> &
+    Pick<LedgerOpenOptions, 'onBusy'>;
+  private readonly failOpen: FailOpen;
+  /** While another process holds the write lock: when it started, retries so far, the pending timer. */
+  private busy: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
 
-  private constructor(path: string, database: Database.Database) {
+  private constructor(path: string, database: Database.Database, options: LedgerOpenOptions) {
     this.path = path;
     this.database = database;
+    this.settings = {
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      busyLimitMs: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS,
+      ...(options.onBusy ? { onBusy: options.onBusy } : {}),
+    };
+    this.failOpen = createFailOpen({
+      logPath: options.failOpenLog ?? join(dirname(path), 'fail-open.jsonl'),
+    });
     // Sequence numbers are assigned inside the write transaction, so several processes
     // appending to one run never collide: the write lock serializes whole batches.
     this.insertEntry = database.prepare(
@@ -130,33 +162,55 @@ export class Ledger {
     this.selectEntries = database.prepare('SELECT * FROM entries WHERE run_id = ? ORDER BY seq');
   }
 
-  static open(path: string, options: { readonly?: boolean } = {}): Ledger {
-    let database: Database.Database;
+  static open(path: string, options: LedgerOpenOptions = {}): Ledger {
+    let database: Database.Database | undefined;
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // Opening may wait the whole limit for a lock: nothing is being served yet.
       database = new Database(path, {
         readonly: options.readonly ?? false,
         fileMustExist: options.readonly ?? false,
-        timeout: 15_000,
+        timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS,
       });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new LedgerError(
-        'LEDGER_UNAVAILABLE',
-        `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
-        { path },
+      if (!options.readonly) {
+        database.pragma('journal_mode = WAL');
+        database.pragma('synchronous = NORMAL');
+        applySchema(database);
+      }
+      database.pragma(
+        `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
       );
+    } catch (error) {
+      database?.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw isBusyError(error)
+        ? new LedgerError(
+            'LEDGER_BUSY',
+            `The ledger at ${path} stayed locked by another process while it was opened (${reason}). Wait for that process to finish, or pass --ledger PATH to use another file.`,
+            { path },
+          )
+        : new LedgerError(
+            'LEDGER_UNAVAILABLE',
+            `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
+            { path },
+          );
     }
-    if (!options.readonly) {
-      database.pragma('journal_mode = WAL');
-      database.pragma('synchronous = NORMAL');
-      applySchema(database);
-    }
-    return new Ledger(path, database);
+    return new Ledger(path, database, options);
+  }
+
+  /**
+   * Runs `work` with values known to be secret: every run it starts (however deep, e.g. in
+   * an agent loop) scrubs them wherever they reappear. Scoped to `work`'s async calls only.
+   */
+  withKnownSecrets<T>(secrets: Iterable<string>, work: () => T): T {
+    return this.secretsScope.run([...(this.secretsScope.getStore() ?? []), ...secrets], work);
   }
 
   startRun(options: StartRunOptions): RunRecorder {
-    const redactor = createRedactor(options.redaction);
+    const redactor = createRedactor({
+      ...options.redaction,
+      knownSecrets: [...(options.knownSecrets ?? []), ...(this.secretsScope.getStore() ?? [])],
+    });
     const runId = this.newRunId();
     this.runQueue.push({
       id: runId,
@@ -192,33 +246,180 @@ export class Ledger {
   }
 
   private scheduleFlush(): void {
+    // While the lock is held elsewhere the pending retry writes everything; an attempt per
+    // turn would block the event loop for the busy timeout on every append.
+    if (this.retryTimer) return;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.flushInBackground());
     }
   }
 
-  /** Writes every queued entry in one transaction. Reads call it first, so reads see all appends. */
-  flush(): void {
+  /**
+   * Writes every queued entry in one transaction; reads call it first. Returns false when
+   * another process holds the write lock: the entries stay queued (reads of a run still see
+   * them) and are retried asynchronously with backoff, so the event loop never waits long.
+   */
+  flush(): boolean {
     this.flushScheduled = false;
-    if ((this.queue.length === 0 && this.runQueue.length === 0) || !this.database.open) return;
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+    }
+    if ((this.queue.length === 0 && this.runQueue.length === 0) || !this.database.open) return true;
     const runs = this.runQueue;
     const rows = this.queue;
     this.runQueue = [];
     this.queue = [];
-    this.writeQueue.immediate(runs, rows);
+    try {
+      this.writeQueue.immediate(runs, rows);
+    } catch (error) {
+      // Nothing of the batch was committed (one transaction): put it back in front, in order.
+      this.runQueue = runs.concat(this.runQueue);
+      this.queue = rows.concat(this.queue);
+      if (!isBusyError(error)) throw this.writeFailed(error);
+      this.waitForLock(rows);
+      return false;
+    }
+    this.lockFreed(rows);
+    return true;
+  }
+
+  /** The flush of an event-loop turn or a retry: nothing thrown here could be caught by anyone. */
+  private flushInBackground(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      // Security/robustness: an exception in a timer callback would crash the process and
+      // lose every queued entry; keep them queued, report, and retry later instead.
+      process.stderr.write(`tally: ${error instanceof Error ? error.message : String(error)}\n`);
+      this.failOpen('ledger', 'ledger-unavailable');
+      this.waitForLock([]);
+    }
+  }
+
+  private writeFailed(error: unknown): LedgerError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new LedgerError(
+      'LEDGER_WRITE_FAILED',
+      `Cannot write to the ledger at ${this.path}: ${reason}. ${this.queue.length} entries are kept in memory; free disk space or fix the file's permissions, or pass --ledger PATH.`,
+      { path: this.path },
+    );
+  }
+
+  private waitForLock(rows: QueuedEntry[]): void {
+    const now = Date.now();
+    this.busy ??= { since: now, attempts: 0, runs: new Set() };
+    for (const row of rows) this.busy.runs.add(row.runId);
+    const busy = this.busy;
+    if (!busy.reported && now - busy.since >= this.settings.busyLimitMs) {
+      busy.reported = this.busyError(now - busy.since);
+      this.failOpen('ledger', 'ledger-unavailable');
+      this.settings.onBusy?.(busy.reported);
+    }
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        this.flushInBackground();
+      },
+      retryDelay(busy.attempts++),
+    );
+    // The exit handler makes a last, blocking attempt; a pending retry must not keep a
+    // finished process alive by itself.
+    this.retryTimer.unref();
+  }
+
+  private busyError(waitedMs: number): LedgerError {
+    return new LedgerError(
+      'LEDGER_BUSY',
+      `The ledger at ${this.path} has been locked by another process for ${Math.round(waitedMs / 1000)} s; ${this.queue.length} entries are held in memory and will be written when it frees. Find the process holding it (for example \`fuser ${this.path}\`) or pass --ledger PATH to use another file.`,
+      { path: this.path, waitedMs, queued: this.queue.length },
+    );
+  }
+
+  /** After an outage reported as LEDGER_BUSY, each run it held up gets a fail_open entry saying so. */
+  private lockFreed(rows: QueuedEntry[]): void {
+    const busy = this.busy;
+    if (!busy) return;
+    this.busy = undefined;
+    if (!busy.reported) return;
+    for (const row of rows) busy.runs.add(row.runId);
+    const waitedMs = Date.now() - busy.since;
+    for (const runId of busy.runs) {
+      this.queue.push({
+        runId,
+        ts: new Date().toISOString(),
+        kind: 'fail_open',
+        name: 'ledger',
+        outcome: 'ledger-unavailable',
+        data: JSON.stringify({ component: 'ledger', why: 'ledger-unavailable', waitedMs }),
+      });
+    }
+    this.scheduleFlush();
+  }
+
+  /** A last, blocking attempt (process exit, close) that waits up to the busy limit. */
+  private finalFlush(throwOnFailure: boolean): void {
+    if (!this.database.open || (this.queue.length === 0 && this.runQueue.length === 0)) return;
+    let failure: unknown;
+    try {
+      this.database.pragma(`busy_timeout = ${Math.floor(this.settings.busyLimitMs)}`);
+      if (!this.flush())
+        failure = this.busy?.reported ?? this.busyError(Date.now() - (this.busy?.since ?? Date.now()));
+    } catch (error) {
+      failure = error;
+    }
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (failure === undefined) return;
+    this.failOpen('ledger', 'ledger-unavailable');
+    const lost = this.queue.length + this.runQueue.length;
+    const error = failure instanceof LedgerError ? failure : this.writeFailed(failure);
+    if (throwOnFailure) throw error;
+    process.stderr.write(
+      `tally: ${error.message} (${lost} ledger entries could not be written before exit)\n`,
+    );
   }
 
   entries(runId: string): LedgerEntry[] {
     this.flush();
-    return (this.selectEntries.all(runId) as EntryRow[]).map(toEntry);
+    const stored = (this.selectEntries.all(runId) as EntryRow[]).map(toEntry);
+    const pending = this.queue.filter((row) => row.runId === runId);
+    if (pending.length === 0) return stored;
+    // The lock is held elsewhere: this run's queued entries are still facts of the run.
+    let seq = stored.at(-1)?.seq ?? 0;
+    return [
+      ...stored,
+      ...pending.map((row) =>
+        toEntry({
+          run_id: row.runId,
+          seq: ++seq,
+          ts: row.ts,
+          kind: row.kind,
+          name: row.name,
+          outcome: row.outcome,
+          data: row.data,
+        }),
+      ),
+    ];
   }
 
   getRun(runId: string): RunRecord {
     this.flush();
     const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
-    if (!row) throw new RunNotFoundError(runId, this.path);
-    return { run: toRun(row), entries: this.entries(runId) };
+    const queued = this.runQueue.find((run) => run.id === runId);
+    if (row) return { run: toRun(row), entries: this.entries(runId) };
+    if (!queued) throw new RunNotFoundError(runId, this.path);
+    return {
+      run: toRun({
+        id: queued.id,
+        agent: queued.agent,
+        task: queued.task,
+        started_at: queued.startedAt,
+        meta: queued.meta,
+      }),
+      entries: this.entries(runId),
+    };
   }
 
   /** Runs newest first, with their ending when they have one. */
@@ -261,10 +462,14 @@ export class Ledger {
     return rows.map(toEntry);
   }
 
+  /** Writes what is queued (waiting up to the busy limit) and closes; LEDGER_BUSY if the lock never freed. */
   close(): void {
     if (!this.database.open) return;
-    this.flush();
     process.removeListener('exit', this.flushOnExit);
-    this.database.close();
+    try {
+      this.finalFlush(true);
+    } finally {
+      this.database.close();
+    }
   }
 }

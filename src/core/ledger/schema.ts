@@ -31,6 +31,8 @@ const STATEMENTS = [
 ];
 
 export function applySchema(database: Database.Database): void {
+  // An existing ledger needs no write lock to open: another process may be holding it.
+  if (database.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return;
   database
     .transaction(() => {
       for (const statement of STATEMENTS) database.exec(statement);

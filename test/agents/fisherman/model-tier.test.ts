@@ -34,14 +34,17 @@ async function fishWithScript(
 const toolCalls = (entries: LedgerEntry[]) => entries.filter((entry) => entry.kind === 'tool_call');
 
 describe('Fisherman model tier, scripted, against the demo app', () => {
-  it('lists only in-scope endpoints in its prompt, with the scope stated', async () => {
+  it('states the scope in its prompt and lists only in-scope endpoints through list_endpoints (captured data stays out of the system prompt)', async () => {
     const { model } = await fishWithScript('Please set up a checkout suite', [
-      callTool('stop', { reason: 'just looking' }, 'Looking.'),
+      callTool('list_endpoints', {}, 'Looking.'),
+      callTool('stop', { reason: 'just looking' }),
     ]);
     const system = JSON.stringify(model.calls[0]?.prompt[0]);
     expect(system).toContain('Scope: /projects/alpha-shop');
-    expect(system).toContain('POST /api/{id}/suites');
-    expect(system).not.toContain('beta-blog');
+    expect(system).not.toContain('POST /api/{id}/suites');
+    const listed = JSON.stringify(model.calls[1]?.prompt.at(-1));
+    expect(listed).toContain('POST /api/{id}/suites');
+    expect(listed).not.toContain('beta-blog');
   });
 
   it('a milestone "created" via the tests endpoint is dropped as a substitution', async () => {

@@ -1,10 +1,14 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AuthSample, Capture, CaptureSet, SkippedCapture } from './capture.js';
 import { CapturesNotFoundError } from './capture-error.js';
 import { apiOriginOf, filterCaptures } from './filter-captures.js';
 import { parseExplorbotDir } from './parse-explorbot.js';
 import { parseHar } from './parse-har.js';
+import { asInputFileError, readRegularFile } from './read-regular-file.js';
+
+/** HARs with bodies run to tens of MB; past this, JSON.parse alone would take seconds and GBs. */
+export const HAR_SIZE_LIMIT = 200 * 1024 * 1024;
 
 /** Loads HAR files and explorbot directories; a malformed HAR throws CaptureFormatError. */
 export function loadCaptures(
@@ -19,13 +23,19 @@ export function loadCaptures(
     const path = resolve(raw);
     if (!existsSync(path)) throw new CapturesNotFoundError(raw);
     sources.push(path);
-    if (statSync(path).isDirectory()) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch (error) {
+      throw asInputFileError(raw, 'capture path', error);
+    }
+    if (isDirectory) {
       const parsed = parseExplorbotDir(path);
       all.push(...parsed.captures);
       auth.push(...parsed.auth);
       skipped.push(...parsed.skipped);
     } else {
-      const parsed = parseHar(readFileSync(path, 'utf8'), path);
+      const parsed = parseHar(readRegularFile(path, 'HAR file', HAR_SIZE_LIMIT), path);
       all.push(...parsed.captures);
       auth.push(...parsed.auth);
     }

@@ -1,9 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture, SkippedCapture } from './capture.js';
 import { parseMaybeJson } from './normalize-headers.js';
+import { asInputFileError, readRegularFile } from './read-regular-file.js';
+
+/** One request or response of a browser session; anything bigger is not a capture we can use. */
+export const EXPLORBOT_FILE_LIMIT = 32 * 1024 * 1024;
 
 const BROWSER_PREFIX = 'xhr_';
 
@@ -30,7 +34,9 @@ function splitFrontMatter(text: string): { front: string; body: string } {
 
 function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
   const source = join(dir, `${id}.request.yaml`);
-  const { front, body } = splitFrontMatter(readFileSync(source, 'utf8'));
+  const { front, body } = splitFrontMatter(
+    readRegularFile(source, 'explorbot request file', EXPLORBOT_FILE_LIMIT),
+  );
   const meta: unknown = parseYaml(front, { logLevel: 'error' });
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter is not a map');
   const record = meta as Record<string, unknown>;
@@ -62,7 +68,10 @@ function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
     status,
     responseHeaders: lower(stringMap(record.responseHeaders, 'responseHeaders')),
     ...(existsSync(responsePath)
-      ? { responseText: readFileSync(responsePath, 'utf8'), responseContentType: 'application/json' }
+      ? {
+          responseText: readRegularFile(responsePath, 'explorbot response file', EXPLORBOT_FILE_LIMIT),
+          responseContentType: 'application/json',
+        }
       : {}),
     timestamp: record.timestamp,
     resourceType: 'xhr',
@@ -82,7 +91,13 @@ export function parseExplorbotDir(dir: string): {
   const captures: Capture[] = [];
   const auth: AuthSample[] = [];
   const skipped: SkippedCapture[] = [];
-  const ids = readdirSync(dir)
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    throw asInputFileError(dir, 'explorbot directory', error);
+  }
+  const ids = names
     .filter((name) => name.endsWith('.request.yaml'))
     .map((name) => name.slice(0, -'.request.yaml'.length))
     .sort();

@@ -35,6 +35,11 @@ export class CookieJar {
       : undefined;
   }
 
+  /** The cookie values held now: secrets to scrub wherever they reappear. */
+  values(): string[] {
+    return [...this.cookies.values()].map((cookie) => cookie.value);
+  }
+
   get size(): number {
     return this.cookies.size;
   }

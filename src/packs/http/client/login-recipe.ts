@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TallyError } from '../../../core/errors.js';
+import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
+
+/** A recipe is a few lines of JSON; anything bigger is not one. */
+export const LOGIN_RECIPE_SIZE_LIMIT = 1024 * 1024;
 
 export const loginRecipeSchema = z.object({
   /** Path (or same-origin URL) of the login request. */
@@ -12,8 +15,11 @@ export const loginRecipeSchema = z.object({
   /** Sent as JSON; values may use ${ENV_VAR}. */
   json: z.record(z.string(), z.string()).optional(),
   /** A page whose meta[name="csrf-token"] holds the CSRF token to send as x-csrf-token. */
-  csrfPage: z.string().optional(),
-  csrfHeader: z.string().default('x-csrf-token'),
+  csrfPage: z.string().min(1).optional(),
+  csrfHeader: z
+    .string()
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
+    .default('x-csrf-token'),
 });
 
 export type LoginRecipe = z.infer<typeof loginRecipeSchema>;
@@ -51,10 +57,12 @@ function expand(
 }
 
 export function readLoginRecipe(path: string): LoginRecipe {
+  const text = readRegularFile(path, 'login recipe', LOGIN_RECIPE_SIZE_LIMIT);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new LoginError(
       'LOGIN_RECIPE_INVALID',
       `Cannot read the login recipe ${path}: ${error instanceof Error ? error.message : String(error)}. It must be a JSON file.`,
@@ -82,22 +90,80 @@ export interface LiveSession {
 const META_CSRF =
   /<meta\s+[^>]*name=["']csrf-token["'][^>]*content=["']([^"']+)["']|<meta\s+[^>]*content=["']([^"']+)["'][^>]*name=["']csrf-token["']/i;
 
+/**
+ * Security: every URL a recipe makes Tally fetch is resolved against the API's base URL and
+ * must stay on its origin — an absolute or scheme-relative (`//host/x`) URL elsewhere would
+ * send the live session cookie to another server. Checked before any request leaves.
+ */
+function onOrigin(field: string, raw: string, baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw, baseUrl);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new LoginError(
+      'LOGIN_RECIPE_INVALID',
+      `The login recipe's ${field} "${raw}" is not a URL. Write a path such as /login.`,
+      {
+        field,
+      },
+    );
+  }
+  const origin = new URL(baseUrl).origin;
+  if (url.origin !== origin)
+    throw new LoginError(
+      'LOGIN_ORIGIN',
+      `The login recipe's ${field} ${url.href} is not on ${origin}; a session is only made and used on the API's origin. Write ${field} as a path on ${origin}.`,
+      { field, origin },
+    );
+  return url;
+}
+
+/** Values a live session holds that must never be persisted or printed: its cookies and CSRF token. */
+export function sessionSecrets(session: LiveSession): string[] {
+  return [...session.jar.values(), ...(session.csrf ? [session.csrf.token] : [])];
+}
+
+/** The secret values a recipe sends: its form and JSON fields after ${ENV} expansion. */
+export function recipeSecrets(recipe: LoginRecipe, env: NodeJS.ProcessEnv = process.env): string[] {
+  const values = (fields: Record<string, string> | undefined) => {
+    try {
+      return Object.values(expand(fields, env) ?? {});
+    } catch (error) {
+      // A missing variable fails the login itself with the clear message; nothing was sent.
+      if (error instanceof LoginError) return [];
+      throw error;
+    }
+  };
+  return [...values(recipe.form), ...values(recipe.json)];
+}
+
+/** fetch, with a network failure (refused, DNS, reset) as a LoginError that says what to check. */
+async function reach(url: URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new LoginError(
+      'LOGIN_UNREACHABLE',
+      `Cannot reach ${url.origin} to log in (${cause?.code ?? cause?.message ?? error.message}). Check --base-url and that the app is running.`,
+      { url: url.href },
+    );
+  }
+}
+
 export async function logIn(
   baseUrl: string,
   recipe: LoginRecipe,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LiveSession> {
   const jar = new CookieJar();
-  const origin = new URL(baseUrl).origin;
-  const loginUrl = new URL(recipe.url, baseUrl);
-  if (loginUrl.origin !== origin)
-    throw new LoginError(
-      'LOGIN_ORIGIN',
-      `The login URL ${loginUrl.href} is not on ${origin}; a session is only made on the API's origin.`,
-    );
+  const loginUrl = onOrigin('url', recipe.url, baseUrl);
+  const pageUrl = recipe.csrfPage === undefined ? undefined : onOrigin('csrfPage', recipe.csrfPage, baseUrl);
   const form = expand(recipe.form, env);
   const json = expand(recipe.json, env);
-  const response = await fetch(loginUrl, {
+  const response = await reach(loginUrl, {
     method: recipe.method,
     redirect: 'manual',
     headers: form
@@ -114,9 +180,8 @@ export async function logIn(
     );
   }
   const session: LiveSession = { jar, startedAt: new Date().toISOString() };
-  if (recipe.csrfPage) {
-    const pageUrl = new URL(recipe.csrfPage, baseUrl);
-    const page = await fetch(pageUrl, {
+  if (pageUrl) {
+    const page = await reach(pageUrl, {
       headers: { cookie: jar.header(pageUrl.pathname) ?? '' },
       redirect: 'manual',
     });
