@@ -1,12 +1,43 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ToolRejectedError } from '../../core/errors.js';
+import { fileKind } from './file-kind.js';
+import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
 import { isInside, type ProjectRoot, type ResolvedPath } from './project-root.js';
+import { reapStaleTempFiles, tallyTempPathFor } from './tally-temp-file.js';
 
 export interface AtomicWriteHooks {
   /** Test seam: runs after the temporary file is written, before it is renamed into place. */
   beforeRename?: () => Promise<void>;
+}
+
+function removeIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+}
+
+/** The mode of the file being replaced (kept across the write); refuses what is not a file. */
+function existingMode(target: ResolvedPath): number | undefined {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(target.absolute);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const kind = fileKind(stats);
+  if (kind === 'directory')
+    throw new ToolRejectedError(
+      'IS_A_DIRECTORY',
+      `${target.relative === '.' ? 'The project root' : target.relative} is a directory: write to a file path inside it (for example ${target.relative === '.' ? '' : `${target.relative}/`}notes.md).`,
+      { path: target.relative },
+    );
+  if (kind !== 'file') throw new NotARegularFileError(target.relative, kind);
+  return stats.mode & 0o777;
 }
 
 /**
@@ -21,36 +52,33 @@ export async function writeFileAtomic(
   data: Buffer | string,
   hooks: AtomicWriteHooks = {},
 ): Promise<void> {
+  // Before anything touches the disk: a directory (the root included) or a FIFO is never replaced.
+  const mode = existingMode(target) ?? 0o644;
   const directory = dirname(target.absolute);
+  // Security: the temporary file lives next to the target, so that directory must be inside the root.
+  if (!isInside(root.realRoot, directory))
+    throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
   mkdirSync(directory, { recursive: true });
-  let mode = 0o644;
-  try {
-    mode = statSync(target.absolute).mode & 0o777;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  const temporary = join(
-    directory,
-    `.${basename(target.absolute)}.tally-${randomBytes(6).toString('hex')}.tmp`,
-  );
+  reapStaleTempFiles(target.absolute);
+  const temporary = tallyTempPathFor(target.absolute);
   // No fsync: rename gives all-or-nothing against a crashed or killed process (tested with
   // kill -9); durability across power loss is the filesystem's, as for most editors.
   writeFileSync(temporary, data, { flag: 'wx', mode });
-  const raceLost = async (resolved: string): Promise<never> => {
-    try {
-      unlinkSync(temporary);
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    }
-    throw new PathOutsideProjectError(target.relative, resolved, 'race-detected', root.realRoot);
-  };
-  await hooks.beforeRename?.();
-  const directoryNow = realpathSync.native(directory);
-  if (directoryNow !== directory || !isInside(root.realRoot, directoryNow)) await raceLost(directoryNow);
-  renameSync(temporary, target.absolute);
+  let renamed = false;
+  try {
+    await hooks.beforeRename?.();
+    const directoryNow = realpathSync.native(directory);
+    if (directoryNow !== directory || !isInside(root.realRoot, directoryNow))
+      throw new PathOutsideProjectError(target.relative, directoryNow, 'race-detected', root.realRoot);
+    renameSync(temporary, target.absolute);
+    renamed = true;
+  } finally {
+    // A refused or failed rename (a directory created at the target meanwhile) leaves no temporary file.
+    if (!renamed) removeIfPresent(temporary);
+  }
   const finalNow = realpathSync.native(target.absolute);
   if (!isInside(root.realRoot, finalNow)) {
     unlinkSync(target.absolute);
-    await raceLost(finalNow);
+    throw new PathOutsideProjectError(target.relative, finalNow, 'race-detected', root.realRoot);
   }
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaimResolver } from '../../core/agent/claims.js';
 import type { Effect, EffectKind } from '../../core/effects.js';
 import type { FileEvidence } from './file-evidence.js';
+import { openRegularFile } from './open-regular-file.js';
 import type { ProjectRoot } from './project-root.js';
 import { walkFiles } from './walk-files.js';
 
@@ -57,7 +58,14 @@ export function fileClaimResolver(root: ProjectRoot): ClaimResolver {
         throw error;
       }
       if (!stats.isFile() || stats.size > INSPECT_LIMIT) return undefined;
-      const data = readFileSync(absolute);
+      // Security: opened without blocking and re-checked, in case a FIFO was swapped in.
+      const { handle } = await openRegularFile(absolute, key);
+      let data: Buffer;
+      try {
+        data = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
       return { sha256: createHash('sha256').update(data).digest('hex'), content: data.toString('utf8') };
     },
   };

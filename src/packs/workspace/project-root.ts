@@ -112,10 +112,16 @@ export class ProjectRoot {
         { root: absolute },
       );
     }
-    const protectedPaths = (options.protect ?? []).map((path) => {
+    const protectedPaths: string[] = [];
+    for (const path of options.protect ?? []) {
       const resolved = resolve(path);
-      return isInside(absolute, resolved) ? join(real, relative(absolute, resolved)) : resolved;
-    });
+      const anchored = isInside(absolute, resolved) ? join(real, relative(absolute, resolved)) : resolved;
+      const location = (await realLocation(anchored)).real;
+      // Security: a protected path guards itself and what lies below it, and only inside the
+      // root: a ledger folder that CONTAINS the root (`--ledger ../x.db`) is already out of
+      // reach of every tool, and protecting it would refuse every path in the project.
+      if (isInside(real, location)) protectedPaths.push(location);
+    }
     return new ProjectRoot(absolute, real, protectedPaths);
   }
 

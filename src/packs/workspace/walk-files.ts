@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isTallyTempName } from './tally-temp-file.js';
 
 export interface WalkEntry {
   absolute: string;
@@ -30,7 +31,7 @@ function gitignoreAt(directory: string): string | undefined {
 
 /**
  * Walks a directory breadth-first without following symlinks (a link is reported, never
- * entered), skipping `.git`, honouring `.gitignore` when asked. Synchronous on purpose:
+ * entered), skipping `.git` and Tally's temporary files, honouring `.gitignore` when asked. Synchronous on purpose:
  * thousands of tiny readdirs through the thread pool cost several times more than the walk.
  */
 export function walkFiles(
@@ -52,7 +53,8 @@ export function walkFiles(
     const dirents = readdirSync(directory, { withFileTypes: true });
     dirents.sort((a, b) => a.name.localeCompare(b.name));
     for (const dirent of dirents) {
-      if (dirent.name === '.git') continue;
+      // An in-flight or orphaned atomic-write temporary file is Tally's, never the project's.
+      if (dirent.name === '.git' || isTallyTempName(dirent.name)) continue;
       const absolute = join(directory, dirent.name);
       const isDirectory = dirent.isDirectory();
       const ignored = ownRules.some((rule) => {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
@@ -6,7 +5,28 @@ import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { fileEffect } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import { openRegularFile } from '../open-regular-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
+
+/** An edit holds the file, its new text and a diff in memory: bound it. */
+const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+
+/** The whole text of a regular file no larger than MAX_EDIT_BYTES. */
+async function readForEdit(absolute: string, relative: string): Promise<string> {
+  // Security: a FIFO or a device is refused before it is opened (it could block or never end).
+  const { handle, stats } = await openRegularFile(absolute, relative);
+  try {
+    if (stats.size > MAX_EDIT_BYTES)
+      throw new ToolRejectedError(
+        'FILE_TOO_LARGE',
+        `${relative} has ${stats.size} bytes; fs_edit edits files up to ${MAX_EDIT_BYTES} bytes. Nothing was changed. Write a smaller file with fs_write instead.`,
+        { path: relative, bytes: stats.size, limit: MAX_EDIT_BYTES },
+      );
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 const editInput = z
   .object({
@@ -92,7 +112,7 @@ export function fsEdit(context: WorkspaceContext) {
           'FILE_NOT_FOUND',
           `No file at ${resolved.relative}: create it with fs_write.`,
         );
-      const before = readFileSync(resolved.absolute, 'utf8');
+      const before = await readForEdit(resolved.absolute, resolved.relative);
       let after: string;
       let replacements = 1;
       if (input.startLine !== undefined) {
@@ -115,7 +135,7 @@ export function fsEdit(context: WorkspaceContext) {
         replacements = replaced.count;
       }
       await writeFileAtomic(context.root, resolved, after, context.writeHooks);
-      const evidence = await readBackEvidence(resolved.absolute);
+      const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       const diff = createTwoFilesPatch(
         `a/${resolved.relative}`,
         `b/${resolved.relative}`,

@@ -1,8 +1,9 @@
-import { relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
+import { isTallyTempName } from '../tally-temp-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 const MAX_RESULTS = 1000;
@@ -36,7 +37,11 @@ export function fsGlob(context: WorkspaceContext) {
         followSymbolicLinks: false,
         ignore: ['**/.git/**'],
       });
-      const paths = found.map((path) => relative(context.root.realRoot, path).split(sep).join('/')).sort();
+      // Tally's in-flight or orphaned temporary files are never the project's (even with a `.*` pattern).
+      const paths = found
+        .filter((path) => !isTallyTempName(basename(path)))
+        .map((path) => relative(context.root.realRoot, path).split(sep).join('/'))
+        .sort();
       return {
         result: {
           ok: true,

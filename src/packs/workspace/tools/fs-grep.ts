@@ -1,49 +1,15 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
-import { walkFiles } from '../walk-files.js';
-import { isBinary, type WorkspaceContext } from './workspace-context.js';
-
-const CHUNK_FILES = 400;
-const SMALL_FILE = 1024 * 1024;
-
-function compile(pattern: string, literal: boolean, caseInsensitive: boolean): RegExp {
-  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
-  try {
-    return new RegExp(source, caseInsensitive ? 'i' : '');
-  } catch (error) {
-    throw new ToolRejectedError(
-      'PATTERN_INVALID',
-      `Invalid regular expression /${pattern}/: ${(error as Error).message}. Pass literal: true to search for the text as-is.`,
-    );
-  }
-}
-
-/** Reads a file into a reused buffer (one open, one read, one close), or undefined if it vanished. */
-function readSmall(path: string, scratch: Buffer): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'EACCES')
-      return undefined;
-    throw error;
-  }
-  try {
-    const length = readSync(fd, scratch, 0, scratch.length, 0);
-    return length < scratch.length ? scratch.subarray(0, length) : readFileSync(path);
-  } finally {
-    closeSync(fd);
-  }
-}
+import { compilePattern } from '../search-files.js';
+import { searchInWorker } from '../search-in-worker.js';
+import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsGrep(context: WorkspaceContext) {
   return defineTool({
     name: 'fs_grep',
     description:
-      'Search file contents in the project: a regular expression (or literal text), optionally only in files matching a glob (e.g. **/*.ts). Returns path, line and text of each match, capped with a notice. Honours .gitignore.',
+      'Search file contents in the project: a regular expression (or literal text), optionally only in files matching a glob (e.g. **/*.ts). Returns path, line and text of each match, capped with a notice. Honours .gitignore; skips FIFOs, sockets, devices and files over 32 MiB (listed in skipped). A search that runs too long (a catastrophic pattern) is stopped with SEARCH_TIMEOUT.',
     inputSchema: z.object({
       pattern: z.string().min(1),
       literal: z.boolean().default(false),
@@ -54,55 +20,49 @@ export function fsGrep(context: WorkspaceContext) {
     }),
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `${input.path}:${input.pattern}`,
-    execute: async (input) => {
-      const regex = compile(input.pattern, input.literal, input.caseInsensitive);
-      // A plain needle can be found in the raw bytes before any decoding.
-      const needle =
-        !input.caseInsensitive && (input.literal || !/[.*+?^${}()|[\]\\]/.test(input.pattern))
-          ? Buffer.from(input.pattern)
-          : undefined;
-      const resolved = await context.root.resolve(input.path);
-      const matchesGlob = input.glob
-        ? picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') })
-        : undefined;
-      const files = walkFiles(resolved.absolute, { gitignore: true }).entries.filter(
-        (entry) => entry.type === 'file' && (!matchesGlob || matchesGlob(entry.relative)),
-      );
-      const matches: { path: string; line: number; text: string }[] = [];
-      const prefix = resolved.relative === '.' ? '' : `${resolved.relative}/`;
-      const scratch = Buffer.allocUnsafe(SMALL_FILE);
-      let total = 0;
-      for (let start = 0; start < files.length; start += CHUNK_FILES) {
-        // Synchronous reads beat the thread pool several times over; yield between chunks.
-        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-        for (const file of files.slice(start, start + CHUNK_FILES)) {
-          const data = readSmall(file.absolute, scratch);
-          if (!data || (needle && data.indexOf(needle) === -1) || isBinary(data)) continue;
-          const text = data.toString('utf8');
-          if (!regex.test(text)) continue;
-          text.split('\n').forEach((line, index) => {
-            if (!regex.test(line)) return;
-            total += 1;
-            if (matches.length < input.maxResults)
-              matches.push({
-                path: `${prefix}${file.relative}`,
-                line: index + 1,
-                text: line.replace(/\r$/, '').slice(0, 500),
-              });
-          });
-        }
+    execute: async (input, tool) => {
+      try {
+        // Compiling never backtracks: an invalid pattern is refused here, before a worker starts.
+        compilePattern(input.pattern, input.literal, input.caseInsensitive);
+      } catch (error) {
+        throw new ToolRejectedError(
+          'PATTERN_INVALID',
+          `Invalid regular expression /${input.pattern}/: ${(error as Error).message}. Pass literal: true to search for the text as-is.`,
+        );
       }
-      matches.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+      const resolved = await context.root.resolve(input.path);
+      const found = await searchInWorker(
+        {
+          base: resolved.absolute,
+          baseRelative: resolved.relative,
+          pattern: input.pattern,
+          literal: input.literal,
+          caseInsensitive: input.caseInsensitive,
+          ...(input.glob !== undefined ? { glob: input.glob } : {}),
+          maxResults: input.maxResults,
+        },
+        {
+          ...(context.searchTimeoutMs !== undefined ? { timeoutMs: context.searchTimeoutMs } : {}),
+          ...(tool?.signal ? { signal: tool.signal } : {}),
+        },
+      );
       return {
         result: {
           ok: true,
-          matches,
-          count: total,
-          filesSearched: files.length,
-          ...(total > matches.length
+          matches: found.matches,
+          count: found.count,
+          filesSearched: found.filesSearched,
+          ...(found.count > found.matches.length
             ? {
                 truncated: true,
-                notice: `Showing ${matches.length} of ${total} matches: narrow the pattern or the glob, or raise maxResults.`,
+                notice: `Showing ${found.matches.length} of ${found.count} matches: narrow the pattern or the glob, or raise maxResults.`,
+              }
+            : {}),
+          ...(found.skippedCount > 0
+            ? {
+                skipped: found.skipped,
+                skippedCount: found.skippedCount,
+                skippedNotice: `${found.skippedCount} file(s) not searched: FIFOs, sockets and devices cannot be read; larger files can be read in ranges with fs_read.`,
               }
             : {}),
         },

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
+import { fileKind } from '../file-kind.js';
+import { isTallyTempName } from '../tally-temp-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsList(context: WorkspaceContext) {
   return defineTool({
     name: 'fs_list',
     description:
-      'List one directory of the project: each entry with its type (file, directory, symlink) and size. Symlinks are shown, not followed.',
+      'List one directory of the project: each entry with its type (file, directory, symlink; fifo, socket or device for special files, which cannot be read) and size. Symlinks are shown, not followed.',
     inputSchema: z.object({
       path: z.string().default('.').describe('Directory relative to the project root'),
     }),
@@ -32,17 +34,20 @@ export function fsList(context: WorkspaceContext) {
         throw error;
       }
       const entries = dirents
+        .filter((dirent) => !isTallyTempName(dirent.name))
         .sort((a, b) => a.name.localeCompare(b.name))
-        .map((dirent) => {
-          const stats = lstatSync(join(resolved.absolute, dirent.name));
-          const type = stats.isSymbolicLink()
-            ? 'symlink'
-            : stats.isDirectory()
-              ? 'directory'
-              : stats.isFile()
-                ? 'file'
-                : 'other';
-          return { name: dirent.name, type, size: stats.size };
+        .flatMap((dirent) => {
+          let stats: ReturnType<typeof lstatSync>;
+          try {
+            // lstat never opens the entry: a FIFO or a device is described, not touched.
+            stats = lstatSync(join(resolved.absolute, dirent.name));
+          } catch (error) {
+            // Removed between the readdir and the lstat: it is no longer there to list.
+            if ((error as { code?: string }).code === 'ENOENT') return [];
+            throw error;
+          }
+          const type = fileKind(stats);
+          return [{ name: dirent.name, type, size: stats.size }];
         });
       return { result: { ok: true, path: resolved.relative, entries } };
     },

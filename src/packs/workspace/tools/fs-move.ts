@@ -41,7 +41,7 @@ export function fsMove(context: WorkspaceContext) {
       await mkdir(dirname(to.absolute), { recursive: true });
       await rename(from.entry, to.absolute);
       const isFile = (await lstat(to.absolute)).isFile();
-      const evidence = isFile ? await readBackEvidence(to.absolute) : undefined;
+      const evidence = isFile ? await readBackEvidence(to.absolute, to.relative) : undefined;
       // A move is a delete of the source and a create (or update) of the destination.
       const pairs: [string, string][] = [
         [from.entryRelative, to.relative],

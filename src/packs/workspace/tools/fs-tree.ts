@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
-import { walkFiles } from '../walk-files.js';
+import { type WalkEntry, walkFiles } from '../walk-files.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 const MAX_ENTRIES = 2000;
+
+/** A FIFO, socket or device is marked so the model does not try to read it. */
+const TYPE_MARK: Record<WalkEntry['type'], string> = {
+  file: '',
+  directory: '/',
+  symlink: ' ->',
+  other: ' (special file: not readable)',
+};
 
 export function fsTree(context: WorkspaceContext) {
   return defineTool({
@@ -27,7 +35,7 @@ export function fsTree(context: WorkspaceContext) {
       const tree = entries
         .map(
           (entry) =>
-            `${'  '.repeat(entry.depth - 1)}${entry.relative.split('/').at(-1)}${entry.type === 'directory' ? '/' : entry.type === 'symlink' ? ' ->' : ''}`,
+            `${'  '.repeat(entry.depth - 1)}${entry.relative.split('/').at(-1)}${TYPE_MARK[entry.type]}`,
         )
         .join('\n');
       return {

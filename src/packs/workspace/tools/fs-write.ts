@@ -26,7 +26,7 @@ export function fsWrite(context: WorkspaceContext) {
     execute: async (input) => {
       const resolved = await context.root.resolve(input.path);
       await writeFileAtomic(context.root, resolved, input.content, context.writeHooks);
-      const evidence = await readBackEvidence(resolved.absolute);
+      const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       return {
         result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
         evidence: {

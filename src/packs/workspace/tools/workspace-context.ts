@@ -6,6 +6,8 @@ export interface WorkspaceContext {
   root: ProjectRoot;
   /** Test seam for the check-then-write race. */
   writeHooks?: AtomicWriteHooks;
+  /** Deadline of one fs_grep search (default SEARCH_TIMEOUT_MS, 8 s). */
+  searchTimeoutMs?: number;
 }
 
 export const MAX_READ_BYTES = 256 * 1024;

@@ -1,0 +1,149 @@
+import { closeSync, lstatSync, readSync } from 'node:fs';
+import picomatch from 'picomatch';
+import { type FileKind, fileKind } from './file-kind.js';
+import { NotARegularFileError } from './not-a-regular-file-error.js';
+import { openRegularFileSync } from './open-regular-file.js';
+import { isBinary } from './tools/workspace-context.js';
+import { walkFiles } from './walk-files.js';
+
+/** A search holds one file at a time in memory: bound it. */
+export const MAX_SEARCH_FILE_BYTES = 32 * 1024 * 1024;
+/** Skipped files named in the result; the rest are counted. */
+const MAX_SKIPPED_LISTED = 20;
+
+export interface SearchRequest {
+  /** The real directory to search (already checked to be inside the project). */
+  base: string;
+  /** `base` relative to the project root; `.` for the root. */
+  baseRelative: string;
+  pattern: string;
+  literal: boolean;
+  caseInsensitive: boolean;
+  glob?: string;
+  maxResults: number;
+}
+
+export interface SearchMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  count: number;
+  filesSearched: number;
+  /** Files not searched and why (a FIFO, a device, too large), at most MAX_SKIPPED_LISTED. */
+  skipped: { path: string; reason: string }[];
+  skippedCount: number;
+}
+
+export function compilePattern(pattern: string, literal: boolean, caseInsensitive: boolean): RegExp {
+  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
+  return new RegExp(source, caseInsensitive ? 'i' : '');
+}
+
+function specialReason(kind: FileKind): string {
+  return `a ${kind.replace('-', ' ')}, not a regular file`;
+}
+
+/** The kind of a special file seen by the walk, or undefined when it is gone. */
+function specialKind(absolute: string): FileKind | undefined {
+  try {
+    return fileKind(lstatSync(absolute));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The whole of a regular file no larger than the limit, or why it was not read. */
+function readSearchable(absolute: string, relative: string): Buffer | { reason: string } | undefined {
+  let opened: ReturnType<typeof openRegularFileSync>;
+  try {
+    // Security: never opens a FIFO or a device, even one swapped in after the walk.
+    opened = openRegularFileSync(absolute, relative);
+  } catch (error) {
+    if (error instanceof NotARegularFileError) return { reason: specialReason(error.kind) };
+    const code = (error as { code?: string }).code;
+    if (code === 'FILE_CHANGED') return { reason: 'replaced by a symlink while being opened' };
+    // Gone since the walk, or unreadable: nothing to search, as before the change.
+    if (code === 'ENOENT' || code === 'EACCES') return undefined;
+    throw error;
+  }
+  try {
+    if (opened.stats.size > MAX_SEARCH_FILE_BYTES)
+      return {
+        reason: `larger than ${MAX_SEARCH_FILE_BYTES / 1024 / 1024} MiB (read it in ranges with fs_read)`,
+      };
+    const data = Buffer.allocUnsafe(opened.stats.size);
+    let filled = 0;
+    while (filled < data.length) {
+      const read = readSync(opened.fd, data, filled, data.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return data.subarray(0, filled);
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/**
+ * The search itself: walk (honouring .gitignore), filter by glob, read each regular file,
+ * match line by line. Synchronous and unbounded in time for a hostile pattern, so it runs in
+ * a worker thread under a deadline (see searchInWorker), never on the server's main thread.
+ */
+export function searchFiles(request: SearchRequest): SearchResult {
+  const regex = compilePattern(request.pattern, request.literal, request.caseInsensitive);
+  // Whole-file prefilter: multiline, so `^` and `$` match at each line as they do per line.
+  const anyLine = new RegExp(regex.source, `${regex.flags}m`);
+  // A plain needle can be found in the raw bytes before any decoding.
+  const needle =
+    !request.caseInsensitive && (request.literal || !/[.*+?^${}()|[\]\\]/.test(request.pattern))
+      ? Buffer.from(request.pattern)
+      : undefined;
+  const matchesGlob = request.glob
+    ? picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') })
+    : undefined;
+  const prefix = request.baseRelative === '.' ? '' : `${request.baseRelative}/`;
+  const candidates = walkFiles(request.base, { gitignore: true }).entries.filter(
+    (entry) =>
+      (entry.type === 'file' || entry.type === 'other') && (!matchesGlob || matchesGlob(entry.relative)),
+  );
+  const matches: SearchMatch[] = [];
+  const skipped: { path: string; reason: string }[] = [];
+  let skippedCount = 0;
+  const skip = (path: string, reason: string) => {
+    skippedCount += 1;
+    if (skipped.length < MAX_SKIPPED_LISTED) skipped.push({ path, reason });
+  };
+  let count = 0;
+  let filesSearched = 0;
+  for (const file of candidates) {
+    const path = `${prefix}${file.relative}`;
+    if (file.type === 'other') {
+      const kind = specialKind(file.absolute);
+      if (kind) skip(path, specialReason(kind));
+      continue;
+    }
+    filesSearched += 1;
+    const data = readSearchable(file.absolute, path);
+    if (data === undefined) continue;
+    if (!Buffer.isBuffer(data)) {
+      skip(path, data.reason);
+      continue;
+    }
+    if ((needle && data.indexOf(needle) === -1) || isBinary(data)) continue;
+    const text = data.toString('utf8');
+    if (!anyLine.test(text)) continue;
+    text.split('\n').forEach((line, index) => {
+      if (!regex.test(line)) return;
+      count += 1;
+      if (matches.length < request.maxResults)
+        matches.push({ path, line: index + 1, text: line.replace(/\r$/, '').slice(0, 500) });
+    });
+  }
+  matches.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+  return { matches, count, filesSearched, skipped, skippedCount };
+}

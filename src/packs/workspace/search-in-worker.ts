@@ -1,0 +1,98 @@
+import { Worker } from 'node:worker_threads';
+import { TallyError } from '../../core/errors.js';
+import type { SearchRequest, SearchResult } from './search-files.js';
+
+/** Long enough for a real search of a large project; short of the 10 s a client will wait. */
+export const SEARCH_TIMEOUT_MS = 8_000;
+/** A search holds at most one file (32 MiB) and its decoded text at a time. */
+const WORKER_HEAP_MB = 512;
+
+/**
+ * The worker runs the compiled module; under vitest (TypeScript sources, no dist/) it first
+ * registers the tsx loader. Production never takes the second branch.
+ */
+function startWorker(request: SearchRequest): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./grep-worker.js', import.meta.url), { workerData: request, resourceLimits });
+  const entry = JSON.stringify(new URL('./grep-worker.ts', import.meta.url).href);
+  return new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); });`,
+    { eval: true, workerData: request, resourceLimits },
+  );
+}
+
+/**
+ * Runs a search in a worker thread with a deadline. Why a worker and not a linear-time engine
+ * (re2): a JavaScript regex cannot be interrupted on the main thread, and `(a+)+$` on 40 `a`s
+ * backtracks for minutes; terminating a worker stops it within milliseconds, keeps the full
+ * JavaScript regex syntax (lookarounds, backreferences), needs no native module, and moves the
+ * walk and the file reads off the main thread too. The price: ~40 ms to start a worker.
+ */
+export function searchInWorker(
+  request: SearchRequest,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<SearchResult> {
+  const timeoutMs = options.timeoutMs ?? SEARCH_TIMEOUT_MS;
+  const worker = startWorker(request);
+  return new Promise<SearchResult>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      // Terminating a worker that already answered costs nothing; one still matching is stopped here.
+      void worker.terminate();
+      settle();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new TallyError(
+              'SEARCH_TIMEOUT',
+              `The search for /${request.pattern}/ did not finish within ${timeoutMs} ms and was stopped. The pattern may backtrack catastrophically (nested quantifiers such as (a+)+): simplify it, pass literal: true, or narrow path or glob.`,
+              { pattern: request.pattern, timeoutMs },
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
+    const onAbort = () =>
+      finish(() => reject(new TallyError('ABORTED', 'The search was abandoned: the call was aborted.')));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once(
+      'message',
+      (message: { result?: SearchResult; failure?: { code: string; message: string } }) =>
+        finish(() => {
+          if (message.result) resolve(message.result);
+          else
+            reject(
+              new TallyError(
+                message.failure?.code ?? 'SEARCH_FAILED',
+                `The search failed: ${message.failure?.message}. Check that the directory is readable, or narrow path or glob.`,
+              ),
+            );
+        }),
+    );
+    worker.once('error', (error) =>
+      finish(() =>
+        reject(
+          new TallyError(
+            (error as { code?: string }).code ?? 'SEARCH_FAILED',
+            `The search failed: ${error.message}. Narrow path or glob and try again.`,
+          ),
+        ),
+      ),
+    );
+    worker.once('exit', (code) =>
+      finish(() =>
+        reject(
+          new TallyError(
+            'SEARCH_FAILED',
+            `The search worker exited (code ${code}) without an answer. Try again.`,
+          ),
+        ),
+      ),
+    );
+  });
+}
