@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TallyError } from '../../core/errors.js';
+import { type Chat, chatSchema } from './chat-record.js';
+
+/** Where chats live between turns. The default keeps one JSON file per chat. */
+export interface ChatStore {
+  create(): Chat;
+  /** Throws CHAT_NOT_FOUND when there is no such chat. */
+  load(id: string): Chat;
+  save(chat: Chat): void;
+}
+
+const CHAT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export class ChatStoreError extends TallyError {}
+
+export function newChatId(): string {
+  return `chat_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+}
+
+/** Security: an id becomes a file name, so it may not carry a path. */
+export function checkChatId(id: string): string {
+  if (!CHAT_ID.test(id))
+    throw new ChatStoreError(
+      'CHAT_ID_INVALID',
+      `Chat id "${id}" is not valid: use letters, digits, "_" and "-" (at most 64). Pass the id \`tally code\` printed, or omit --chat to start a new chat.`,
+      { id },
+    );
+  return id;
+}
+
+const codeOf = (error: unknown) => (error as { code?: unknown }).code;
+
+/** Security: a state directory is made 0700 and must be a real directory, never a link. */
+function realDirectory(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if (codeOf(error) !== 'EEXIST') throw error;
+  }
+  const stats = lstatSync(path);
+  if (stats.isSymbolicLink() || !stats.isDirectory())
+    throw new ChatStoreError(
+      'CHAT_STORE_UNSAFE',
+      `${path} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; Tally does not follow links for its state. Replace it with a real directory.`,
+      { path },
+    );
+}
+
+/**
+ * One JSON file per chat under `<root>/.tally/chats/` (0700 directories, 0600 files). Reads
+ * open with O_NOFOLLOW; writes go to a fresh O_EXCL temp file renamed into place, so a
+ * reader never sees half a chat and a planted symlink is replaced, never followed. Two
+ * processes writing one chat at once: the last turn saved wins (a chat is one conversation).
+ */
+export function fileChatStore(projectRoot: string): ChatStore {
+  const stateDir = join(projectRoot, '.tally');
+  const chatsDir = join(stateDir, 'chats');
+  const pathOf = (id: string) => join(chatsDir, `${checkChatId(id)}.json`);
+  return {
+    create: () => {
+      const now = new Date().toISOString();
+      return { version: 1, id: newChatId(), createdAt: now, updatedAt: now, turns: [], tree: [] };
+    },
+    load: (id) => {
+      const path = pathOf(id);
+      let fd: number;
+      try {
+        fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (error) {
+        if (codeOf(error) === 'ENOENT')
+          throw new ChatStoreError(
+            'CHAT_NOT_FOUND',
+            `No chat "${id}" in ${chatsDir}. Check the id, or omit --chat to start a new chat.`,
+            { id, path },
+          );
+        if (codeOf(error) === 'ELOOP')
+          throw new ChatStoreError(
+            'CHAT_STORE_UNSAFE',
+            `${path} is a symbolic link; Tally does not follow links for its state. Remove it.`,
+            { path },
+          );
+        throw error;
+      }
+      let text: string;
+      try {
+        if (!fstatSync(fd).isFile())
+          throw new ChatStoreError('CHAT_STORE_UNSAFE', `${path} is not a regular file. Remove it.`, {
+            path,
+          });
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        json = undefined; // reported below as a file of the wrong shape
+      }
+      const parsed = chatSchema.safeParse(json);
+      if (!parsed.success)
+        throw new ChatStoreError(
+          'CHAT_UNREADABLE',
+          `Chat file ${path} does not have the expected shape (${z.prettifyError(parsed.error)}). Start a new chat (omit --chat), or fix or remove the file.`,
+          { path },
+        );
+      if (parsed.data.id !== id)
+        throw new ChatStoreError(
+          'CHAT_UNREADABLE',
+          `Chat file ${path} holds chat "${parsed.data.id}", not "${id}". Remove the file or start a new chat.`,
+          { path },
+        );
+      return parsed.data;
+    },
+    save: (chat) => {
+      realDirectory(stateDir);
+      realDirectory(chatsDir);
+      const path = pathOf(chat.id);
+      const temp = join(chatsDir, `.${chat.id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      const fd = openSync(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      );
+      try {
+        writeSync(fd, `${JSON.stringify(chat, null, 2)}\n`);
+      } catch (error) {
+        closeSync(fd);
+        rmSync(temp, { force: true });
+        throw error;
+      }
+      closeSync(fd);
+      // rename replaces the directory entry itself: a symlink planted at `path` is not followed.
+      renameSync(temp, path);
+    },
+  };
+}

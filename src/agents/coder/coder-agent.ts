@@ -1,0 +1,43 @@
+import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
+import type { GuardSettings } from '../../core/agent/guard-settings.js';
+import type { ToolDefinition } from '../../core/tool.js';
+
+export const CODER_AGENT = 'coder';
+
+/**
+ * The Coder's guard settings. The silence nudge (3 silent rounds or 6 tool calls) must be
+ * able to fire before the round cap; `defineAgent` rejects settings where it cannot.
+ */
+export const CODER_GUARDS: Partial<GuardSettings> = {
+  maxRounds: 24,
+  silence: { rounds: 3, toolCalls: 6 },
+};
+
+const INSTRUCTIONS = `You are a coding agent working inside one project directory, in a chat with a developer.
+
+Tools: fs_tree (the layout; cached for this chat, so one call is enough), fs_list, fs_glob, fs_grep, fs_read, fs_write, fs_edit, fs_move, fs_delete. Every path is relative to the project root; anything outside it is refused with a suggested path.
+
+- Read before you edit; prefer fs_edit with a line range for small changes.
+- Keep the user informed: a short sentence of what you are doing every few steps.
+- End every turn with a plain-text reply to the user. Mention only files you actually changed in this turn, and say how (created, updated, deleted, moved); the harness checks your reply against the files it saw change and flags anything else.
+- If something fails, say what failed and why; do not pretend it worked.
+- A greeting or a question needs a text answer, not tools.`;
+
+export interface CoderAgentOptions {
+  tools: ToolDefinition[];
+  /** Replaces the default conversational-opening classifier. */
+  isConversational?: (message: string) => boolean;
+  guards?: Partial<GuardSettings>;
+}
+
+/** The Coder: a chat agent (a turn ends in text, no finish) over the workspace tools. */
+export function coderAgent(options: CoderAgentOptions): Agent {
+  return defineAgent({
+    name: CODER_AGENT,
+    instructions: INSTRUCTIONS,
+    tools: options.tools,
+    requireFinish: false,
+    guards: { ...CODER_GUARDS, ...options.guards },
+    ...(options.isConversational ? { isConversational: options.isConversational } : {}),
+  });
+}

@@ -1,0 +1,200 @@
+import { dirname, join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { EndingReason, RunCounts, RunStatus } from '../../core/agent/ending.js';
+import type { GuardSettings } from '../../core/agent/guard-settings.js';
+import { runAgent } from '../../core/agent/run-agent.js';
+import { netEffects } from '../../core/effects.js';
+import { ModelNotConfiguredError } from '../../core/errors.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
+import { resolveModel, selectModelSpec } from '../../core/models/resolve-model.js';
+import { createRedactor } from '../../core/redact.js';
+import { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { workspaceTools } from '../../packs/workspace/tools/index.js';
+import { changesReport, layoutSignature } from './changes-report.js';
+import { historyMessages, toolCallsOf } from './chat-history.js';
+import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
+import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
+import { CODER_AGENT, coderAgent } from './coder-agent.js';
+import { flagFalseStatements } from './flag-false-statements.js';
+import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
+import { recoveryOf, type TurnRecovery } from './turn-recovery.js';
+import { withChatContext } from './with-chat-context.js';
+
+export interface RunTurnOptions {
+  /** Continue this chat; omitted, a new chat starts. */
+  chatId?: string;
+  message: string;
+  /** The project root every path resolves against. */
+  root: string;
+  ledger: Ledger;
+  /** A model object or a spec (`openai:gpt-4.1-mini`); else TALLY_MODEL. May differ per turn. */
+  model?: LanguageModelV3 | string;
+  /** Default: one JSON file per chat under `<root>/.tally/chats/`. */
+  store?: ChatStore;
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the conversational-opening classifier. */
+  isConversational?: (message: string) => boolean;
+  guards?: Partial<GuardSettings>;
+  signal?: AbortSignal;
+  maxRetries?: number;
+  failOpenLog?: string;
+}
+
+export interface TurnResult {
+  chatId: string;
+  /** 1 for the first turn of the chat. */
+  turn: number;
+  runId: string;
+  model: string;
+  /** What to show the user: the model's reply, or the recovery summary. Never empty. */
+  reply: string;
+  /** The model's own last text, if it said anything. */
+  text?: string;
+  endingReason: EndingReason;
+  status: RunStatus;
+  summary: string;
+  /** Set when the turn ended badly: the reason and a summary written from the ledger. */
+  recovery?: TurnRecovery;
+  /** The files this turn changed, from its net effects. */
+  changes: FileChange[];
+  /** Statements in the reply that the changes report contradicts. */
+  flags: ChangeFlag[];
+  tools: ChatToolCall[];
+  counts: RunCounts;
+  conversational: boolean;
+  /** Whether this turn was given the layout (first turn only) and where it came from. */
+  orientation?: { computed: boolean; entries: number };
+}
+
+const PREVIEW_CHARS = 120;
+
+async function chooseModel(options: RunTurnOptions): Promise<LanguageModelV3> {
+  if (options.model && typeof options.model !== 'string') return options.model;
+  const env = options.env ?? process.env;
+  const spec = selectModelSpec({ name: CODER_AGENT }, options.model, env);
+  if (!spec) throw new ModelNotConfiguredError(CODER_AGENT);
+  return resolveModel(spec, env);
+}
+
+/**
+ * One chat turn of the Coder inside `root`: the core's loop and guards over the workspace
+ * tools (fs_tree cached per chat), the chat's earlier turns as compact text history, and at
+ * the end the files this turn changed (net effects) with every false statement flagged.
+ */
+export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const model = await chooseModel(options);
+  // Security: the tools may never touch Tally's own state (the chats, the ledger).
+  const root = await ProjectRoot.open(options.root, {
+    protect: [join(options.root, '.tally'), dirname(options.ledger.path)],
+  });
+  const store = options.store ?? fileChatStore(root.realRoot);
+  const chat = options.chatId ? store.load(checkChatId(options.chatId)) : store.create();
+  const turn = chat.turns.length + 1;
+  const tools = workspaceTools({ root });
+  const treeTool = tools.find((tool) => tool.name === 'fs_tree');
+  if (!treeTool) throw new Error('the workspace pack has no fs_tree tool (a Tally bug)');
+  const cache = new TreeCache(chat.tree);
+  const agent = coderAgent({
+    tools: tools.map((tool) =>
+      tool === treeTool ? cachedTreeTool(treeTool, { root, ledger: options.ledger, cache }) : tool,
+    ),
+    ...(options.isConversational ? { isConversational: options.isConversational } : {}),
+    ...(options.guards ? { guards: options.guards } : {}),
+  });
+
+  let system: string | undefined;
+  let orientation: TurnResult['orientation'];
+  if (turn === 1) {
+    const key = TreeCache.keyOf('.', ORIENTATION_INPUT.depth);
+    let entry = cache.lookup(key, '');
+    const computed = !entry;
+    if (!entry) {
+      const outcome = await treeTool.execute(ORIENTATION_INPUT, {
+        runId: chat.id,
+        failOpen: () => undefined,
+      });
+      entry = cache.store(key, outcome.result as Record<string, unknown>, '');
+    }
+    const entries = Number(entry.result.entries ?? 0);
+    orientation = { computed, entries };
+    system = `Project layout (fs_tree of the root, depth ${ORIENTATION_INPUT.depth}, computed once for this chat; fs_tree returns it from cache):\n${String(entry.result.tree ?? '')}`;
+  }
+
+  const conversational = agent.isConversational(options.message);
+  const modelName = `${model.provider}:${model.modelId}`;
+  const result = await runAgent(agent, options.message, {
+    ledger: options.ledger,
+    model: withChatContext(model, { ...(system ? { system } : {}), history: historyMessages(chat) }),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    ...(options.failOpenLog ? { failOpenLog: options.failOpenLog } : {}),
+    meta: {
+      chatId: chat.id,
+      turn,
+      root: root.realRoot,
+      ...(orientation ? { orientation: { tool: 'fs_tree', ...orientation } } : {}),
+      // The core's guard entry has no preview; the run's meta carries it for reviewing misfires.
+      ...(conversational
+        ? {
+            conversational: {
+              preview: createRedactor().redactText(
+                options.message.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS),
+              ),
+            },
+          }
+        : {}),
+    },
+  });
+
+  const entries = options.ledger.entries(result.runId);
+  const nets = netEffects(entries);
+  const changes = changesReport(nets);
+  const earlier = chat.turns.map((past, index) => ({ turn: index + 1, changes: past.changes }));
+  const flags = result.text ? await flagFalseStatements(result.text, changes, nets, root, earlier) : [];
+  const toolCalls = toolCallsOf(entries);
+  const recovery = recoveryOf(result, entries);
+  const reply = recovery
+    ? [result.text, recovery.summary].filter(Boolean).join('\n\n')
+    : (result.text ?? result.summary);
+
+  const now = new Date().toISOString();
+  store.save({
+    ...chat,
+    updatedAt: now,
+    turns: [
+      ...chat.turns,
+      {
+        runId: result.runId,
+        at: now,
+        model: modelName,
+        user: options.message,
+        reply,
+        endingReason: result.endingReason,
+        tools: toolCalls,
+        changes,
+        flags,
+      },
+    ],
+    tree: cache.endTurn(layoutSignature(nets)),
+  });
+
+  return {
+    chatId: chat.id,
+    turn,
+    runId: result.runId,
+    model: modelName,
+    reply,
+    ...(result.text ? { text: result.text } : {}),
+    endingReason: result.endingReason,
+    status: result.status,
+    summary: result.summary,
+    ...(recovery ? { recovery } : {}),
+    changes,
+    flags,
+    tools: toolCalls,
+    counts: result.counts,
+    conversational,
+    ...(orientation ? { orientation } : {}),
+  };
+}
