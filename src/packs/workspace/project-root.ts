@@ -15,6 +15,8 @@ export interface ResolvedPath {
 }
 
 const MAX_LINK_HOPS = 40;
+/** A bound on the resolution walk itself: deep paths plus every link hop. */
+const MAX_STEPS = 4096;
 
 /** Security: a pure predicate — is `child` the same as or below `parent`? (`/proj-evil` is not below `/proj`.) */
 export function isInside(parent: string, child: string): boolean {
@@ -48,7 +50,10 @@ async function realLocation(path: string): Promise<{ real: string; exists: boole
   }
   let current = path;
   const tail: string[] = [];
-  for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+  // Only links count towards the loop limit; climbing out of missing directories is bounded by
+  // the path's depth (a new file 41 directories deep is not a loop).
+  let links = 0;
+  for (let steps = 0; steps <= MAX_STEPS; steps++) {
     let stats: ReturnType<typeof lstatSync>;
     try {
       stats = lstatSync(current);
@@ -68,6 +73,8 @@ async function realLocation(path: string): Promise<{ real: string; exists: boole
         if (!hasCode(error, 'ENOENT', 'ENOTDIR', 'ELOOP')) throw error;
         if (hasCode(error, 'ELOOP')) break;
         // Dangling: where would a write through this link land?
+        links += 1;
+        if (links > MAX_LINK_HOPS) break;
         current = resolve(dirname(current), readlinkSync(current));
         continue;
       }

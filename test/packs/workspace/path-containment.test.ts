@@ -396,3 +396,12 @@ describe('ProjectRoot.resolveEntry', () => {
     });
   });
 });
+
+describe('deep new paths', () => {
+  it('a new file 60 directories deep is written where asked, not refused as a link loop', async () => {
+    const root = await ProjectRoot.open(tempDir());
+    const deep = `${Array.from({ length: 60 }, (_, index) => `d${index}`).join('/')}/file.txt`;
+    const resolved = await root.resolve(deep);
+    expect(resolved).toMatchObject({ relative: deep, exists: false });
+  });
+});
