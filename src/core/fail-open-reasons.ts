@@ -18,6 +18,7 @@ export const FAIL_OPEN_REASONS = [
   'gate-disabled',
   'index-unwritable',
   'digest-setting-invalid',
+  'state-dir-unowned',
   // workspace and coder
   'decision-extraction-failed',
   'browser-unavailable',

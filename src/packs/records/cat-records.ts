@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { readRegularFile } from './read-regular-file.js';
 import { RecordsUsageError } from './records-error.js';
 
 /**
@@ -48,27 +49,64 @@ export function checkCatPaths(root: string, args: string[], allowed: Set<string>
   return accepted;
 }
 
+const refuse = (path: string, why: string) =>
+  new RecordsUsageError(
+    'CAT_REFUSED',
+    `--cat refused: ${path} is now ${why}. Nothing was printed. Run the query again.`,
+    {
+      path,
+    },
+  );
+
 /**
- * Reads every accepted record before anything is shown, re-checking each at read time:
- * the one read path of `--cat` and `records_cat` alike.
+ * Reads every accepted record before anything is shown, re-checking each at read time: the
+ * one read path of `--cat`, `--full` and `records_cat` alike.
  */
 export function readRecords(root: string, paths: string[]): { path: string; content: string }[] {
+  const realRoot = realpathSync(root);
   return paths.map((path) => {
     const absolute = resolve(root, path);
-    // Security: a record that turned into a symlink (or anything but a file) since it was indexed is not followed.
-    const stats = lstatSync(absolute);
-    if (!stats.isFile())
-      throw new RecordsUsageError(
-        'CAT_REFUSED',
-        `--cat refused: ${path} is now ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}. Nothing was printed.`,
-      );
-    return { path, content: readFileSync(absolute, 'utf8') };
+    // Security: the index may be older than the disk. A store folder swapped for a link since
+    // it was listed would lead out of the root: the record's folder must still be inside it.
+    let folder: string;
+    try {
+      folder = realpathSync(dirname(absolute));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing');
+      throw error;
+    }
+    if (folder !== resolve(realRoot, dirname(path))) throw refuse(path, 'behind a symbolic link');
+    // Security: a record that turned into a symlink, FIFO or device since it was indexed is not
+    // followed or opened blocking (O_NOFOLLOW | O_NONBLOCK, then fstat of what was opened).
+    let read: ReturnType<typeof readRegularFile>;
+    try {
+      read = readRegularFile(absolute);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing');
+      throw error;
+    }
+    if ('notRegular' in read) throw refuse(path, read.notRegular);
+    return { path, content: read.content };
   });
+}
+
+/** `records_cat` and `--cat`: check every path against the queryable set, then read them all. */
+export function catRecords(
+  root: string,
+  args: string[],
+  allowed: Set<string>,
+): { path: string; content: string }[] {
+  return readRecords(root, checkCatPaths(root, args, allowed));
+}
+
+/** The `--cat` dump: `==> path <==` then each record verbatim. */
+export function formatDump(records: { path: string; content: string }[]): string {
+  return records
+    .map(({ path, content }) => `==> ${path} <==\n${content}${content.endsWith('\n') ? '' : '\n'}`)
+    .join('\n');
 }
 
 /** Reads every accepted record first, so a failure prints nothing; then the dump. */
 export function dumpRecords(root: string, paths: string[]): string {
-  return readRecords(root, paths)
-    .map(({ path, content }) => `==> ${path} <==\n${content}${content.endsWith('\n') ? '' : '\n'}`)
-    .join('\n');
+  return formatDump(readRecords(root, paths));
 }

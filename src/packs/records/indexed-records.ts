@@ -2,18 +2,20 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tokenize } from './bm25.js';
-import type { RecordQuery, RecordRow, RecordSource } from './record-query.js';
+import type { RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
 import { FAILURE_STORE, isFailureMode, projectMatches } from './record-query.js';
+import { RecordsUnavailableError } from './records-error.js';
 import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
+import { secureStateDir } from './secure-state-dir.js';
 import type { StoreInfo } from './stores.js';
 
-const VERSION = '3';
+const VERSION = '4';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS dirs (path TEXT PRIMARY KEY, mtime REAL NOT NULL)',
   `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL, absolute TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
-     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, body TEXT)`,
+     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, body TEXT, skipped TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
@@ -45,7 +47,7 @@ export class IndexedRecords implements RecordSource {
     indexPath: string,
     check: 'files' | 'dirs' = 'files',
   ): IndexedRecords {
-    mkdirSync(dirname(indexPath), { recursive: true });
+    ensureIndexDir(dirname(indexPath), indexPath === defaultIndexPath(root, {}));
     const database = new Database(indexPath, { timeout: 10_000 });
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
@@ -128,7 +130,7 @@ export class IndexedRecords implements RecordSource {
     const removed = [...known.keys()].filter((path) => !present.has(path));
     if (!relist && changed.length === 0) return;
     const insertRecord = db.prepare(
-      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row, body, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
     const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
@@ -142,6 +144,25 @@ export class IndexedRecords implements RecordSource {
       for (const file of changed) {
         if (known.has(file.path)) drop(file.path);
         const entry = readRecord(file);
+        if (!entry) continue; // gone, or no longer a regular file: not a record
+        if (entry.unrepresentable !== undefined) {
+          // Kept (so it is not re-read on every call) but out of every query; lint reports it.
+          insertRecord.run(
+            entry.path,
+            entry.store,
+            file.absolute,
+            entry.mtimeMs,
+            entry.size,
+            null,
+            null,
+            null,
+            '',
+            '{}',
+            null,
+            entry.errors.join('; '),
+          );
+          continue;
+        }
         const row: RecordRow = {
           path: entry.path,
           store: entry.store,
@@ -162,6 +183,7 @@ export class IndexedRecords implements RecordSource {
           JSON.stringify(row),
           // Failure-mode bodies are kept for --recall, so it never reads thousands of files.
           isFailureMode(row) ? entry.body : null,
+          null,
         );
         for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
         insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
@@ -190,7 +212,7 @@ export class IndexedRecords implements RecordSource {
   }
 
   private sql(query: RecordQuery, columns: string): { sql?: string; params: unknown[] } {
-    const where: string[] = [];
+    const where: string[] = ['r.skipped IS NULL'];
     const params: unknown[] = [];
     if (query.kind !== undefined) {
       where.push('r.kind = ?');
@@ -209,10 +231,10 @@ export class IndexedRecords implements RecordSource {
       const terms = [...new Set(tokenize(query.keyword))];
       if (terms.length === 0) return { params };
       // Weights: keywords 3, title 2, gloss 1 — the same as the scan's BM25.
-      sql = `SELECT ${columns} FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? ${where.length ? `AND ${where.join(' AND ')}` : ''} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
+      sql = `SELECT ${columns} FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? AND ${where.join(' AND ')} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
       params.unshift(terms.map((term) => `"${term}"`).join(' OR '));
     } else {
-      sql = `SELECT ${columns} FROM records r ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.path`;
+      sql = `SELECT ${columns} FROM records r WHERE ${where.join(' AND ')} ORDER BY r.path`;
     }
     // The limit goes into SQL when nothing is filtered afterwards in JS.
     if (query.limit !== undefined && query.project === undefined) {
@@ -246,24 +268,64 @@ export class IndexedRecords implements RecordSource {
   failureModes(): RecordRow[] {
     return (
       this.database
-        .prepare("SELECT row FROM records WHERE store = ? OR kind = 'failure-mode' ORDER BY path")
+        .prepare(
+          "SELECT row FROM records WHERE (store = ? OR kind = 'failure-mode') AND skipped IS NULL ORDER BY path",
+        )
         .pluck()
         .all(FAILURE_STORE) as string[]
     ).map((text) => JSON.parse(text) as RecordRow);
   }
 
   paths(): Set<string> {
-    return new Set(this.database.prepare('SELECT path FROM records').pluck().all() as string[]);
+    return new Set(
+      this.database.prepare('SELECT path FROM records WHERE skipped IS NULL').pluck().all() as string[],
+    );
   }
 
   rows(): RecordRow[] {
-    return (this.database.prepare('SELECT row FROM records ORDER BY path').pluck().all() as string[]).map(
-      (text) => JSON.parse(text) as RecordRow,
-    );
+    return (
+      this.database
+        .prepare('SELECT row FROM records WHERE skipped IS NULL ORDER BY path')
+        .pluck()
+        .all() as string[]
+    ).map((text) => JSON.parse(text) as RecordRow);
+  }
+
+  skipped(): SkippedRecord[] {
+    return this.database
+      .prepare('SELECT path, skipped AS why FROM records WHERE skipped IS NOT NULL ORDER BY path')
+      .all() as SkippedRecord[];
   }
 
   close(): void {
     this.database.close();
+  }
+}
+
+/**
+ * Makes the index folder, one level only (never `mkdir -p`, which spins forever on /proc).
+ * The default `<root>/.tally` must be a real directory of this user, never a symlink; a
+ * refusal is INDEX_UNAVAILABLE, and the caller falls back to a plain scan.
+ */
+function ensureIndexDir(dir: string, isStateDir: boolean): void {
+  if (isStateDir) {
+    const state = secureStateDir(dir, { create: true });
+    if ('refused' in state)
+      throw new RecordsUnavailableError('INDEX_UNAVAILABLE', `No on-disk index: ${state.why}`, { dir });
+    return;
+  }
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EEXIST') return;
+    if (typeof code === 'string')
+      throw new RecordsUnavailableError(
+        'INDEX_UNAVAILABLE',
+        `No on-disk index: ${dir} cannot be made (${code}). Point TALLY_RECORDS_INDEX into an existing folder.`,
+        { dir },
+      );
+    throw error;
   }
 }
 

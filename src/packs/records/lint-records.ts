@@ -1,4 +1,4 @@
-import type { RecordRow } from './record-query.js';
+import type { RecordRow, SkippedRecord } from './record-query.js';
 
 export interface LintProblem {
   path: string;
@@ -12,9 +12,16 @@ function storeFor(key: string, stores: string[]): string | undefined {
   return stores.find((store) => store === key || store.split('/').at(-1) === key);
 }
 
-/** Required keys, non-empty keywords, unique ids, links that resolve. */
-export function lintRecords(rows: RecordRow[], stores: string[]): LintProblem[] {
-  const problems: LintProblem[] = [];
+/**
+ * Required keys, non-empty keywords, unique ids, links that resolve — and every record that
+ * queries skip because its frontmatter cannot be represented, with why.
+ */
+export function lintRecords(
+  rows: RecordRow[],
+  stores: string[],
+  skipped: SkippedRecord[] = [],
+): LintProblem[] {
+  const problems: LintProblem[] = skipped.map((record) => ({ path: record.path, problem: record.why }));
   const idsByStore = new Map<string, Set<string>>();
   const firstPathOfId = new Map<string, string>();
   for (const row of rows) {

@@ -18,7 +18,11 @@ export function openRecordSource(
     return IndexedRecords.open(root, stores, defaultIndexPath(root, options.env), check);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    if (!/^(EACCES|EROFS|EPERM|ENOSPC|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_IOERR.*)$/.test(code))
+    if (
+      !/^(EACCES|EROFS|EPERM|ENOSPC|INDEX_UNAVAILABLE|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_IOERR.*)$/.test(
+        code,
+      )
+    )
       throw error;
     options.onFallback?.(`${code}: ${(error as Error).message}`);
     return scanRecords(root, stores);

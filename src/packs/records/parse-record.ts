@@ -1,10 +1,17 @@
 import { createRequire } from 'node:module';
+import { plainFrontmatter } from './plain-frontmatter.js';
 
 // Loaded on first use, not at start-up: a warm records query never parses YAML, and the
 // parser is ~15 ms of every CLI call otherwise. Node's module cache makes later calls cheap.
 const require = createRequire(import.meta.url);
-const parseYaml = (text: string, options: { logLevel: 'error' }): unknown =>
-  (require('yaml') as typeof import('yaml')).parse(text, options);
+// Security: aliases are capped (billion laughs: nine aliases of nine aliases of … expand
+// exponentially); past the cap the parser throws, and the record is reported as invalid YAML.
+const MAX_ALIAS_COUNT = 100;
+const parseYaml = (text: string): unknown =>
+  (require('yaml') as typeof import('yaml')).parse(text, {
+    logLevel: 'error',
+    maxAliasCount: MAX_ALIAS_COUNT,
+  });
 
 export interface RecordFields {
   id?: string;
@@ -24,6 +31,11 @@ export interface ParsedRecord {
   body: string;
   /** Problems reading the frontmatter; the record is still searchable by its body. */
   errors: string[];
+  /**
+   * Why the frontmatter cannot be represented as data (a self-referencing alias, absurd
+   * nesting): such a record is skipped by queries and reported by lint, never indexed.
+   */
+  unrepresentable?: string;
 }
 
 function asString(value: unknown): string | undefined {
@@ -63,7 +75,7 @@ export function parseRecord(text: string): ParsedRecord {
     return { fields: empty, body: normalized, errors: ['no frontmatter block (--- … ---) at the top'] };
   let data: unknown;
   try {
-    data = parseYaml(match[1] as string, { logLevel: 'error' });
+    data = parseYaml(match[1] as string);
   } catch (error) {
     return {
       fields: empty,
@@ -71,6 +83,12 @@ export function parseRecord(text: string): ParsedRecord {
       errors: [`frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`],
     };
   }
+  const plain = plainFrontmatter(data);
+  if ('unrepresentable' in plain) {
+    const why = `frontmatter cannot be represented as data: ${plain.unrepresentable}; the record is skipped by queries`;
+    return { fields: empty, body: match[2] as string, errors: [why], unrepresentable: plain.unrepresentable };
+  }
+  data = plain.value;
   if (!data || typeof data !== 'object' || Array.isArray(data))
     return { fields: empty, body: match[2] as string, errors: ['frontmatter is not a map of keys'] };
   const record = data as Record<string, unknown>;
@@ -85,7 +103,10 @@ export function parseRecord(text: string): ParsedRecord {
     }
   }
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (!KNOWN.has(key)) extra[key] = value;
+  // Security: defineProperty, so a `__proto__` key stays data and never becomes a prototype.
+  for (const [key, value] of Object.entries(record))
+    if (!KNOWN.has(key))
+      Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true });
   const fields: RecordFields = { keywords: asList(record.keywords), links, extra };
   for (const key of ['id', 'kind', 'date', 'status', 'title', 'project'] as const) {
     const value = asString(record[key]);

@@ -1,6 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from './read-regular-file.js';
 import { isFailureMode, type RecordRow } from './record-query.js';
+
+/** The failure log's text; undefined when there is none, or it is a FIFO, device or link (never opened blocking). */
+function readFailureLog(path: string): string | undefined {
+  try {
+    const read = readRegularFile(path);
+    return 'content' in read ? read.content : undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
 
 export interface RecallHit {
   source: 'record' | 'failure-log';
@@ -45,36 +56,34 @@ export function recall(
     if (value > 0) hits.push({ source: 'record', where: row.path, text: row.gloss, score: value });
   }
   let malformedLines = 0;
-  const log = join(root, 'mistakes.jsonl');
-  if (existsSync(log)) {
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .forEach((line, index) => {
-        if (!line.trim()) return;
-        let entry: Record<string, unknown>;
-        try {
-          const parsed: unknown = JSON.parse(line);
-          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-            throw new SyntaxError('not an object');
-          entry = parsed as Record<string, unknown>;
-        } catch (error) {
-          if (!(error instanceof SyntaxError)) throw error;
-          malformedLines += 1;
-          return;
-        }
-        const text = Object.values(entry)
-          .filter((value) => typeof value === 'string')
-          .join('\n');
-        const value = score(text, patterns);
-        if (value === 0) return;
-        const summary = `${entry.category ? `[${String(entry.category)}] ` : ''}${String(entry.description ?? entry.trigger ?? '')}${entry.correction ? ` → ${String(entry.correction)}` : ''}`;
-        hits.push({
-          source: 'failure-log',
-          where: `mistakes.jsonl:${index + 1}`,
-          text: summary.replace(/\s+/g, ' ').trim(),
-          score: value,
-        });
+  const log = readFailureLog(join(root, 'mistakes.jsonl'));
+  if (log !== undefined) {
+    log.split('\n').forEach((line, index) => {
+      if (!line.trim()) return;
+      let entry: Record<string, unknown>;
+      try {
+        const parsed: unknown = JSON.parse(line);
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw new SyntaxError('not an object');
+        entry = parsed as Record<string, unknown>;
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        malformedLines += 1;
+        return;
+      }
+      const text = Object.values(entry)
+        .filter((value) => typeof value === 'string')
+        .join('\n');
+      const value = score(text, patterns);
+      if (value === 0) return;
+      const summary = `${entry.category ? `[${String(entry.category)}] ` : ''}${String(entry.description ?? entry.trigger ?? '')}${entry.correction ? ` → ${String(entry.correction)}` : ''}`;
+      hits.push({
+        source: 'failure-log',
+        where: `mistakes.jsonl:${index + 1}`,
+        text: summary.replace(/\s+/g, ' ').trim(),
+        score: value,
       });
+    });
   }
   hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
   return { hits, malformedLines };

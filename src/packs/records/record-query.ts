@@ -17,6 +17,11 @@ export interface RecordRow extends Omit<RecordFields, 'extra'> {
   errors: string[];
 }
 
+export interface SkippedRecord {
+  path: string;
+  why: string;
+}
+
 /** `--project` matches exactly or by the repo part of `owner/repo`. */
 export function projectMatches(recordProject: string | undefined, wanted: string): boolean {
   if (!recordProject) return false;
@@ -42,5 +47,7 @@ export interface RecordSource {
   /** Failure-mode records only (what --recall searches), without loading every record. */
   failureModes(): RecordRow[];
   rows(): RecordRow[];
+  /** Records left out of every query because their frontmatter cannot be represented; lint reports them. */
+  skipped?(): SkippedRecord[];
   close(): void;
 }

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { glossOf } from './gloss.js';
 import { parseRecord, type RecordFields } from './parse-record.js';
+import { readRegularFile } from './read-regular-file.js';
 import type { StoreInfo } from './stores.js';
 
 export interface RecordEntry {
@@ -14,6 +15,8 @@ export interface RecordEntry {
   gloss: string;
   errors: string[];
   body: string;
+  /** Set when the frontmatter cannot be represented: lint reports it, queries skip it. */
+  unrepresentable?: string;
 }
 
 export interface ScannedFile {
@@ -53,9 +56,21 @@ export function listRecordFiles(root: string, stores: StoreInfo[]): { files: Sca
   return { files, dirs };
 }
 
-export function readRecord(file: ScannedFile): RecordEntry {
-  const stats = statSync(file.absolute);
-  const parsed = parseRecord(readFileSync(file.absolute, 'utf8'));
+/**
+ * Reads one listed record, or undefined when it is gone or no longer a regular file (a FIFO,
+ * device or link swapped in since it was listed): such a path is not a record.
+ */
+export function readRecord(file: ScannedFile): RecordEntry | undefined {
+  let read: ReturnType<typeof readRegularFile>;
+  try {
+    read = readRegularFile(file.absolute);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if ('notRegular' in read) return undefined;
+  const { stats } = read;
+  const parsed = parseRecord(read.content);
   return {
     path: file.path,
     store: file.store,
@@ -65,5 +80,6 @@ export function readRecord(file: ScannedFile): RecordEntry {
     gloss: glossOf(parsed.body),
     errors: parsed.errors,
     body: parsed.body,
+    ...(parsed.unrepresentable !== undefined ? { unrepresentable: parsed.unrepresentable } : {}),
   };
 }

@@ -34,7 +34,13 @@ export function filterRows(rows: RecordRow[], query: RecordQuery): RecordRow[] {
 
 /** A plain scan: read every record on every call. The baseline, and the fallback. */
 export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
-  const entries = listRecordFiles(root, stores).files.map((file) => readRecord(file));
+  const read = listRecordFiles(root, stores)
+    .files.map((file) => readRecord(file))
+    .filter((entry): entry is RecordEntry => entry !== undefined);
+  const entries = read.filter((entry) => entry.unrepresentable === undefined);
+  const skipped = read.flatMap((entry) =>
+    entry.unrepresentable === undefined ? [] : [{ path: entry.path, why: entry.errors.join('; ') }],
+  );
   const rows = entries.map(toRow);
   const bodies = new Map(entries.map((entry) => [entry.path, entry.body]));
   const source: RecordSource = {
@@ -56,6 +62,7 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
     paths: () => new Set(rows.map((row) => row.path)),
     failureModes: () => rows.filter(isFailureMode),
     rows: () => rows,
+    skipped: () => skipped,
     close: () => {},
   };
   return source;

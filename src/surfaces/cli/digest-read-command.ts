@@ -12,7 +12,8 @@ export default async function digestReadCommand(flags: {
   const root = resolveRecordsRoot(flags.root);
   const settings = digestSettings();
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
-  const { digests, total, key } = readDigests(digestDir(root), flags.session, settings);
+  const { digests, total, key, refused } = readDigests(digestDir(root), flags.session, settings);
+  if (refused) process.stderr.write(`tally: ${refused}. Replace it with a real directory.\n`);
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify({ session: key ?? null, total, keep: settings.keep, digests }, null, 2)}\n`,

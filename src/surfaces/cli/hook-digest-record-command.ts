@@ -1,45 +1,61 @@
-import { join } from 'node:path';
 import { createFailOpen } from '../../core/fail-open.js';
-import { parseDigestPayload } from '../../packs/records/digests/digest-payload.js';
-import { digestSettings } from '../../packs/records/digests/digest-settings.js';
-import { digestDir, writeDigest } from '../../packs/records/digests/digest-store.js';
+import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
+import { recordDigestFromHook } from '../../packs/records/digests/record-digest-from-hook.js';
 import { EXIT } from './exit-codes.js';
 
-async function readStdin(): Promise<string> {
+/** A digest is a few KiB; a payload past this is not one, and reading on would only cost memory. */
+export const MAX_HOOK_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+async function readStdin(): Promise<{ text: string; oversized?: string }> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_HOOK_PAYLOAD_BYTES) {
+      process.stdin.destroy();
+      return { text: '', oversized: `the payload is over ${MAX_HOOK_PAYLOAD_BYTES} bytes` };
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
 /**
  * `tally hook digest-record` (Claude Code PostToolUse, Skill): stores the scout's digest for
- * the session. Always exits 0 on its own faults, recording a fail-open instead.
+ * the session. Always exits 0, in bounded time: its own faults become fail-open lines.
  */
 export default async function hookDigestRecordCommand(): Promise<number> {
-  const stdin = await readStdin();
-  const payload = parseDigestPayload(stdin);
-  const root = process.env.TALLY_RECORDS_ROOT || (payload.kind === 'digest' && payload.cwd) || process.cwd();
-  const failOpen = createFailOpen({
-    logPath: process.env.TALLY_FAIL_OPEN_LOG || join(root, '.tally', 'fail-open.jsonl'),
-  });
-  if (payload.kind === 'unreadable') {
-    failOpen('hook-digest-record', payload.why, payload.sessionId);
-    process.stderr.write(`tally hook digest-record: ${payload.why} (${payload.detail}); nothing recorded.\n`);
-    return EXIT.ok;
-  }
-  if (payload.kind === 'declined') return EXIT.ok; // a legitimate decline is not logged
-  const settings = digestSettings();
-  for (const warning of settings.warnings) {
-    process.stderr.write(`tally: ${warning}\n`);
-    failOpen('hook-digest-record', 'digest-setting-invalid', payload.sessionId);
-  }
-  const outcome = writeDigest(digestDir(root), payload.sessionId, payload.text, {
-    ttlDays: settings.ttlDays,
-  });
-  if ('refused' in outcome) {
-    if (outcome.refused === 'store-unwritable')
-      failOpen('hook-digest-record', 'store-unwritable', payload.sessionId);
-    process.stderr.write(`tally hook digest-record: not recorded (${outcome.refused}: ${outcome.why}).\n`);
+  let phase: 'malformed-payload' | 'store-unwritable' = 'malformed-payload';
+  try {
+    const stdin = await readStdin();
+    phase = 'store-unwritable';
+    const report = recordDigestFromHook(stdin.text, {
+      env: process.env,
+      cwd: process.cwd(),
+      ...(stdin.oversized ? { oversized: stdin.oversized } : {}),
+    });
+    for (const note of report.notes) process.stderr.write(`tally hook digest-record: ${note}\n`);
+    if (report.failOpens.length > 0) {
+      if (!report.failOpenLog)
+        process.stderr.write(
+          'tally hook digest-record: no folder is Tally’s here; the reason is not logged.\n',
+        );
+      else {
+        const failOpen = createFailOpen({ logPath: report.failOpenLog });
+        for (const line of report.failOpens) failOpen('hook-digest-record', line.why, line.session);
+      }
+    }
+  } catch (error) {
+    // A hook must never fail its host: a fault of ours is reported and logged, not raised.
+    process.stderr.write(
+      `tally hook digest-record: ${phase} (${error instanceof Error ? error.message : String(error)}); nothing recorded.\n`,
+    );
+    try {
+      const log = hookFailOpenLog(process.env, undefined);
+      if (log) createFailOpen({ logPath: log })('hook-digest-record', phase);
+    } catch (logError) {
+      process.stderr.write(`tally hook digest-record: could not log the fault either: ${String(logError)}\n`);
+    }
   }
   return EXIT.ok;
 }

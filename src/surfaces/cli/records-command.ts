@@ -1,4 +1,5 @@
-import { checkCatPaths, dumpRecords } from '../../packs/records/cat-records.js';
+import { tokenize } from '../../packs/records/bm25.js';
+import { catRecords, dumpRecords, formatDump } from '../../packs/records/cat-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow } from '../../packs/records/record-query.js';
@@ -53,6 +54,11 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       '--cat, --recall and --list-stores are modes of their own: use one, without query filters.',
     );
   }
+  if (flags.keyword !== undefined && tokenize(flags.keyword).length === 0)
+    throw new RecordsUsageError(
+      'KEYWORD_EMPTY',
+      `--keyword ${JSON.stringify(flags.keyword.slice(0, 80))} has no word to search for (letters or digits). Pass terms, e.g. --keyword "schema migration".`,
+    );
   const root = resolveRecordsRoot(flags.root);
   const stores = listStores(root);
   const out: string[] = [];
@@ -91,8 +97,7 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
   });
   try {
     if (flags.cat !== undefined) {
-      const paths = checkCatPaths(root, flags.cat, source.paths());
-      process.stdout.write(dumpRecords(root, paths));
+      process.stdout.write(formatDump(catRecords(root, flags.cat, source.paths())));
       return EXIT.ok;
     }
     if (flags.recall !== undefined) {

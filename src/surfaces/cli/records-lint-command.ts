@@ -8,17 +8,25 @@ export default async function recordsLintCommand(flags: { root?: string; json?: 
   const root = resolveRecordsRoot(flags.root);
   const stores = listStores(root);
   const source = openRecordSource(root, stores);
-  const rows = source.rows();
-  source.close();
+  let rows: ReturnType<typeof source.rows>;
+  let skipped: ReturnType<NonNullable<typeof source.skipped>>;
+  try {
+    rows = source.rows();
+    skipped = source.skipped?.() ?? [];
+  } finally {
+    source.close();
+  }
   const problems = lintRecords(
     rows,
     stores.map((store) => store.store),
+    skipped,
   );
-  if (flags.json) process.stdout.write(`${JSON.stringify({ records: rows.length, problems }, null, 2)}\n`);
+  const records = rows.length + skipped.length;
+  if (flags.json) process.stdout.write(`${JSON.stringify({ records, problems }, null, 2)}\n`);
   else {
     for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.problem}\n`);
     process.stdout.write(
-      `${rows.length} records, ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`,
+      `${records} records, ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`,
     );
   }
   return problems.length === 0 ? EXIT.ok : EXIT.notMet;

@@ -160,7 +160,7 @@ describe('dumpRecords', () => {
     const root = store();
     mkdirSync(join(root, 'plans', 'd.md'));
     expect(() => dumpRecords(root, ['plans/a.md', 'plans/d.md'])).toThrow(
-      '--cat refused: plans/d.md is now not a regular file. Nothing was printed.',
+      '--cat refused: plans/d.md is now a directory. Nothing was printed.',
     );
   });
 });

@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readRegularFile } from '../read-regular-file.js';
+import { isSameStateDir, secureStateDir } from '../secure-state-dir.js';
 import { digestKey } from './digest-key.js';
 
 export interface Digest {
@@ -27,13 +20,17 @@ export function digestDir(root: string, env: NodeJS.ProcessEnv = process.env): s
 
 export type WriteOutcome =
   | { written: string; reaped: number }
-  | { refused: 'no-session' | 'store-unwritable'; why: string };
+  | { refused: 'no-session' | 'store-unwritable' | 'state-dir-unowned'; why: string };
+
+const DAY_MS = 86_400_000;
 
 /**
  * The only writer. One file per digest, `<key>.digest.<ms>.<unique>`, written to a temp
  * name and renamed: no counter, no read-modify-write, so concurrent writers never lose one.
- * The directory must be 0700 and the files are 0600; a store that cannot be secured is not
- * written to. Digests older than the TTL are reaped here (the reader never deletes).
+ * The directory is created only under an existing parent, never through a symlink, and must
+ * be a 0700 directory of this user; files are 0600. A store that cannot be secured is not
+ * written to, chmod-ed or reaped. Digests older than the TTL are reaped here (the reader
+ * never deletes).
  */
 export function writeDigest(
   dir: string,
@@ -48,20 +45,21 @@ export function writeDigest(
       why: `session id "${sessionId ?? ''}" is empty or an unexpanded placeholder`,
     };
   const now = options.now ?? Date.now();
+  const state = secureStateDir(dir, { create: true, mode: 0o700, realParent: true });
+  if ('refused' in state) return state;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    const mode = statSync(dir).mode & 0o777;
-    if (mode !== 0o700)
-      return { refused: 'store-unwritable', why: `${dir} is mode ${mode.toString(8)}, not 700` };
     const name = `${key}.digest.${String(now).padStart(13, '0')}.${process.pid.toString(16)}${randomBytes(6).toString('hex')}`;
     const temporary = join(dir, `.${name}.tmp`);
+    // 'wx' is O_CREAT|O_EXCL: it never writes through a link planted under the temp name.
     writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
     renameSync(temporary, join(dir, name));
+    // Security: reap only in the directory that was checked, not in one swapped in since.
+    if (!isSameStateDir(state))
+      return { refused: 'store-unwritable', why: `${dir} was replaced while the digest was written` };
     let reaped = 0;
     for (const file of readdirSync(dir)) {
       const match = NAME.exec(file);
-      if (match && now - Number(match[2]) > options.ttlDays * 86_400_000) {
+      if (match && now - Number(match[2]) > options.ttlDays * DAY_MS) {
         try {
           unlinkSync(join(dir, file));
           reaped += 1;
@@ -72,46 +70,56 @@ export function writeDigest(
     }
     return { written: join(dir, name), reaped };
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (
-      code === 'EACCES' ||
-      code === 'EPERM' ||
-      code === 'EROFS' ||
-      code === 'ENOTDIR' ||
-      code === 'EEXIST'
-    ) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
       return { refused: 'store-unwritable', why: `${dir}: ${(error as Error).message}` };
-    }
     throw error;
   }
 }
 
-/** Read-only by construction: lists and reads, never writes or deletes. Newest first. */
+/**
+ * Read-only by construction: lists and reads, never writes or deletes. Newest first. A
+ * symlinked digest folder is not read (`refused` says why), and only regular files are read:
+ * a FIFO named like a digest is skipped, never opened blocking.
+ */
 export function readDigests(
   dir: string,
   sessionId: string | undefined,
   options: { keep: number; ttlDays: number; now?: number },
-): { digests: Digest[]; total: number; key?: string } {
+): { digests: Digest[]; total: number; key?: string; refused?: string } {
   const key = digestKey(sessionId);
   if (!key) return { digests: [], total: 0 };
   const now = options.now ?? Date.now();
-  let files: string[];
-  try {
-    files = readdirSync(dir);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return { digests: [], total: 0, key };
-    throw error;
-  }
-  const mine = files
+  // Security: the reader follows no link either: another folder's files are not this session's.
+  if (lstatSync(dirname(dir), { throwIfNoEntry: false })?.isSymbolicLink())
+    return { digests: [], total: 0, key, refused: `${dirname(dir)} is a symbolic link; no digests read` };
+  const state = lstatSync(dir, { throwIfNoEntry: false });
+  if (!state) return { digests: [], total: 0, key };
+  if (!state.isDirectory())
+    return {
+      digests: [],
+      total: 0,
+      key,
+      refused: `${dir} is ${state.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; no digests read`,
+    };
+  const mine = readdirSync(dir)
     .map((file) => ({ file, match: NAME.exec(file) }))
-    .filter(
-      (entry) => entry.match?.[1] === key && now - Number(entry.match[2]) <= options.ttlDays * 86_400_000,
-    )
+    .filter((entry) => entry.match?.[1] === key && now - Number(entry.match[2]) <= options.ttlDays * DAY_MS)
     .sort((a, b) => Number(b.match?.[2]) - Number(a.match?.[2]) || b.file.localeCompare(a.file));
-  const digests = mine.slice(0, options.keep).map(({ file, match }) => ({
-    file,
-    writtenAt: Number(match?.[2]),
-    text: readFileSync(join(dir, file), 'utf8'),
-  }));
-  return { digests, total: mine.length, key };
+  const digests: Digest[] = [];
+  let total = 0;
+  for (const { file, match } of mine) {
+    let read: ReturnType<typeof readRegularFile>;
+    try {
+      read = readRegularFile(join(dir, file));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') continue; // reaped since it was listed
+      throw error;
+    }
+    if ('notRegular' in read) continue;
+    total += 1;
+    if (digests.length < options.keep)
+      digests.push({ file, writtenAt: Number(match?.[2]), text: read.content });
+  }
+  return { digests, total, key };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ClaimResolver } from '../../../core/agent/claims.js';
 import { defineTool, type ToolDefinition } from '../../../core/tool.js';
-import { checkCatPaths, normalizeRecordPath, readRecords } from '../cat-records.js';
+import { catRecords, normalizeRecordPath } from '../cat-records.js';
 import { extractCommands } from '../extract-commands.js';
 import { parseRecord } from '../parse-record.js';
 import { recall } from '../recall.js';
@@ -64,8 +64,9 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
       paths: (result as { records: { path: string }[] }).records.map((record) => record.path),
     }),
     execute: async (input) => {
-      const paths = checkCatPaths(context.root, input.paths, context.source.paths());
-      const records = readRecords(context.root, paths);
+      // The one records_cat path of every surface: membership, then a re-check at read time.
+      const records = catRecords(context.root, input.paths, context.source.paths());
+      const paths = records.map((record) => record.path);
       // Evidence is read from disk: what was read, its hash, and the commands it states.
       const files = records.map((record) => ({
         path: record.path,

@@ -1,0 +1,121 @@
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
+import { dirname, isAbsolute } from 'node:path';
+
+/** Longest path Tally will touch; Linux's PATH_MAX. Longer ones fail with ENAMETOOLONG anyway. */
+export const MAX_STATE_PATH = 4096;
+
+export type StateDir = { dir: string; dev: number; ino: number };
+export type StateDirRefusal = { refused: 'store-unwritable' | 'state-dir-unowned'; why: string };
+
+/** Why a string cannot be a state path, or undefined when it can. */
+export function unusablePath(path: unknown): string | undefined {
+  if (typeof path !== 'string' || path === '') return 'it is empty or not a string';
+  if (path.includes('\0')) return 'it contains a NUL byte';
+  if (path.length > MAX_STATE_PATH) return `it is longer than ${MAX_STATE_PATH} characters`;
+  if (!isAbsolute(path)) return 'it is not absolute';
+  return undefined;
+}
+
+const errorCode = (error: unknown) => (error as { code?: unknown }).code;
+
+/** `stat` that answers undefined for any path the system cannot stat (missing, ENOTDIR, EACCES…). */
+export function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (typeof errorCode(error) === 'string') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Opens a state directory (`.tally`, `.tally/digests`, the user-level state folder) without
+ * following symlinks. With `create`, one missing level is made under an existing parent —
+ * never `mkdir -p`, which Node runs forever where mkdir answers ENOENT for a parent that
+ * exists (`/proc`). The directory must be a real directory owned by this user; with `mode`
+ * it is fchmod-ed through a descriptor opened with O_NOFOLLOW, so a link is never chmod-ed.
+ */
+export function secureStateDir(
+  path: string,
+  options: { create: boolean; mode?: number; realParent?: boolean },
+): StateDir | StateDirRefusal {
+  const unusable = unusablePath(path);
+  if (unusable) return { refused: 'store-unwritable', why: `the state path is unusable: ${unusable}` };
+  try {
+    // Security: `.tally/digests` under a symlinked `.tally` is as foreign as a symlinked `digests`.
+    if (options.realParent && lstatSync(dirname(path), { throwIfNoEntry: false })?.isSymbolicLink())
+      return {
+        refused: 'store-unwritable',
+        why: `${dirname(path)} is a symbolic link; Tally does not follow links for its state. Replace it with a real directory.`,
+      };
+    let stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats) {
+      if (!options.create)
+        return {
+          refused: 'state-dir-unowned',
+          why: `${path} does not exist and Tally does not own its parent`,
+        };
+      const parent = statSync(dirname(path), { throwIfNoEntry: false });
+      if (!parent?.isDirectory())
+        return { refused: 'store-unwritable', why: `${dirname(path)} is not an existing directory` };
+      try {
+        mkdirSync(path, { mode: options.mode ?? 0o700 });
+      } catch (error) {
+        if (errorCode(error) !== 'EEXIST') throw error; // another writer made it first: check it below
+      }
+      stats = lstatSync(path);
+    }
+    // Security: a symlinked state directory would send writes, chmods and reaping elsewhere.
+    if (stats.isSymbolicLink())
+      return {
+        refused: 'store-unwritable',
+        why: `${path} is a symbolic link; Tally does not follow links for its state. Replace it with a real directory.`,
+      };
+    if (!stats.isDirectory()) return { refused: 'store-unwritable', why: `${path} is not a directory` };
+    const uid = process.getuid?.();
+    if (uid !== undefined && stats.uid !== uid)
+      return {
+        refused: 'store-unwritable',
+        why: `${path} is owned by uid ${stats.uid}, not this user (${uid})`,
+      };
+    const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      const opened = fstatSync(fd);
+      if (opened.dev !== stats.dev || opened.ino !== stats.ino)
+        return { refused: 'store-unwritable', why: `${path} changed while it was being checked` };
+      if (options.mode !== undefined && (opened.mode & 0o777) !== options.mode) {
+        fchmodSync(fd, options.mode);
+        const mode = fstatSync(fd).mode & 0o777;
+        if (mode !== options.mode)
+          return {
+            refused: 'store-unwritable',
+            why: `${path} is mode ${mode.toString(8)}, not ${options.mode.toString(8)}`,
+          };
+      }
+      return { dir: path, dev: opened.dev, ino: opened.ino };
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    const code = errorCode(error);
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+      return { refused: 'store-unwritable', why: `${path}: ${(error as Error).message}` };
+    throw error;
+  }
+}
+
+/** True while `dir` is still the directory `secureStateDir` checked (not swapped for a link). */
+export function isSameStateDir(state: StateDir): boolean {
+  const stats = lstatSync(state.dir, { throwIfNoEntry: false });
+  return Boolean(stats?.isDirectory() && stats.dev === state.dev && stats.ino === state.ino);
+}
