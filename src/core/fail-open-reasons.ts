@@ -19,6 +19,7 @@ export const FAIL_OPEN_REASONS = [
   'index-unwritable',
   'digest-setting-invalid',
   'state-dir-unowned',
+  'hook-unknown',
   // workspace and coder
   'decision-extraction-failed',
   'browser-unavailable',

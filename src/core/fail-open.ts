@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isFailOpenReason } from './fail-open-reasons.js';
+import { makeDirs } from './make-dirs.js';
 
 export interface FailOpenLine {
   ts: string;
@@ -41,7 +42,7 @@ export function createFailOpen(options: FailOpenOptions): FailOpen {
   return (component, why, session) => {
     const line = failOpenLine(component, why, session);
     try {
-      mkdirSync(dirname(options.logPath), { recursive: true, mode: 0o700 });
+      makeDirs(dirname(options.logPath));
       appendFileSync(options.logPath, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     } catch (error) {
       process.stderr.write(`tally: could not write the fail-open log ${options.logPath}: ${String(error)}\n`);

@@ -12,6 +12,8 @@ export interface GuardFiring {
   guard: GuardName;
   action: 'nudge' | 'end' | 'no_tools';
   detail: string;
+  /** The message that made it fire, cut short, so misfires can be reviewed. */
+  preview?: string;
 }
 
 function stableStringify(value: unknown): string {

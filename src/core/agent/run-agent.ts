@@ -110,6 +110,7 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
       guard: 'conversational_first_turn',
       action: 'no_tools',
       detail: 'the opening message is conversational; round 1 runs without tools',
+      preview: task.length > 120 ? `${task.slice(0, 120)}…` : task,
     });
   }
   let messages: ModelMessage[] = [{ role: 'user', content: task }];

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LedgerError, RunNotFoundError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { createRunIdGenerator } from '../ids.js';
+import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
@@ -165,7 +165,7 @@ export class Ledger {
   static open(path: string, options: LedgerOpenOptions = {}): Ledger {
     let database: Database.Database | undefined;
     try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      if (!options.readonly) makeDirs(dirname(path));
       // Opening may wait the whole limit for a lock: nothing is being served yet.
       database = new Database(path, {
         readonly: options.readonly ?? false,

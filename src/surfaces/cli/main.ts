@@ -128,11 +128,19 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./digest-read-command.js'), setCode));
 
-  program
+  // A hook must never block Claude Code: unknown names and options still exit 0.
+  const hook = program
     .command('hook')
     .description('Claude Code hooks: read the payload on stdin; always exit 0 on their own faults.')
+    .argument('[name]', 'the hook')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(lazy(() => import('./hook-unknown-command.js'), setCode));
+  hook
     .command('digest-record')
     .description("PostToolUse (Skill): record the scout's digest for the session.")
+    .allowUnknownOption()
+    .allowExcessArguments()
     .action(lazy(() => import('./hook-digest-record-command.js'), setCode));
 
   program

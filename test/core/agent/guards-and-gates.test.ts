@@ -81,6 +81,7 @@ describe('conversational first turn', () => {
       kind: 'guard',
       name: 'conversational_first_turn',
       outcome: 'no_tools',
+      data: { preview: 'hi there' },
     });
   });
 
