@@ -11,6 +11,7 @@ import { DEMO_LOGIN, logIn } from '../../src/packs/http/client/login-recipe.js';
 import { CaptureIndex } from '../../src/packs/http/endpoints/capture-index.js';
 import type { PathNormalizer } from '../../src/packs/http/endpoints/path-normalizer.js';
 import type { BenchRow } from '../measure.js';
+import { fishVsFetchLoop } from './fish-vs-fetch-loop.js';
 
 const HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
 
@@ -212,7 +213,12 @@ function captureStore(dir: string): BenchRow[] {
 export async function fishermanBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-bench-fish-'));
   try {
-    return [...(await requestsPerEntity(dir)), ...(await entitiesPerSecond(dir)), ...captureStore(dir)];
+    return [
+      ...(await requestsPerEntity(dir)),
+      ...(await entitiesPerSecond(dir)),
+      ...(await fishVsFetchLoop(dir)),
+      ...captureStore(dir),
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

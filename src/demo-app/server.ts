@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { handleApi, writeReply } from './api.js';
 import { parseBody, readBody, redirect, sendHtml, sendJson } from './http-helpers.js';
+import { demoOpenApi } from './openapi.js';
 import { loginPage, milestonesPage, projectPage, projectsPage, suitePage, suitesPage } from './pages.js';
 import { SESSION_COOKIE, SessionStore } from './sessions.js';
 import { createStore, type DemoStore } from './store.js';
@@ -61,6 +62,7 @@ async function route(
     return redirect(response, '/login', { 'set-cookie': `${SESSION_COOKIE}=; Path=/; Max-Age=0` });
   }
 
+  if (path === '/api/openapi.json' && method === 'GET') return sendJson(response, 200, demoOpenApi());
   if (path.startsWith('/api/')) {
     if (!session) return sendJson(response, 401, { error: 'Login required: sign in at /login first' });
     if (WRITE_METHODS.has(method) && request.headers['x-csrf-token'] !== session.csrf) {

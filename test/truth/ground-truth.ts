@@ -190,6 +190,11 @@ export interface FishRequest {
   scope: string;
   parent: { collection: string; count: number };
   child?: { collection: string; count: number; link: string };
+  /**
+   * "3 tests" names no suite: creating the one container the items need is allowed (issue 11),
+   * at most `max`, and only when every new item links to a container that exists after the run.
+   */
+  container?: { collection: string; max: number; link: string };
 }
 
 /** Why a Fisherman request is not met by what the API now holds (empty: it is met). */
@@ -206,7 +211,23 @@ export function unmetFishRequest(before: World, after: World, request: FishReque
       `${request.parent.count} new ${request.parent.collection} requested, the API shows ${parents.length}`,
     );
   const wanted = new Set([request.parent.collection, request.child?.collection]);
-  const extra = inside.filter((resource) => !wanted.has(resource.collection));
+  const container = request.container;
+  const containers = container
+    ? inside.filter((resource) => resource.collection === container.collection)
+    : [];
+  if (container && containers.length > container.max)
+    reasons.push(
+      `${containers.length} new ${container.collection} made for the items, at most ${container.max} needed`,
+    );
+  if (container && containers.length > 0) {
+    const ids = new Set(containers.map((resource) => resource.id));
+    const unlinked = parents.filter((resource) => !ids.has(String(resource.record[container.link])));
+    if (unlinked.length > 0 && unlinked.length === parents.length)
+      reasons.push(`a new ${container.collection} was made but no new item uses it`);
+  }
+  const extra = inside.filter(
+    (resource) => !wanted.has(resource.collection) && resource.collection !== container?.collection,
+  );
   if (extra.length > 0) reasons.push(`unrequested types created: ${extra.map(describe).join(', ')}`);
   const child = request.child;
   if (child) {

@@ -1,12 +1,37 @@
 import type { PlanCall, PlanOutcome } from '../../core/agent/run-plan.js';
+import type { Effect } from '../../core/effects.js';
 import { singular } from '../../packs/http/endpoints/resource-name.js';
 import type { FishermanFinish } from './fisherman-finish.js';
-import type { DataPlan, ParentLink } from './plan-data-request.js';
+import type { ParentLink } from './plan-data-request.js';
+import { type BoundedTask, runBounded } from './run-bounded.js';
 
 const TITLE_FIELDS = /^(title|name|label|subject|heading|summary)$/i;
 
+/** What execution needs of a plan: a captured plan, a recipe and a spec plan all have it. */
+export interface ExecutableType {
+  type: string;
+  count: number;
+  example: { path: string; requestBody?: unknown };
+}
+
+export interface ExecutablePlan {
+  parent: ExecutableType;
+  child?: ExecutableType & { link: ParentLink };
+  container?: {
+    type: string;
+    example: { path: string; requestBody?: unknown };
+    link: ParentLink;
+    id?: string;
+  };
+}
+
+export interface ExecuteOptions {
+  /** Creates in flight at once (default 1); a child always waits for its parent. */
+  concurrency?: number;
+}
+
 function freshBody(example: unknown, label: string): Record<string, unknown> {
-  const body = structuredClone(example) as Record<string, unknown>;
+  const body = structuredClone(example ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(body))
     if (TITLE_FIELDS.test(key) && typeof body[key] === 'string') body[key] = label;
   return body;
@@ -38,24 +63,41 @@ interface RequestResult {
   found?: { id: string }[];
 }
 
+type Record_ = Awaited<ReturnType<PlanCall>>;
+
 /** `POST /items/articles → 403: You don't have permission…` — the status and the server's words. */
-function failureOf(path: string, record: Awaited<ReturnType<PlanCall>>): string {
+function failureOf(method: string, path: string, record: Record_): string {
   const result = record.result as RequestResult | undefined;
   if (result?.status !== undefined)
-    return `POST ${path} → ${result.status}${result.message ? `: ${result.message}` : ''}`;
-  return `POST ${path} → ${record.error?.message ?? 'no response'}`;
+    return `${method} ${path} → ${result.status}${result.message ? `: ${result.message}` : ''}`;
+  return `${method} ${path} → ${record.error?.message ?? 'no response'}`;
 }
 
+/** Ids of the items a successful list read saw directly under `collection`. */
+function listedIds(record: Record_, collection: string): string[] {
+  const effects = (record.evidence?.effects ?? []) as Effect[];
+  return effects
+    .filter(
+      (effect) =>
+        effect.kind === 'read' && effect.id !== undefined && effect.key === `${collection}/${effect.id}`,
+    )
+    .map((effect) => effect.id as string);
+}
+
+type Item = FishermanFinish['created'][number];
+
 /**
- * One request per entity: replay each captured example with fresh titles stamped with the
- * run's marker, parents before children, children linked to the ids their parents'
- * responses returned. A create whose response was lost is looked for by its marker before
- * anything else happens.
+ * One request per entity: replay each example with fresh titles stamped with the run's
+ * marker, parents before children, children linked to the ids their parents' responses
+ * returned, at most `concurrency` creates in flight. A create whose response was lost is
+ * looked for by its marker before anything else happens. Items are reported in plan order,
+ * whatever order the responses came back in.
  */
-export function executeDataPlan(plan: DataPlan, marker: string) {
+export function executeDataPlan(plan: ExecutablePlan, marker: string, options: ExecuteOptions = {}) {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   return async (call: PlanCall): Promise<PlanOutcome> => {
-    const created: FishermanFinish['created'] = [];
-    const create = async (type: string, path: string, body: Record<string, unknown>) => {
+    const slots: Item[][] = [];
+    const create: Create = async (type, path, body) => {
       const record = await call('request', { method: 'POST', path, body });
       const result = record.result as RequestResult | undefined;
       let id = record.outcome === 'ok' ? result?.ids?.[0] : undefined;
@@ -69,40 +111,119 @@ export function executeDataPlan(plan: DataPlan, marker: string) {
         const unknown = lost
           ? " (the response was lost and no item with this run's marker was found: the outcome is unknown)"
           : '';
-        return { error: `creating a ${singular(type)} failed: ${failureOf(path, record)}${unknown}` };
+        return { error: `creating a ${singular(type)} failed: ${failureOf('POST', path, record)}${unknown}` };
       }
       const title =
         typeof body.title === 'string' ? body.title : typeof body.name === 'string' ? body.name : undefined;
-      created.push({ type: singular(type), id, ...(title ? { title } : {}) });
-      return { id };
+      return { id, item: { type: singular(type), id, ...(title ? { title } : {}) } as Item };
     };
-    for (let parentNumber = 1; parentNumber <= plan.parent.count; parentNumber++) {
-      const label = `${capitalize(singular(plan.parent.type))} ${parentNumber} · ${marker}`;
-      const parent = await create(
-        plan.parent.type,
-        plan.parent.example.path,
-        freshBody(plan.parent.example.requestBody, label),
-      );
-      if ('error' in parent) return { stop: parent.error as string, failed: true };
-      const child = plan.child;
-      if (!child) continue;
-      for (let childNumber = 1; childNumber <= child.count; childNumber++) {
-        const childLabel = `${capitalize(singular(child.type))} ${parentNumber}.${childNumber} · ${marker}`;
-        const linked = linkTo(
-          child.example.path,
-          freshBody(child.example.requestBody, childLabel),
-          child.link,
-          parent.id as string,
+
+    const into = await resolveContainer(plan, marker, call, create);
+    if ('stop' in into) return into;
+    const child = plan.child;
+    const parentTask =
+      (parentNumber: number): BoundedTask =>
+      async () => {
+        const label = `${capitalize(singular(plan.parent.type))} ${parentNumber} · ${marker}`;
+        let target = {
+          path: plan.parent.example.path,
+          body: freshBody(plan.parent.example.requestBody, label),
+        };
+        if (into.id && plan.container)
+          target = linkTo(target.path, target.body, plan.container.link, into.id);
+        const parent = await create(plan.parent.type, target.path, target.body);
+        if ('error' in parent) return { error: parent.error };
+        const slot: Item[] = [parent.item];
+        slots[parentNumber] = slot;
+        if (!child) return [];
+        return Array.from(
+          { length: child.count },
+          (_unused, at): BoundedTask =>
+            async () => {
+              const childLabel = `${capitalize(singular(child.type))} ${parentNumber}.${at + 1} · ${marker}`;
+              const linked = linkTo(
+                child.example.path,
+                freshBody(child.example.requestBody, childLabel),
+                child.link,
+                parent.id,
+              );
+              const made = await create(child.type, linked.path, linked.body);
+              if ('error' in made) return { error: made.error };
+              slot[at + 1] = made.item;
+              return [];
+            },
         );
-        const made = await create(child.type, linked.path, linked.body);
-        if ('error' in made) return { stop: made.error as string, failed: true };
-      }
-    }
+      };
+    const failure = await runBounded(
+      concurrency,
+      Array.from({ length: plan.parent.count }, (_unused, at) => parentTask(at + 1)),
+    );
+    if (failure !== undefined) return { stop: failure, failed: true };
+    const created = [
+      ...(into.item ? [into.item] : []),
+      ...slots.flatMap((slot) => slot ?? []).filter(Boolean),
+    ];
     const finish: FishermanFinish = {
-      summary: `Created ${created.length} item${created.length === 1 ? '' : 's'} through the API.`,
+      summary: `Created ${created.length} item${created.length === 1 ? '' : 's'} through the API${into.note ? `; ${into.note}` : ''}.`,
       created,
       failed: [],
     };
     return { finish };
+  };
+}
+
+type Create = (
+  type: string,
+  path: string,
+  body: Record<string, unknown>,
+) => Promise<{ error: string } | { id: string; item: Item }>;
+
+/**
+ * Where the top-level items go: the named parent (checked to exist first), else an existing
+ * one a read of its collection finds, else one created now — and a note saying which.
+ */
+async function resolveContainer(
+  plan: ExecutablePlan,
+  marker: string,
+  call: PlanCall,
+  create: Create,
+): Promise<{ id?: string; item?: Item; note?: string } | { stop: string; failed?: boolean }> {
+  const container = plan.container;
+  if (!container) return {};
+  const kind = singular(container.type);
+  const items = plan.parent.type;
+  const collection = container.example.path.split('?')[0] as string;
+  if (container.id !== undefined) {
+    const path = `${collection}/${encodeURIComponent(container.id)}`;
+    const check = await call('lookup', { path });
+    if (check.outcome !== 'ok')
+      return {
+        stop: `${kind} ${container.id} cannot be used: ${failureOf('GET', path, check)}. Name a ${kind} that exists in this scope.`,
+        failed: true,
+      };
+    return { id: container.id, note: `the ${items} went into the existing ${kind} ${container.id}` };
+  }
+  const listing = await call('lookup', { path: collection });
+  if (listing.outcome !== 'ok')
+    return {
+      stop: `cannot look for a ${kind} to put the ${items} in: ${failureOf('GET', collection, listing)}`,
+      failed: true,
+    };
+  const existing = listedIds(listing, collection)[0];
+  if (existing !== undefined)
+    return {
+      id: existing,
+      note: `the ${items} went into the existing ${kind} ${existing} (found by GET ${collection}; no ${kind} was named)`,
+    };
+  const made = await create(
+    container.type,
+    collection,
+    freshBody(container.example.requestBody, `${capitalize(kind)} 1 · ${marker}`),
+  );
+  if ('error' in made) return { stop: made.error, failed: true };
+  return {
+    id: made.id,
+    item: made.item,
+    note: `no ${kind} existed, so ${kind} ${made.id} was created for the ${items}`,
   };
 }

@@ -4,6 +4,7 @@ import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
 import {
+  type LiveSession,
   type LoginRecipe,
   logIn,
   recipeSecrets,
@@ -11,15 +12,21 @@ import {
 } from '../../packs/http/client/login-recipe.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
+import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
+import { buildAchieveContext, loadSpecIndex, specAwareIndex } from './achieve-context.js';
 
 export interface FishContextOptions {
   captures: string[];
+  /** OpenAPI 3.x / Swagger 2.0 documents (files or URLs); alone they make an achieve-mode run. */
+  specs?: string[];
   scope?: string;
   /** Where requests go; defaults to the origin the captures were recorded against. */
   baseUrl?: string;
   /** A recipe for a session made now; without one, only capture auth headers and `headers` apply. */
   login?: LoginRecipe;
+  /** A session made some other way now (`--login browser:SCRIPT`: real Chromium), for the API's base URL. */
+  liveSession?: (baseUrl: string) => Promise<LiveSession>;
   headers?: Record<string, string>;
   allowDelete?: boolean;
   /** Resource paths the run being cleaned up created. */
@@ -38,18 +45,22 @@ export interface FishContext extends HttpToolContext {
    * the ledger so an echo anywhere (a request body, a response, an error) is scrubbed.
    */
   knownSecrets: string[];
+  /** The endpoint model of the OpenAPI documents, when the run was given any. */
+  spec?: ApiSpecIndex;
 }
 
 export class FishermanInputError extends TallyError {}
 
 /** Everything a Fisherman run needs: captures → endpoint model → scope → a live, origin-locked client. */
 export async function buildFishContext(options: FishContextOptions): Promise<FishContext> {
-  if (options.captures.length === 0) {
+  if (options.captures.length === 0 && (options.specs ?? []).length === 0) {
     throw new FishermanInputError(
       'FISHERMAN_NEEDS_INPUT',
-      'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app.',
+      'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app, or --spec with an OpenAPI document and --base-url.',
     );
   }
+  const spec = await loadSpecIndex(options.specs);
+  if (spec && options.captures.length === 0) return buildAchieveContext(options, spec);
   const set = loadCaptures(options.captures);
   if (set.captures.length === 0) {
     throw new FishermanInputError(
@@ -63,7 +74,9 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'FISHERMAN_NO_BASE_URL',
       'Cannot tell where the API lives: pass --base-url.',
     );
-  const session = options.login ? await logIn(baseUrl, options.login, options.env) : undefined;
+  const session = options.login
+    ? await logIn(baseUrl, options.login, options.env)
+    : await options.liveSession?.(baseUrl);
   const captureAuth = currentAuthHeaders(set.auth);
   const knownSecrets = [
     ...(options.login ? recipeSecrets(options.login, options.env) : []),
@@ -80,7 +93,8 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
   });
-  const index = new CaptureIndex(set.captures);
+  // With both, the captures' examples come first and the spec's templates fill the gaps.
+  const index = spec ? specAwareIndex(set.captures, spec, baseUrl) : new CaptureIndex(set.captures);
   return {
     set,
     baseUrl,
@@ -88,5 +102,6 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     index,
     scope: resolveScope(options.scope, set.captures),
     knownSecrets,
+    ...(spec ? { spec } : {}),
   };
 }

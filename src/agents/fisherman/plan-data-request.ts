@@ -6,6 +6,7 @@ import { ID } from '../../packs/http/endpoints/path-normalizer.js';
 import { sameResource } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { DataRequest } from './parse-data-request.js';
+import { type ContainerPlan, planContainer } from './plan-container.js';
 
 export type ParentLink = { kind: 'path'; index: number } | { kind: 'body'; field: string; numeric: boolean };
 
@@ -19,12 +20,14 @@ export interface PlannedType {
 export interface DataPlan {
   parent: PlannedType;
   child?: PlannedType & { link: ParentLink };
+  /** The parent the top-level items go into ("3 tests" need a suite; "in suite 101" names it). */
+  container?: ContainerPlan;
 }
 
 export type PlanResult = { plan: DataPlan } | { error: string };
 
 /** The POST endpoint that creates a type: a collection whose last segment is that resource. */
-function creatingEndpoint(
+export function creatingEndpoint(
   type: string,
   index: CaptureIndex,
   scope: Scope,
@@ -103,6 +106,12 @@ export function planDataRequest(request: DataRequest, index: CaptureIndex, scope
   const parent = creatingEndpoint(request.type, index, scope);
   if ('error' in parent) return parent;
   const plan: DataPlan = { parent: { type: request.type, count: request.count, ...parent } };
+  // Never replay a captured parent id: the items go into a parent found or made now.
+  const container = planContainer(request, parent, index, scope, (type) =>
+    creatingEndpoint(type, index, scope),
+  );
+  if ('error' in container) return container;
+  if (container.container) plan.container = container.container;
   if (!request.children) return { plan };
   const child = creatingEndpoint(request.children.type, index, scope);
   if ('error' in child) return child;

@@ -9,6 +9,9 @@ import { buildFishContext, type FishContext, type FishContextOptions } from './f
 import { createFishermanAgent } from './fisherman-agent.js';
 import { parseDataRequest } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
+import { withSpecPlan } from './plan-spec-request.js';
+import { followRecipe, keepRecipe, type RecipeOutcome } from './recipes/use-recipes.js';
+import { refuseUnmatchedScope } from './refuse-unmatched-scope.js';
 
 export interface PrepareDataOptions extends FishContextOptions {
   request: string;
@@ -20,10 +23,18 @@ export interface PrepareDataOptions extends FishContextOptions {
   maxRetries?: number;
   /** Round cap for the model tier (default 30). */
   maxRounds?: number;
+  /** Creates in flight at once in plan runs (default 2); a child always waits for its parent. */
+  concurrency?: number;
+  /** The project's recipe folder (`.tally/recipes`): model-solved plans are kept and replayed. */
+  recipes?: string;
 }
 
 export interface PrepareDataResult extends RunResult {
-  tier: 'deterministic' | 'model';
+  tier: 'deterministic' | 'model' | 'recipe';
+  /** The marker stamped into every title this run sent. */
+  marker: string;
+  /** A recipe followed, replaced or saved, when a recipe folder was given. */
+  recipe?: RecipeOutcome;
   scope: Scope;
   baseUrl: string;
   /** Why the deterministic tier did not take the request, when it did not. */
@@ -45,6 +56,7 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
 
 async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
+  refuseUnmatchedScope(context.scope);
   const parsed = parseDataRequest(options.request);
   const agent = createFishermanAgent({
     context,
@@ -54,21 +66,24 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   const meta = {
     baseUrl: context.baseUrl,
     captures: context.set.sources,
+    ...(context.spec ? { specs: context.spec.set.sources } : {}),
     scope: context.scope.path,
     ...(context.scope.fallback ? { scopeFallback: context.scope.note } : {}),
     ...(options.loginName ? { login: options.loginName } : {}),
   };
   const planned = parsed
-    ? planDataRequest(parsed, context.index, context.scope)
+    ? withSpecPlan(planDataRequest(parsed, context.index, context.scope), parsed, context)
     : { error: 'the request is not of the form "N <type> [with M <type> each]"' };
   // Files that could not be read (not the routine drops of pages and assets).
   const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
-  const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable };
+  const marker = context.client.marker as string;
+  const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable, marker };
+  const concurrency = options.concurrency ?? 2;
   if ('plan' in planned) {
     const result = await runPlan(
       agent,
       options.request,
-      executeDataPlan(planned.plan, context.client.marker as string),
+      executeDataPlan(planned.plan, marker, { concurrency }),
       {
         ledger: options.ledger,
         meta,
@@ -76,6 +91,36 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
     );
     return { ...result, ...base, tier: 'deterministic' };
   }
+  // A plan the model found before for this app and shape runs without it.
+  const recipes =
+    parsed && options.recipes
+      ? {
+          dir: options.recipes,
+          origin: new URL(context.baseUrl).origin,
+          scope: context.scope.path,
+          request: parsed,
+        }
+      : undefined;
+  const followed = recipes
+    ? await followRecipe(recipes, {
+        agent,
+        task: options.request,
+        ledger: options.ledger,
+        meta,
+        marker,
+        concurrency,
+      })
+    : {};
+  const recipeRun = followed.result
+    ? {
+        ...followed.result,
+        ...base,
+        tier: 'recipe' as const,
+        escalation: planned.error,
+        recipe: followed.outcome,
+      }
+    : undefined;
+  if (recipeRun?.status === 'success') return recipeRun;
   const modelConfigured = options.model !== undefined || Boolean(env.TALLY_MODEL);
   if (modelConfigured) {
     const result = await runAgent(agent, options.request, {
@@ -85,8 +130,13 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
       ...(options.model ? { model: options.model } : {}),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     });
-    return { ...result, ...base, tier: 'model', escalation: planned.error };
+    const recipe = recipes && {
+      ...keepRecipe(recipes, result, options.ledger, options.request),
+      ...(recipeRun ? { fellBack: { runId: recipeRun.runId, why: recipeRun.summary } } : {}),
+    };
+    return { ...result, ...base, tier: 'model', escalation: planned.error, ...(recipe ? { recipe } : {}) };
   }
+  if (recipeRun) return recipeRun;
   const result = await runPlan(
     agent,
     options.request,

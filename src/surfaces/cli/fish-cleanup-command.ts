@@ -7,12 +7,19 @@ import { formatTable } from './format-table.js';
 import { openLedgerFor } from './open-ledger.js';
 
 async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Promise<CleanupResult> {
-  const meta = ledger.getRun(runId).run.meta as { baseUrl?: string; captures?: string[]; login?: string };
+  const meta = ledger.getRun(runId).run.meta as {
+    baseUrl?: string;
+    captures?: string[];
+    specs?: string[];
+    login?: string;
+  };
   const headers = headersFrom(options.header);
   return cleanupRun({
     runId,
     ledger,
     captures: options.captures ?? meta.captures ?? [],
+    // An achieve-mode run is cleaned through the same OpenAPI documents (and configured headers).
+    ...(meta.specs ? { specs: meta.specs } : {}),
     ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
     ...loginFrom(options.login ?? meta.login),
     ...(headers ? { headers } : {}),

@@ -95,9 +95,12 @@ export const fishermanDeterministicScenarios: Scenario[] = [
     request: '2 widgets',
     expect: alpha({ collection: 'widgets', count: 2 }),
   }),
-  deterministic('unlucky: 2 tests whose captured suite does not exist here (422)', {
+  deterministic('honest: 2 tests and no suite here: the one suite they need is made and said', {
     request: '2 tests',
-    expect: alpha({ collection: 'tests', count: 2 }),
+    expect: {
+      ...alpha({ collection: 'tests', count: 2 }),
+      container: { collection: 'suites', max: 1, link: 'suite_id' },
+    },
   }),
   deterministic('unlucky: the third milestone rejected (422) by the server', {
     request: '3 milestones',

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { defineTool, type ToolOutcome } from '../../../core/tool.js';
+import type { ApiSpecIndex } from '../openapi/api-spec-index.js';
+import { describeOperation } from '../openapi/describe-operation.js';
 import { type HttpToolContext, previewBody } from './http-tool-context.js';
 
-export function endpointSpecTool(context: HttpToolContext) {
+/** `spec`: the OpenAPI documents' endpoint model, when the run has one (achieve mode, or both). */
+export function endpointSpecTool(context: HttpToolContext & { spec?: ApiSpecIndex }) {
   return defineTool({
     name: 'get_endpoint_spec',
     description:
-      'Show how the browser called an endpoint: the best captured example for this method and path (a {id} pattern or a concrete path) — its concrete path, request body, status and response. Call it before the first use of an endpoint.',
+      'Show how to call an endpoint, for this method only: the OpenAPI operation (parameters, request schema, a sample body) and/or the best captured example for this method and path (a {id} pattern or a concrete path) — its concrete path, request body, status and response. Call it before the first use of an endpoint.',
     inputSchema: z.object({
       method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
       path: z.string().min(1),
@@ -15,6 +18,20 @@ export function endpointSpecTool(context: HttpToolContext) {
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
     execute: async (input): Promise<ToolOutcome<Record<string, unknown>>> => {
       const example = context.index.example(input.method, input.path, context.scope);
+      // Method-aware: the POST operation at a path, never the GET declared there.
+      const operation = context.spec?.operation(input.method, input.path);
+      if (operation) {
+        const described = describeOperation(operation);
+        return {
+          result: example
+            ? {
+                ...described,
+                capturedExample: { path: example.path, requestBody: example.requestBody ?? null },
+              }
+            : described,
+          evidence: { via: `openapi ${operation.method} ${operation.path}`, spec: operation.source },
+        };
+      }
       if (!example) {
         const known = context.index
           .endpointLines(context.scope)

@@ -1,0 +1,19 @@
+// The demo app in its own process for the benchmarks: a server sharing the client's event
+// loop answers each request before the client can send the next, which hides exactly what
+// concurrency is for. Reports every request it saw (login and CSRF page included) over IPC.
+import { startDemoApp } from '../../src/demo-app/server.js';
+
+const counts = { requests: 0 };
+const app = await startDemoApp({
+  onRequest: () => {
+    counts.requests += 1;
+  },
+});
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'count') {
+    process.send?.({ type: 'count', requests: counts.requests });
+    counts.requests = 0;
+  }
+  if (message.type === 'close') void app.close().then(() => process.exit(0));
+});
+process.send?.({ type: 'ready', url: app.url });

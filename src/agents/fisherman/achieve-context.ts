@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { TallyError } from '../../core/errors.js';
+import { ApiClient } from '../../packs/http/client/api-client.js';
+import { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
+import { loadApiSpecs } from '../../packs/http/openapi/load-api-specs.js';
+import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js';
+import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
+import type { FishContext, FishContextOptions } from './fish-context.js';
+
+/** Headers for achieve mode from the environment: one `Name: value` per line. */
+export const FISH_HEADERS_ENV = 'TALLY_FISH_HEADERS';
+
+/** The configured headers: `TALLY_FISH_HEADERS` lines, overridden by `--header` (`headers`). */
+export function configuredHeaders(
+  headers: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const fromEnv: Record<string, string> = {};
+  for (const line of (env[FISH_HEADERS_ENV] ?? '').split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0)
+      throw new TallyError(
+        'HEADER_INVALID',
+        `${FISH_HEADERS_ENV} has a line that is not "Name: value" (${line.slice(0, 40)}…). Write one header per line, like "Authorization: Bearer $TOKEN".`,
+      );
+    fromEnv[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { ...fromEnv, ...(headers ?? {}) };
+}
+
+/** The first absolute http(s) server URL the documents declare. */
+function serverBaseUrl(servers: string[]): string | undefined {
+  return servers.find((server) => /^https?:\/\//i.test(server));
+}
+
+/** Loads the OpenAPI documents of a run (every one of them); undefined when none were given. */
+export async function loadSpecIndex(specs: string[] | undefined): Promise<ApiSpecIndex | undefined> {
+  return specs && specs.length > 0 ? new ApiSpecIndex(await loadApiSpecs(specs)) : undefined;
+}
+
+const pathOf = (baseUrl: string) => new URL(baseUrl).pathname.replace(/\/+$/, '');
+
+/** The capture index, told the spec's templates when there is one. */
+export function specAwareIndex(
+  captures: ConstructorParameters<typeof SpecAwareIndex>[0],
+  spec: ApiSpecIndex,
+  baseUrl: string,
+): SpecAwareIndex {
+  return new SpecAwareIndex(captures, spec, pathOf(baseUrl));
+}
+
+/**
+ * Achieve mode: the endpoint model comes from OpenAPI documents alone. Security: it
+ * authenticates with configured headers only (`--header`, `TALLY_FISH_HEADERS`) — never a
+ * browser session, a login recipe or captured cookies.
+ */
+export async function buildAchieveContext(
+  options: FishContextOptions,
+  spec: ApiSpecIndex,
+): Promise<FishContext> {
+  if (options.login)
+    throw new TallyError(
+      'ACHIEVE_LOGIN_REFUSED',
+      'Achieve mode (--spec without --captures) authenticates with configured headers only, not a login recipe. Drop --login and pass --header "Name: value" (or TALLY_FISH_HEADERS), or add --captures for replicate mode.',
+    );
+  const baseUrl = options.baseUrl ?? serverBaseUrl(spec.set.servers);
+  if (!baseUrl)
+    throw new TallyError(
+      'FISHERMAN_NO_BASE_URL',
+      'The OpenAPI documents name no absolute server URL, so Tally cannot tell where the API lives: pass --base-url.',
+    );
+  const headers = configuredHeaders(options.headers, options.env ?? process.env);
+  const client = new ApiClient({
+    baseUrl,
+    marker: options.marker ?? randomBytes(3).toString('hex'),
+    captureAuth: {},
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(options.allowDelete ? { allowDelete: true } : {}),
+    ...(options.created ? { created: options.created } : {}),
+  });
+  return {
+    set: { captures: [], auth: [], skipped: [], sources: [] },
+    baseUrl,
+    client,
+    index: specAwareIndex([], spec, baseUrl),
+    scope: resolveSpecScope(options.scope, spec),
+    knownSecrets: Object.values(headers),
+    spec,
+  };
+}

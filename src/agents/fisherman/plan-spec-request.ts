@@ -1,0 +1,179 @@
+import { sameType } from '../../core/type-words.js';
+import type { Scope } from '../../packs/http/endpoints/scope.js';
+import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
+import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
+import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatten-schema.js';
+import { sampleValue } from '../../packs/http/openapi/sample-value.js';
+import type { ExecutablePlan, ExecutableType } from './execute-data-plan.js';
+import type { DataRequest } from './parse-data-request.js';
+import type { ParentLink } from './plan-data-request.js';
+
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+const parameterName = (segment: string) => /^\{([^}]+)\}$/.exec(segment)?.[1];
+
+type Planned = { plan: ExecutablePlan } | { error: string };
+
+/** POST operations that create a type: a collection (not an item path) whose resource is that type. */
+function creators(type: string, spec: ApiSpecIndex): ApiOperation[] {
+  return spec.operations.filter(
+    (operation) =>
+      operation.method === 'POST' &&
+      operation.resource !== undefined &&
+      sameType(type, operation.resource) &&
+      parameterName(segmentsOf(operation.path).at(-1) ?? '') === undefined,
+  );
+}
+
+/** How a child operation names its parent: a path parameter after the parent's collection, else a body field named after it. */
+function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined {
+  const segments = segmentsOf(child.path);
+  const at = segments.findIndex(
+    (segment, position) =>
+      !segment.includes('{') && sameType(parentType, segment) && parameterName(segments[position + 1] ?? ''),
+  );
+  if (at >= 0) return { kind: 'path', index: at + 1 };
+  const schema = child.requestBody ? flattenSchema(child.requestBody.schema) : undefined;
+  const properties = schema && isSchema(schema.properties) ? schema.properties : {};
+  for (const [field, property] of Object.entries(properties)) {
+    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    if (!sameType(parentType, stem) && !/^parent$/i.test(stem)) continue;
+    const type = isSchema(property) ? typeOf(flattenSchema(property)) : undefined;
+    if (type === 'object' || type === 'array') continue;
+    return { kind: 'body', field, numeric: type === 'integer' || type === 'number' };
+  }
+  return undefined;
+}
+
+/**
+ * A concrete path for an operation: the link's parameter gets a placeholder (the executor
+ * puts the parent's id there), the others the scope's key, else the spec's example,
+ * default or first enum value.
+ */
+function fillPath(operation: ApiOperation, scope: Scope, link?: ParentLink): string | { error: string } {
+  const segments = segmentsOf(operation.path);
+  let scopeUsed = false;
+  const filled: string[] = [];
+  for (const [at, segment] of segments.entries()) {
+    const name = parameterName(segment);
+    if (name === undefined) {
+      filled.push(segment);
+      continue;
+    }
+    if (link?.kind === 'path' && link.index === at) {
+      filled.push('0');
+      continue;
+    }
+    const parameter = operation.parameters.find((entry) => entry.in === 'path' && entry.name === name);
+    const schema = parameter?.schema ? flattenSchema(parameter.schema) : {};
+    const numeric = ['integer', 'number'].includes(typeOf(schema) ?? '');
+    if (scope.key && !scope.fallback && !scopeUsed && (!numeric || /^\d+$/.test(scope.key))) {
+      scopeUsed = true;
+      filled.push(encodeURIComponent(scope.key));
+      continue;
+    }
+    const value =
+      parameter?.example ??
+      schema.example ??
+      schema.default ??
+      (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
+    if (value === undefined || value === null)
+      return {
+        error: `cannot fill {${name}} of POST ${operation.path}: the spec gives no example or default; pass --scope with its value (e.g. --scope /${segments.slice(0, at).join('/')}/VALUE)`,
+      };
+    filled.push(encodeURIComponent(String(value)));
+  }
+  return `/${filled.join('/')}`;
+}
+
+/** An executable step for a type from the spec: the concrete path and a body built from the request schema. */
+function stepFor(
+  type: string,
+  count: number,
+  operation: ApiOperation,
+  scope: Scope,
+  link?: ParentLink,
+): ExecutableType | { error: string } {
+  const schema = operation.requestBody?.schema;
+  if (operation.requestBody && !/json|\*\/\*/i.test(operation.requestBody.contentType))
+    return { error: `POST ${operation.path} takes ${operation.requestBody.contentType}, not JSON` };
+  const body = schema ? sampleValue(schema) : {};
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+    return { error: `the request body of POST ${operation.path} is not a JSON object` };
+  const path = fillPath(operation, scope, link);
+  if (typeof path !== 'string') return path;
+  return { type, count, example: { path, requestBody: body ?? {} } };
+}
+
+/** The creator of a child type that links to the parent (a nested collection preferred). */
+function linkedCreator(parentType: string, childType: string, spec: ApiSpecIndex) {
+  const candidates = creators(childType, spec)
+    .map((operation) => ({ operation, link: linkOf(parentType, operation) }))
+    .filter((candidate): candidate is { operation: ApiOperation; link: ParentLink } =>
+      Boolean(candidate.link),
+    );
+  return candidates.find((candidate) => candidate.link.kind === 'path') ?? candidates[0];
+}
+
+/** The container a request names ("5 tests in suite 101"): linked by path or body field, never guessed. */
+function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecIndex, scope: Scope) {
+  const named = request.parent;
+  if (!named) return {};
+  const link = linkOf(named.type, top);
+  const creator = creators(named.type, spec)[0];
+  if (!link || !creator)
+    return { error: `no operation of the OpenAPI documents puts a ${request.type} into a ${named.type}` };
+  const step = stepFor(named.type, 1, creator, scope);
+  if ('error' in step) return step;
+  return { container: { type: named.type, example: step.example, link, id: named.id } };
+}
+
+/**
+ * Plans "N <type> [with M <type> each] [in <type> <id>]" from OpenAPI documents alone:
+ * the POST operations that create each type, the child's link to its parent (path
+ * parameter or body field named after it), bodies built from the request schemas.
+ */
+export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope: Scope): Planned {
+  const known = [...new Set(spec.operations.filter((op) => op.method === 'POST').map((op) => op.resource))];
+  const parentCreators = creators(request.type, spec);
+  // The least nested creator: a top-level collection needs no parent of its own.
+  const top = [...parentCreators].sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
+  if (!top)
+    return {
+      error: `no operation of the OpenAPI documents creates "${request.type}" (creatable: ${known.join(', ') || 'nothing'})`,
+    };
+  const container = containerFor(request, top, spec, scope);
+  if ('error' in container) return { error: container.error as string };
+  const parent = stepFor(request.type, request.count, top, scope, container.container?.link);
+  if ('error' in parent) return parent;
+  const plan: ExecutablePlan = { parent, ...(container.container ? { container: container.container } : {}) };
+  if (!request.children) return { plan };
+  const linked = linkedCreator(request.type, request.children.type, spec);
+  if (!linked) {
+    const exists = creators(request.children.type, spec).length > 0;
+    return {
+      error: exists
+        ? `cannot tell how a ${request.children.type} links to its ${request.type}: no {${request.type}Id}-like path parameter or ${request.type}_id-like body field in the OpenAPI documents`
+        : `no operation of the OpenAPI documents creates "${request.children.type}" (creatable: ${known.join(', ') || 'nothing'})`,
+    };
+  }
+  const child = stepFor(request.children.type, request.children.count, linked.operation, scope, linked.link);
+  if ('error' in child) return child;
+  plan.child = { ...child, link: linked.link };
+  return { plan };
+}
+
+/**
+ * The captures' plan when they have one (browser examples are the ground truth); else the
+ * plan from the OpenAPI documents; else why neither works.
+ */
+export function withSpecPlan(
+  captured: { plan: ExecutablePlan } | { error: string },
+  request: DataRequest,
+  context: { spec?: ApiSpecIndex; scope: Scope; set: { captures: unknown[] } },
+): Planned {
+  if ('plan' in captured || !context.spec) return captured;
+  const fromSpec = planSpecRequest(request, context.spec, context.scope);
+  if ('plan' in fromSpec || context.set.captures.length === 0) return fromSpec;
+  return { error: `${captured.error}; from the OpenAPI documents: ${fromSpec.error}` };
+}

@@ -1,0 +1,61 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redactHar } from '../captures/redact-har.js';
+import { loadBrowserScript, runBrowserScript } from './browser-script.js';
+import { launchChromium, wantsHeadless } from './launch-chromium.js';
+
+export interface CaptureSessionOptions {
+  url: string;
+  out: string;
+  /** Drives the page (headless); without one a person uses the headed browser and closes it. */
+  script?: string;
+  headless?: boolean;
+  /** Keep cookies, tokens and passwords in the HAR (off: they are redacted on save). */
+  keepSecrets?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CaptureSessionResult {
+  out: string;
+  entries: number;
+  headless: boolean;
+}
+
+/**
+ * Records a browser session as a HAR with bodies: Chromium opens `url`, the script (or a
+ * person) uses the app, and the HAR Playwright writes on context close is redacted before
+ * it is saved — the raw file lives only in a private temp folder, removed at the end.
+ */
+export async function captureSession(options: CaptureSessionOptions): Promise<CaptureSessionResult> {
+  const script = options.script ? await loadBrowserScript(options.script) : undefined;
+  const headless = wantsHeadless(options);
+  const scratch = mkdtempSync(join(tmpdir(), 'tally-capture-'));
+  const rawHar = join(scratch, 'raw.har');
+  try {
+    const browser = await launchChromium({ headless, ...(options.env ? { env: options.env } : {}) });
+    try {
+      const context = await browser.newContext({ recordHar: { path: rawHar, content: 'embed' } });
+      const page = await context.newPage();
+      await page.goto(options.url);
+      if (script && options.script)
+        await runBrowserScript(options.script, script, {
+          page,
+          context,
+          baseUrl: new URL(options.url).origin,
+        });
+      // A person browses until they close the window.
+      else await page.waitForEvent('close', { timeout: 0 });
+      await context.close(); // the HAR is written here
+    } finally {
+      await browser.close();
+    }
+    const raw = JSON.parse(readFileSync(rawHar, 'utf8'));
+    const har = options.keepSecrets ? raw : redactHar(raw);
+    writeFileSync(options.out, `${JSON.stringify(har, null, 1)}\n`, { mode: 0o600 });
+    chmodSync(options.out, 0o600);
+    return { out: options.out, entries: (har.log.entries as unknown[]).length, headless };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

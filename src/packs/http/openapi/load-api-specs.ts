@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
+import { errorMessage, TallyError } from '../../../core/errors.js';
+import type { ApiSpecSet } from './api-operation.js';
+import { operationsOf } from './operations-of.js';
+
+export class ApiSpecError extends TallyError {}
+
+const isUrl = (source: string) => /^https?:\/\//i.test(source);
+const FETCH_TIMEOUT_MS = 15_000;
+const MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A document the user named by URL, fetched by us (the resolver's own http client refuses
+ * 127.0.0.1, where a dev server usually is). JSON or YAML; `yaml` reads both.
+ */
+async function fetchDocument(url: string): Promise<object> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  const text = await response.text();
+  if (text.length > MAX_BYTES) throw new Error(`the document is larger than ${MAX_BYTES} bytes`);
+  const parsed: unknown = parseYaml(text);
+  if (!parsed || typeof parsed !== 'object') throw new Error('the response is not a JSON or YAML object');
+  return parsed;
+}
+
+/**
+ * Security: a document fetched from a URL resolves only its internal `$ref`s — it cannot
+ * make Tally read local files or fetch other URLs. A local file resolves files next to it
+ * (and public URLs, through the resolver's safe-URL check).
+ */
+async function dereference(source: string): Promise<Record<string, unknown>> {
+  // A fresh parser per document: `$ref` caches never leak from one spec into another.
+  const parser = new SwaggerParser();
+  const document = isUrl(source)
+    ? await parser.dereference(source, (await fetchDocument(source)) as never, {
+        resolve: { external: false },
+      })
+    : await parser.dereference(resolve(source));
+  return document as unknown as Record<string, unknown>;
+}
+
+/**
+ * Reads every OpenAPI 3.x / Swagger 2.0 document (JSON or YAML, files or URLs), resolving
+ * `$ref`s across files. Dereferenced schemas keep cycles as object cycles: whatever reads
+ * them must track the objects it is inside (see `summarizeSchema`, `sampleValue`).
+ */
+export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
+  const set: ApiSpecSet = { sources: [], operations: [], servers: [] };
+  for (const source of sources) {
+    const location = isUrl(source) ? source : resolve(source);
+    let document: Record<string, unknown>;
+    try {
+      document = await dereference(source);
+    } catch (error) {
+      throw new ApiSpecError(
+        'SPEC_UNREADABLE',
+        `Cannot read the OpenAPI document ${source}: ${errorMessage(error)}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
+        { source },
+      );
+    }
+    const { operations, servers } = operationsOf(document, location);
+    set.sources.push(location);
+    set.operations.push(...operations);
+    set.servers.push(...servers);
+  }
+  if (set.operations.length === 0)
+    throw new ApiSpecError(
+      'SPEC_EMPTY',
+      `The OpenAPI documents (${sources.join(', ')}) declare no operations. Pass the document that describes the API's paths.`,
+      { sources },
+    );
+  return set;
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { parseDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
+import { type PrepareDataOptions, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import type { Ledger } from '../../../src/core/ledger/ledger.js';
+import type { DemoApp } from '../../../src/demo-app/server.js';
+import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
+import { tempLedger } from '../../helpers.js';
+import { BUNDLED_HAR, demoApp } from '../../packs/http/demo-fixtures.js';
+import { latencyProxy } from '../../packs/http/latency-proxy.js';
+
+function fish(baseUrl: string, ledger: Ledger, request: string, extra: Partial<PrepareDataOptions> = {}) {
+  return prepareData({
+    request,
+    captures: [BUNDLED_HAR],
+    scope: '/projects/alpha-shop',
+    baseUrl,
+    login: DEMO_LOGIN,
+    ledger,
+    env: {},
+    ...extra,
+  });
+}
+
+function seedSuite(app: DemoApp, id: number, project = 'alpha-shop'): void {
+  app.store.suites.set(id, {
+    id,
+    project,
+    title: `Seeded ${id}`,
+    description: '',
+    position: app.store.suites.size + 1,
+    created_at: new Date().toISOString(),
+  });
+  app.store.nextId.suite = Math.max(app.store.nextId.suite, id + 1);
+}
+
+const apiWrites = (seen: { method: string; path: string }[]) =>
+  seen.filter((request) => request.method !== 'GET' && request.path.startsWith('/api/'));
+
+describe('grammar breadth', () => {
+  it.each([
+    ['5 tests in suite 101', { count: 5, type: 'tests', parent: { type: 'suite', id: '101' } }],
+    ['twelve tests', { count: 12, type: 'tests' }],
+    ['a dozen tests in suite #7', { count: 12, type: 'tests', parent: { type: 'suite', id: '7' } }],
+    [
+      'twenty suites with fifteen tests each',
+      { count: 20, type: 'suites', children: { count: 15, type: 'tests' } },
+    ],
+  ])('parses "%s"', (text, expected) => {
+    expect(parseDataRequest(text)).toEqual(expected);
+  });
+
+  it('leaves "3 tests in suite" (a parent with no id) to the model', () => {
+    expect(parseDataRequest('3 tests in suite')).toBeUndefined();
+  });
+});
+
+describe('deterministic breadth against the demo app', () => {
+  it('"3 tests" with no suite in the project creates the suite they need, never the captured suite id', async () => {
+    const { app, seen } = await demoApp();
+    // A suite in ANOTHER project with the id the capture used must not be touched.
+    seedSuite(app, 101, 'beta-blog');
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, '3 tests');
+    expect(result).toMatchObject({ status: 'success', tier: 'deterministic' });
+    const suite = [...app.store.suites.values()].find((candidate) => candidate.project === 'alpha-shop');
+    expect(suite).toBeDefined();
+    expect(result.summary).toContain(`no suite existed, so suite ${suite?.id} was created for the tests`);
+    const tests = [...app.store.tests.values()];
+    expect(tests).toHaveLength(3);
+    expect(tests.every((test) => test.suite_id === suite?.id)).toBe(true);
+    expect(result.verified.map((item) => item.type)).toEqual(['suite', 'test', 'test', 'test']);
+    expect(apiWrites(seen)).toHaveLength(4);
+  });
+
+  it('"3 tests" with a suite already there puts them in it and says it was found by a lookup', async () => {
+    const { app, seen } = await demoApp();
+    seedSuite(app, 140);
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, 'three tests');
+    expect(result.status).toBe('success');
+    expect(result.summary).toContain(
+      'the tests went into the existing suite 140 (found by GET /api/alpha-shop/suites; no suite was named)',
+    );
+    expect([...app.store.tests.values()].map((test) => test.suite_id)).toEqual([140, 140, 140]);
+    expect(apiWrites(seen).map((request) => request.path)).toEqual(Array(3).fill('/api/alpha-shop/tests'));
+    expect(result.verified.map((item) => item.type)).toEqual(['test', 'test', 'test']);
+  });
+
+  it('"5 tests in suite 101" checks the suite exists, then links every test to it', async () => {
+    const { app, seen } = await demoApp();
+    seedSuite(app, 101);
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, '5 tests in suite 101');
+    expect(result.status).toBe('success');
+    expect(result.summary).toContain('the tests went into the existing suite 101');
+    expect([...app.store.tests.values()].map((test) => test.suite_id)).toEqual(Array(5).fill(101));
+    expect(
+      seen.some((request) => request.method === 'GET' && request.path === '/api/alpha-shop/suites/101'),
+    ).toBe(true);
+    expect(apiWrites(seen)).toHaveLength(5);
+  });
+
+  it('"5 tests in suite 999" (no such suite here) creates nothing and says why', async () => {
+    const { app, seen } = await demoApp();
+    seedSuite(app, 999, 'beta-blog');
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, '5 tests in suite 999');
+    expect(result.status).not.toBe('success');
+    expect(result.summary).toMatch(/suite 999 cannot be used: GET \/api\/alpha-shop\/suites\/999 → 404/);
+    expect(apiWrites(seen)).toEqual([]);
+    expect(app.store.tests.size).toBe(0);
+  });
+
+  it('a --scope that matches nothing is refused before any request, instead of creating elsewhere', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    await expect(fish(app.url, ledger, '2 suites', { scope: '/projects/gamma-shop' })).rejects.toMatchObject({
+      code: 'FISHERMAN_SCOPE_UNMATCHED',
+      message: expect.stringMatching(
+        /Scope "\/projects\/gamma-shop" matches no known write endpoint.*Pass a --scope/,
+      ),
+    });
+    expect(apiWrites(seen)).toEqual([]);
+    expect(app.store.suites.size).toBe(0);
+  });
+
+  it.each([1, 4])(
+    'concurrency %i: at most that many creates in flight, children after their parents, request met',
+    async (concurrency) => {
+      const { app } = await demoApp();
+      // 15 ms of latency per request, as a real network and database would add.
+      const proxy = await latencyProxy(app.url, 15);
+      const ledger = tempLedger();
+      const result = await fish(proxy.url, ledger, '4 suites with 3 tests each', { concurrency });
+      expect(result).toMatchObject({ status: 'success', unmet: [] });
+      expect(result.verified).toHaveLength(16);
+      // Items are listed in plan order whatever order the responses came in.
+      expect(result.verified.map((item) => item.type)).toEqual(
+        Array(4).fill(['suite', 'test', 'test', 'test']).flat(),
+      );
+      for (const suite of app.store.suites.values())
+        expect([...app.store.tests.values()].filter((test) => test.suite_id === suite.id)).toHaveLength(3);
+      if (concurrency === 1) expect(proxy.stats.most).toBe(1);
+      else expect(proxy.stats.most).toBe(concurrency);
+    },
+  );
+});
