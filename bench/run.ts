@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ledgerBench } from './core/ledger-bench.js';
 import { loopBench } from './core/loop-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
+import { hooksBench } from './hooks/hooks-bench.js';
 import { mcpSoakBench } from './mcp/soak-bench.js';
 import { type BenchRow, printRows } from './measure.js';
 import { recordsBench } from './records/records-bench.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   fisherman: fishermanBench,
   workspace: workspaceBench,
   records: recordsBench,
+  'hooks: latency': hooksBench,
   'mcp: soak': mcpSoakBench,
 };
 

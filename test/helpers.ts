@@ -54,6 +54,8 @@ export function runTally(
           TALLY_MODEL: '',
           TALLY_RECORDS_ROOT: '',
           TALLY_RECORDS_STORES: '',
+          // The user-level list of ledgers goes to a fresh folder, never the real user's.
+          XDG_STATE_HOME: tempDir('tally-state-'),
           ...options.env,
         },
         maxBuffer: 64 * 1024 * 1024,

@@ -1,117 +1,196 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { defaultIndexPath } from '../../src/packs/records/indexed-records.js';
 import type { BenchRow } from '../measure.js';
 
 const exec = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'tally.js');
-const STORES = [
-  'references/procedures',
-  'references/decisions',
-  'references/solutions',
-  'references/failure-modes',
-  'references/principles',
-  'plans',
-];
-const WORDS =
-  'deploy release migration schema database postgres cache queue retry payment search index lock timeout rollback feature flag tenant billing invoice audit backup restore secret rotation token session login checkout cart order refund webhook email report export import upload storage cdn latency throughput'.split(
-    ' ',
-  );
+const REPO = join(import.meta.dirname, '..', '..');
+// TALLY_BENCH_BIN measures another build (e.g. a copy of the previous dist/) against the same peer.
+const BIN = process.env.TALLY_BENCH_BIN ?? join(REPO, 'bin', 'tally.js');
+const SHARED = process.env.TALLY_BENCH_SHARED ?? join(REPO, '..', 'shared', 'bench');
+const PAIRS = 5;
+const KEYWORD = 'migration rollback';
 
-/** A generated corpus: realistic frontmatter, links between records, spread over the stores. */
-function generate(root: string, count: number): string[] {
-  const paths: string[] = [];
-  for (const store of STORES)
-    for (let bucket = 0; bucket < Math.ceil(count / STORES.length / 500); bucket++)
-      mkdirSync(join(root, store, `area-${bucket}`), { recursive: true });
-  for (let index = 0; index < count; index++) {
-    const store = STORES[index % STORES.length] as string;
-    const bucket = Math.floor(index / STORES.length / 500);
-    const words = [0, 1, 2, 3].map((offset) => WORDS[(index * 7 + offset * 13) % WORDS.length]);
-    const path = `${store}/area-${bucket}/record-${index}.md`;
-    const kind =
-      store === 'references/failure-modes'
-        ? 'failure-mode'
-        : (store.split('/').at(-1)?.replace(/s$/, '') ?? 'plan');
-    writeFileSync(
-      join(root, path),
-      `---\nid: R-${index}\nkind: ${kind}\ndate: 2026-01-01\nstatus: active\ntitle: ${words[0]} ${words[1]} record ${index}\nkeywords: [${words.join(', ')}]\nlinks:\n  decisions: [R-${(index * 31) % count}]\n---\n# ${words.join(' ')} for case ${index}\n\nRun \`npm run ${words[0]}\` and check the ${words[2]} dashboard.\n`,
-    );
-    paths.push(path);
-  }
-  return paths;
+interface Run {
+  ms: number;
+  lines: number;
 }
 
-async function cli(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+async function timed(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const started = performance.now();
-  await exec(process.execPath, [BIN, 'records', 'query', '--root', root, ...args], {
-    env: { ...process.env, TALLY_RECORDS_STORES: '', ...env },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return performance.now() - started;
+  const { stdout } = await exec(file, args, { env, maxBuffer: 512 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  return { ms, lines: stdout === '' ? 0 : stdout.split('\n').length - 1 };
 }
 
-async function median(times: number, fn: () => Promise<number>): Promise<number> {
-  const samples: number[] = [];
-  for (let index = 0; index < times; index++) samples.push(await fn());
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
-}
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-async function corpusRows(count: number, dir: string): Promise<BenchRow[]> {
-  const root = join(dir, `corpus-${count}`);
-  const paths = generate(root, count);
-  const catArgs = [
-    '--cat',
-    ...paths.filter((_, index) => index % Math.floor(count / 200) === 0).slice(0, 200),
-  ];
-  const modes: [string, string[], number | undefined][] = [
-    // As an agent calls it: the top hits, not every one of thousands of matches.
-    [
-      '--keyword (top 20)',
-      ['--keyword', 'migration rollback', '--limit', '20'],
-      count === 50_000 ? 150 : undefined,
-    ],
-    ['--kind', ['--kind', 'decision', '--limit', '20'], undefined],
-    ['--recall', ['--recall', 'lock timeout'], undefined],
-    ['--cat 200 paths', catArgs, count === 50_000 ? 200 : undefined],
-  ];
-  const rows: BenchRow[] = [];
-  const index = defaultIndexPath(root, {});
-  const baselineRuns = count >= 50_000 ? 1 : 3;
-  for (const [name, args, target] of modes) {
-    const scan = await median(baselineRuns, () => cli(root, ['--no-index', ...args]));
-    rmSync(index, { force: true });
-    rmSync(`${index}-wal`, { force: true });
-    rmSync(`${index}-shm`, { force: true });
-    const cold = await cli(root, args);
-    const warm = await median(5, () => cli(root, args));
-    const warmDirs = await median(5, () => cli(root, args, { TALLY_RECORDS_INDEX_CHECK: 'dirs' }));
-    rows.push({
-      name: `${count.toLocaleString('en')} records ${name}: warm CLI ms (full check)`,
-      value: warm.toFixed(0),
-      baseline: `${scan.toFixed(0)} plain scan; cold ${cold.toFixed(0)}; dirs-only ${warmDirs.toFixed(0)}`,
-      ratio: `${(scan / warm).toFixed(1)}× faster`,
-      ...(target ? { target: `≤ ${target} ms`, pass: warm <= target } : {}),
-    });
+/** Runs `a` and `b` alternately (`a` first on even pairs), so load on the machine hits both alike. */
+async function interleaved(
+  pairs: number,
+  a: () => Promise<Run>,
+  b: () => Promise<Run>,
+): Promise<{ a: Run; b: Run }> {
+  const runs: { a: Run[]; b: Run[] } = { a: [], b: [] };
+  for (let pair = 0; pair < pairs; pair++) {
+    if (pair % 2 === 0) {
+      runs.a.push(await a());
+      runs.b.push(await b());
+    } else {
+      runs.b.push(await b());
+      runs.a.push(await a());
+    }
   }
+  const summary = (list: Run[]): Run => ({
+    ms: median(list.map((run) => run.ms)),
+    lines: list.at(-1)?.lines ?? 0,
+  });
+  return { a: summary(runs.a), b: summary(runs.b) };
+}
+
+function row(name: string, tally: Run, peer: Run, target: number): BenchRow {
+  const ratio = tally.ms / peer.ms;
+  return {
+    name,
+    value: `${tally.ms.toFixed(0)} ms`,
+    baseline: `peer ${peer.ms.toFixed(0)} ms (${tally.lines} vs ${peer.lines} lines)`,
+    ratio: `${ratio.toFixed(2)}× (Tally ÷ peer)`,
+    target: `≤ ${target}×`,
+    pass: ratio <= target,
+  };
+}
+
+/** Every record path under the stores, sorted: the --cat batch takes an even spread of them. */
+function recordPaths(root: string): string[] {
+  const paths: string[] = [];
+  const stack = [join(root, 'references'), join(root, 'plans')];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const absolute = join(dir, entry.name);
+      if (entry.isDirectory()) stack.push(absolute);
+      else if (entry.name.endsWith('.md')) paths.push(relative(root, absolute));
+    }
+  }
+  return paths.sort();
+}
+
+async function corpusRows(count: number, dir: string, peerScript: string): Promise<BenchRow[]> {
+  const root = join(dir, `corpus-${count}`);
+  // The peer's generator, so both tools read the corpus the peer was written for.
+  if (!existsSync(root)) await exec(process.execPath, [join(SHARED, 'gen-records.mjs'), root, String(count)]);
+  const cache = join(dir, `cache-${count}`);
+  const tallyEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    TALLY_RECORDS_STORES: '',
+    TALLY_RECORDS_INDEX_CHECK: '',
+    XDG_CACHE_HOME: cache,
+  };
+  delete tallyEnv.TALLY_RECORDS_INDEX;
+  const peerEnv: NodeJS.ProcessEnv = { ...process.env, QUERY_RECORDS_ROOT: root, CODEX_ROOT: root };
+  const tally =
+    (args: string[], env = tallyEnv) =>
+    () =>
+      timed(process.execPath, [BIN, 'records', 'query', '--root', root, ...args], env);
+  const peer = (args: string[]) => () => timed('bash', [peerScript, ...args], peerEnv);
+  const paths = recordPaths(root);
+  const cat = [
+    '--cat',
+    ...paths.filter((_, index) => index % Math.floor(paths.length / 200) === 0).slice(0, 200),
+  ];
+  const label = `${count.toLocaleString('en')} records`;
+  const small = count <= 2_000;
+  const rows: BenchRow[] = [];
+
+  const cold = async () => {
+    // No index anywhere: the cache folder, and the folder older builds kept next to the records.
+    rmSync(cache, { recursive: true, force: true });
+    rmSync(join(root, '.tally'), { recursive: true, force: true });
+    mkdirSync(cache);
+    return tally(['--keyword', KEYWORD])();
+  };
+  // The peer has no index: its first and warm --keyword are the same call, so one block of
+  // rounds times the cold build, the warm query and the peer, the order rotating each round.
+  const runs = { cold: [] as Run[], warm: [] as Run[], peer: [] as Run[] };
+  const warm = tally(['--keyword', KEYWORD]);
+  const peerKeyword = peer(['--keyword', KEYWORD]);
+  for (let round = 0; round < PAIRS; round++) {
+    if (round % 2 === 1) runs.peer.push(await peerKeyword());
+    runs.cold.push(await cold());
+    runs.warm.push(await warm());
+    if (round % 2 === 0) runs.peer.push(await peerKeyword());
+  }
+  const summary = (list: Run[]): Run => ({
+    ms: median(list.map((run) => run.ms)),
+    lines: list.at(-1)?.lines ?? 0,
+  });
+  rows.push(row(`${label}: first query (index build)`, summary(runs.cold), summary(runs.peer), 1));
+  rows.push(row(`${label}: warm --keyword`, summary(runs.warm), summary(runs.peer), small ? 1 : 0.1));
+  for (const [name, args] of [
+    ['--kind', ['--kind', 'decision']],
+    ['--recall', ['--recall', 'lock timeout']],
+    ['--cat 200 paths', cat],
+  ] as [string, string[]][]) {
+    const result = await interleaved(PAIRS, tally(args), peer(args));
+    rows.push(row(`${label}: ${name}`, result.a, result.b, small ? 1 : 0.1));
+  }
+  // What the default per-file freshness check costs over trusting directory mtimes alone.
+  const check = await interleaved(
+    PAIRS,
+    tally(['--kind', 'decision']),
+    tally(['--kind', 'decision'], { ...tallyEnv, TALLY_RECORDS_INDEX_CHECK: 'dirs' }),
+  );
+  rows.push({
+    name: `${label}: --kind, per-file check vs dirs-only`,
+    value: `${check.a.ms.toFixed(0)} ms`,
+    baseline: `dirs-only ${check.b.ms.toFixed(0)} ms`,
+    ratio: `+${(check.a.ms - check.b.ms).toFixed(0)} ms for the per-file check`,
+  });
   return rows;
 }
 
+/** `tally records query` vs the shell tool it replaces (query-records.sh), on the peer's corpora. */
 export async function recordsBench(): Promise<BenchRow[]> {
+  const peerSource = join(SHARED, 'peer', 'scripts');
+  if (!existsSync(join(peerSource, 'query-records.sh')))
+    return [
+      {
+        name: 'records vs peer',
+        value: 'skipped',
+        baseline: `no peer at ${peerSource}; set TALLY_BENCH_SHARED to the folder holding peer/ and gen-records.mjs`,
+      },
+    ];
   const dir = mkdtempSync(join(tmpdir(), 'tally-bench-records-'));
   try {
-    const node = await median(5, async () => {
-      const started = performance.now();
-      await exec(process.execPath, ['-e', '0']);
-      return performance.now() - started;
-    });
+    // The peer runs from a private copy: nothing of it is part of Tally.
+    cpSync(peerSource, join(dir, 'peer'), { recursive: true });
+    const peerScript = join(dir, 'peer', 'query-records.sh');
+    const empty = join(dir, 'empty-root');
+    mkdirSync(empty);
+    const startup = await interleaved(
+      9,
+      () =>
+        timed(process.execPath, [BIN, 'records', 'query', '--root', empty, '--keyword', 'x'], {
+          ...process.env,
+          XDG_CACHE_HOME: join(dir, 'cache-empty'),
+        }),
+      () => timed(process.execPath, ['-e', '0'], process.env),
+    );
+    const ratio = startup.a.ms / startup.b.ms;
     return [
-      { name: 'node start alone, ms (floor for any CLI call)', value: node.toFixed(0) },
-      ...(await corpusRows(2_000, dir)),
-      ...(await corpusRows(50_000, dir)),
+      {
+        name: 'CLI start-up: records query (empty root) vs node -e 0',
+        value: `${startup.a.ms.toFixed(0)} ms`,
+        baseline: `node -e 0 ${startup.b.ms.toFixed(0)} ms`,
+        ratio: `${ratio.toFixed(2)}×`,
+        target: '≤ 1.3×',
+        pass: ratio <= 1.3,
+      },
+      ...(await corpusRows(2_000, dir, peerScript)),
+      ...(await corpusRows(50_000, dir, peerScript)),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ export const FAIL_OPEN_REASONS = [
   'ledger-unavailable',
   'verifier-threw',
   'telemetry-unavailable',
+  'registry-unwritable',
   // records, digests and Claude Code hooks
   'store-unwritable',
   'malformed-payload',

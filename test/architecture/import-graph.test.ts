@@ -50,7 +50,7 @@ const ALLOWED: Record<string, string[]> = {
   'index.ts': ['core'],
 };
 
-const HEAVY = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*)$/;
+const HEAVY = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*|@opentelemetry\/.*|ora)$/;
 
 /** Follows static imports from an entry file; lists every heavy package it would load. */
 function heavyImportsFrom(entry: string): { seen: number; loaded: string[] } {
@@ -96,6 +96,15 @@ describe('dependency direction', () => {
     for (const entry of ['records-command.ts', 'scout-command.ts', 'hook-digest-record-command.ts']) {
       expect(heavyImportsFrom(join(src, 'surfaces', 'cli', entry)).loaded, entry).toEqual([]);
     }
+  });
+
+  it('the core never imports OpenTelemetry (the tracer plugs in through the run observer)', () => {
+    const offenders = files(join(src, 'core')).filter((file) =>
+      [...importsOf(file).static, ...importsOf(file).dynamic].some((specifier) =>
+        specifier.startsWith('@opentelemetry/'),
+      ),
+    );
+    expect(offenders.map((file) => relative(src, file))).toEqual([]);
   });
 
   it('has no module-level mutable state (no top-level let)', () => {

@@ -26,7 +26,8 @@ export type Group =
   | 'fisherman-deterministic'
   | 'workspace'
   | 'scout'
-  | 'cleanup';
+  | 'cleanup'
+  | 'coder';
 
 export const GROUPS: readonly Group[] = [
   'core',
@@ -35,6 +36,7 @@ export const GROUPS: readonly Group[] = [
   'workspace',
   'scout',
   'cleanup',
+  'coder',
 ];
 
 export interface Outcome {

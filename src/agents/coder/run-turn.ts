@@ -5,9 +5,12 @@ import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import { netEffects } from '../../core/effects.js';
 import { ModelNotConfiguredError } from '../../core/errors.js';
+import { createFailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../../core/models/resolve-model.js';
 import { createRedactor } from '../../core/redact.js';
+import type { ToolDefinition } from '../../core/tool.js';
+import { type BrowserConsoleOptions, browserConsoleTool } from '../../packs/browser/browser-console-tool.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { changesReport, layoutSignature } from './changes-report.js';
@@ -16,7 +19,9 @@ import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
 import { flagFalseStatements } from './flag-false-statements.js';
+import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
+import { safeListener, type TurnEventListener, tappedLedger, tappedModel } from './turn-events.js';
 import { recoveryOf, type TurnRecovery } from './turn-recovery.js';
 import { withChatContext } from './with-chat-context.js';
 
@@ -38,6 +43,16 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   maxRetries?: number;
   failOpenLog?: string;
+  /** Told as the turn runs: each step's text, each tool call with its evidence, nudges, the end. */
+  onEvent?: TurnEventListener;
+  /** Options of the `browser_console` tool; `false` leaves the tool out. */
+  browser?: BrowserConsoleOptions | false;
+  /**
+   * Decisions stated in the turn become `kind: decision` records (default: by rule, into the
+   * project root when it has `references/`). `model` reads wordings the rules do not know:
+   * `'turn'` asks this turn's model. `false` turns extraction off.
+   */
+  decisions?: { recordsRoot?: string; model?: LanguageModelV3 | 'turn' } | false;
 }
 
 export interface TurnResult {
@@ -64,6 +79,8 @@ export interface TurnResult {
   conversational: boolean;
   /** Whether this turn was given the layout (first turn only) and where it came from. */
   orientation?: { computed: boolean; entries: number };
+  /** Decision records written after the turn, or why none could be. */
+  decisions?: TurnDecisions;
 }
 
 const PREVIEW_CHARS = 120;
@@ -83,6 +100,7 @@ async function chooseModel(options: RunTurnOptions): Promise<LanguageModelV3> {
  */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const model = await chooseModel(options);
+  const emit = safeListener(options.onEvent);
   // Security: the tools may never touch Tally's own state (the chats, the ledger).
   const root = await ProjectRoot.open(options.root, {
     protect: [join(options.root, '.tally'), dirname(options.ledger.path)],
@@ -90,7 +108,11 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const store = options.store ?? fileChatStore(root.realRoot);
   const chat = options.chatId ? store.load(checkChatId(options.chatId)) : store.create();
   const turn = chat.turns.length + 1;
-  const tools = workspaceTools({ root });
+  emit({ type: 'turn-start', chatId: chat.id, turn });
+  const tools: ToolDefinition[] = [
+    ...workspaceTools({ root }),
+    ...(options.browser === false ? [] : [browserConsoleTool(options.browser ?? {})]),
+  ];
   const treeTool = tools.find((tool) => tool.name === 'fs_tree');
   if (!treeTool) throw new Error('the workspace pack has no fs_tree tool (a Tally bug)');
   const cache = new TreeCache(chat.tree);
@@ -123,8 +145,11 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const conversational = agent.isConversational(options.message);
   const modelName = `${model.provider}:${model.modelId}`;
   const result = await runAgent(agent, options.message, {
-    ledger: options.ledger,
-    model: withChatContext(model, { ...(system ? { system } : {}), history: historyMessages(chat) }),
+    ledger: options.onEvent ? tappedLedger(options.ledger, emit) : options.ledger,
+    model: withChatContext(options.onEvent ? tappedModel(model, emit) : model, {
+      ...(system ? { system } : {}),
+      history: historyMessages(chat),
+    }),
     ...(options.env ? { env: options.env } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
@@ -159,6 +184,12 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     : (result.text ?? result.summary);
 
   const now = new Date().toISOString();
+  const decisions = await turnDecisions(options, model, {
+    user: options.message,
+    reply: result.text ?? '',
+    projectRoot: root.realRoot,
+    source: { chatId: chat.id, turn, runId: result.runId, date: now.slice(0, 10) },
+  });
   store.save({
     ...chat,
     updatedAt: now,
@@ -179,7 +210,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     tree: cache.endTurn(layoutSignature(nets)),
   });
 
-  return {
+  const turnResult: TurnResult = {
     chatId: chat.id,
     turn,
     runId: result.runId,
@@ -196,5 +227,37 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     counts: result.counts,
     conversational,
     ...(orientation ? { orientation } : {}),
+    ...(decisions && (decisions.records.length > 0 || decisions.note) ? { decisions } : {}),
   };
+  emit({ type: 'turn-end', result: turnResult });
+  return turnResult;
+}
+
+async function turnDecisions(
+  options: RunTurnOptions,
+  model: LanguageModelV3,
+  turn: {
+    user: string;
+    reply: string;
+    projectRoot: string;
+    source: { chatId: string; turn: number; runId: string; date: string };
+  },
+): Promise<TurnDecisions | undefined> {
+  if (options.decisions === false) return undefined;
+  const settings = options.decisions ?? {};
+  const failOpen = createFailOpen({
+    logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
+    onRecord: (line) =>
+      options.ledger
+        .recorderFor(turn.source.runId)
+        .append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
+  });
+  const decisionModel = settings.model === 'turn' ? model : settings.model;
+  return recordTurnDecisions({
+    ...turn,
+    failOpen,
+    ...(settings.recordsRoot ? { recordsRoot: settings.recordsRoot } : {}),
+    ...(decisionModel ? { model: decisionModel } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }

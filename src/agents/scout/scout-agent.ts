@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
+import { type Agent, type AgentOptions, defineAgent } from '../../core/agent/agent-definition.js';
 import {
   type ClaimResolver,
   type ClaimVerdict,
@@ -7,6 +7,8 @@ import {
   verifyAgainstEffects,
 } from '../../core/agent/claims.js';
 import type { FinishSpec } from '../../core/agent/finish-spec.js';
+import type { GateRule } from '../../core/agent/gate-keeper.js';
+import type { ToolDefinition } from '../../core/tool.js';
 import {
   type RecordsToolContext,
   recordClaimResolver,
@@ -88,13 +90,25 @@ export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
   };
 }
 
-export function createScoutAgent(context: RecordsToolContext): Agent {
+/** Overrides for the model tier: budgeted tools, the recall-first gate, a round cap. */
+export interface ScoutAgentOverrides {
+  tools?: ToolDefinition[];
+  instructions?: string;
+  gates?: GateRule[];
+  guards?: AgentOptions['guards'];
+}
+
+export function createScoutAgent(context: RecordsToolContext, overrides: ScoutAgentOverrides = {}): Agent {
   return defineAgent({
     name: 'scout',
     instructions:
+      overrides.instructions ??
       'Find the records that govern the goal: records_recall first, then records_query for the gaps, then ONE records_cat batch. Finish with the governing paths and their commands verbatim.',
-    tools: recordsTools(context),
+    tools: overrides.tools ?? recordsTools(context),
     finish: scoutFinish,
+    // The rule stays the same for every tier: GOVERNS read in this run, COMMANDS verbatim.
     verifier: scoutVerifier(recordClaimResolver(context.root)),
+    ...(overrides.gates ? { gates: overrides.gates } : {}),
+    ...(overrides.guards ? { guards: overrides.guards } : {}),
   });
 }

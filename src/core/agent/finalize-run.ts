@@ -5,6 +5,13 @@ import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
 import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
+import {
+  combineObservers,
+  currentRunObserver,
+  guardedObserver,
+  type RunEvent,
+  type RunObserver,
+} from './run-observer.js';
 import type { Ending } from './run-state.js';
 import { unmetReasons, unrecoveredFailures } from './run-status.js';
 import { summarizeRun } from './summarize-run.js';
@@ -15,16 +22,27 @@ export interface RecordedRunOptions {
   /** Fail-open log; defaults to `fail-open.jsonl` beside the ledger. */
   failOpenLog?: string;
   meta?: Record<string, unknown>;
+  /** Told about the run as it happens (progress, tracing); adds to any `withRunObserver` scope. */
+  onEvent?: RunObserver;
 }
 
 export interface RecordedRun {
   recorder: RunRecorder;
   counts: RunCounts;
   failOpen: FailOpen;
+  /** Set only when someone observes the run: the loop skips observer work otherwise. */
+  emit?: (event: RunEvent) => void;
 }
 
-/** Counts calls as they are appended, so a verified finish needs no read-back of the run. */
-function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; counts: RunCounts } {
+/**
+ * Counts calls as they are appended, so a verified finish needs no read-back of the run;
+ * tells the observer, if any, about each append (redacted as the ledger stores it).
+ */
+function countingRecorder(
+  recorder: RunRecorder,
+  emit?: RunObserver,
+  agent = '',
+): { recorder: RunRecorder; counts: RunCounts } {
   const counts: RunCounts = { modelCalls: 0, toolCalls: 0, failures: 0 };
   return {
     counts,
@@ -39,6 +57,14 @@ function countingRecorder(recorder: RunRecorder): { recorder: RunRecorder; count
           if (entry.outcome !== 'ok') counts.failures += 1;
         }
         recorder.append(entry);
+        if (emit)
+          emit({
+            type: 'entry',
+            runId: recorder.runId,
+            agent,
+            entry: { ...entry, data: recorder.redactor.redact(entry.data) },
+            time: Date.now(),
+          });
       },
     },
   };
@@ -155,13 +181,24 @@ export function startRecordedRun(
   options: RecordedRunOptions,
   meta: Record<string, unknown> = {},
 ): RecordedRun {
-  const { recorder, counts } = countingRecorder(
-    options.ledger.startRun({ agent: agent.name, task, meta: { ...meta, ...options.meta } }),
-  );
+  const scoped = currentRunObserver();
+  const observer =
+    scoped && options.onEvent ? combineObservers(scoped, options.onEvent) : (scoped ?? options.onEvent);
+  const emit = observer ? guardedObserver(observer) : undefined;
+  const started = options.ledger.startRun({ agent: agent.name, task, meta: { ...meta, ...options.meta } });
+  const { recorder, counts } = countingRecorder(started, emit, agent.name);
+  emit?.({
+    type: 'run-start',
+    runId: recorder.runId,
+    agent: agent.name,
+    task: recorder.redactor.redactText(task),
+    meta: recorder.redactor.redact({ ...meta, ...options.meta }),
+    time: Date.now(),
+  });
   const failOpen = createFailOpen({
     logPath: options.failOpenLog ?? join(dirname(options.ledger.path), 'fail-open.jsonl'),
     onRecord: (line) =>
       recorder.append({ kind: 'fail_open', name: line.component, outcome: line.why, data: { ...line } }),
   });
-  return { recorder, counts, failOpen };
+  return { recorder, counts, failOpen, ...(emit ? { emit } : {}) };
 }

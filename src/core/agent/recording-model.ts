@@ -10,6 +10,8 @@ export function recordingModel(
   model: LanguageModelV3,
   recorder: RunRecorder,
   state: RunState,
+  /** Told the (redacted) text of each response, after its `model_call` entry; only when observed. */
+  onText?: (text: string) => void,
 ): LanguageModelV3 {
   const modelId = `${model.provider}:${model.modelId}`;
   return {
@@ -33,6 +35,13 @@ export function recordingModel(
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         },
       });
+      if (onText) {
+        const text = result.content
+          .map((part) => (part.type === 'text' ? part.text : ''))
+          .join('')
+          .trim();
+        if (text) onText(recorder.redactor.redactText(text));
+      }
       return result;
     },
     doStream: (options) => model.doStream(options),

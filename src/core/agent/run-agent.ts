@@ -10,6 +10,7 @@ import { finalize, startRecordedRun } from './finalize-run.js';
 import { GateKeeper } from './gate-keeper.js';
 import { GuardState } from './guard-state.js';
 import { recordingModel } from './recording-model.js';
+import type { RunObserver } from './run-observer.js';
 import { newRunState, type RunState, withInjected } from './run-state.js';
 
 export interface RunAgentOptions {
@@ -22,6 +23,8 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   maxRetries?: number;
   meta?: Record<string, unknown>;
+  /** Told about the run as it happens (progress, tracing); see `withRunObserver` for runs started deeper. */
+  onEvent?: RunObserver;
 }
 
 async function chooseModel(agent: Agent, options: RunAgentOptions): Promise<LanguageModelV3> {
@@ -88,11 +91,18 @@ function injectNudges(recorder: RunRecorder, state: RunState, messageCount: numb
  */
 export async function runAgent(agent: Agent, task: string, options: RunAgentOptions): Promise<RunResult> {
   const model = await chooseModel(agent, options);
-  const { recorder, counts, failOpen } = startRecordedRun(agent, task, options, {
+  const { recorder, counts, failOpen, emit } = startRecordedRun(agent, task, options, {
     model: `${model.provider}:${model.modelId}`,
   });
   const state = newRunState();
-  const tracedModel = recordingModel(model, recorder, state);
+  const tracedModel = recordingModel(
+    model,
+    recorder,
+    state,
+    emit &&
+      ((text) =>
+        emit({ type: 'model-text', runId: recorder.runId, agent: agent.name, text, time: Date.now() })),
+  );
   const toolNames = new Set([...agent.tools.map((tool) => tool.name), 'finish', 'stop']);
   const context: RunToolsContext = {
     agent,

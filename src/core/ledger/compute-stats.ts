@@ -22,6 +22,23 @@ export interface LedgerStats {
   gateFires: Record<string, number>;
   rejectionsPerDay: Record<string, Record<string, number>>;
   failOpensByWhy: Record<string, number>;
+  /** Chat turns (runs whose meta carries a `chatId`, as the Coder's do); absent when there were none. */
+  chatTurns?: ChatTurnStats;
+}
+
+export interface ChatTurnStats {
+  turns: number;
+  chats: number;
+  /** Turns that ended badly (and so got a recovery summary), by reason, with their share of turns. */
+  recoveries: Record<string, { turns: number; rate: number }>;
+  /** Share of turns in which the silence nudge fired. */
+  nudgeRate: number;
+  /** Share of turns whose opening was classified conversational (no tools on round 1). */
+  conversationalRate: number;
+  /** PATH_OUTSIDE_PROJECT refusals in chat turns, by day. */
+  pathOutsideProjectPerDay: Record<string, number>;
+  /** fs_tree calls per chat (orientation included): how often a chat re-asked for the layout. */
+  treeCalls: { total: number; cached: number; perChat: number; maxPerChat: number };
 }
 
 function bump(map: Record<string, number>, key: string, by = 1): void {
@@ -111,5 +128,71 @@ export function computeStats(ledger: Ledger, since: string, failOpenLog?: string
       if (typeof parsed.ts === 'string' && parsed.ts >= since) bump(stats.failOpensByWhy, String(parsed.why));
     }
   }
+  const chatRuns = runs.filter((run) => typeof run.meta.chatId === 'string');
+  if (chatRuns.length > 0) stats.chatTurns = chatTurnStats(ledger, since, chatRuns);
   return stats;
+}
+
+type ListedRun = ReturnType<Ledger['listRuns']>[number];
+
+/**
+ * The chat-turn figures of issue 10, from the ledger alone: run meta (`chatId`, `orientation`),
+ * guard entries, tool calls (`evidence.cached` on fs_tree), and each turn's last tool call (a
+ * turn that ends in text right after a failed call is a `tool_failure` recovery).
+ */
+function chatTurnStats(ledger: Ledger, since: string, chatRuns: ListedRun[]): ChatTurnStats {
+  const byId = new Map(chatRuns.map((run) => [run.id, run]));
+  const nudged = new Set<string>();
+  const conversational = new Set<string>();
+  const lastCallOk = new Map<string, boolean>();
+  const pathOutside: Record<string, number> = {};
+  const treeByChat: Record<string, number> = {};
+  let cached = 0;
+  for (const run of chatRuns) {
+    const orientation = run.meta.orientation as { computed?: unknown } | undefined;
+    if (orientation?.computed === true) bump(treeByChat, String(run.meta.chatId));
+  }
+  for (const entry of ledger.entriesSince(since, ['guard', 'tool_call'])) {
+    const run = byId.get(entry.runId);
+    if (!run) continue;
+    if (entry.kind === 'guard') {
+      if (entry.name === 'silence' && entry.outcome === 'nudge') nudged.add(run.id);
+      if (entry.name === 'conversational_first_turn') conversational.add(run.id);
+      continue;
+    }
+    lastCallOk.set(run.id, entry.outcome === 'ok');
+    const code = (entry.data.error as { code?: unknown } | undefined)?.code;
+    if (entry.outcome === 'rejected' && code === 'PATH_OUTSIDE_PROJECT')
+      bump(pathOutside, entry.ts.slice(0, 10));
+    if (entry.name === 'fs_tree' || entry.data.tool === 'fs_tree') {
+      bump(treeByChat, String(run.meta.chatId));
+      if ((entry.data.evidence as { cached?: unknown } | undefined)?.cached === true) cached += 1;
+    }
+  }
+  const turns = chatRuns.length;
+  const recoveries: ChatTurnStats['recoveries'] = {};
+  for (const run of chatRuns) {
+    const reason =
+      run.endingReason === 'finished'
+        ? lastCallOk.get(run.id) === false
+          ? 'tool_failure'
+          : undefined
+        : (run.endingReason ?? 'open');
+    if (!reason) continue;
+    recoveries[reason] ??= { turns: 0, rate: 0 };
+    (recoveries[reason] as { turns: number }).turns += 1;
+  }
+  for (const figure of Object.values(recoveries)) figure.rate = figure.turns / turns;
+  const chats = new Set(chatRuns.map((run) => String(run.meta.chatId))).size;
+  const treeCounts = Object.values(treeByChat);
+  const total = treeCounts.reduce((sum, count) => sum + count, 0);
+  return {
+    turns,
+    chats,
+    recoveries,
+    nudgeRate: nudged.size / turns,
+    conversationalRate: conversational.size / turns,
+    pathOutsideProjectPerDay: pathOutside,
+    treeCalls: { total, cached, perChat: total / chats, maxPerChat: Math.max(0, ...treeCounts) },
+  };
 }

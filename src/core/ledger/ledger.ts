@@ -8,6 +8,7 @@ import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
+import { openReadOnlyDatabase } from './open-read-only.js';
 import { applySchema } from './schema.js';
 
 interface EntryRow {
@@ -167,11 +168,9 @@ export class Ledger {
     try {
       if (!options.readonly) makeDirs(dirname(path));
       // Opening may wait the whole limit for a lock: nothing is being served yet.
-      database = new Database(path, {
-        readonly: options.readonly ?? false,
-        fileMustExist: options.readonly ?? false,
-        timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS,
-      });
+      database = options.readonly
+        ? openReadOnlyDatabase(path, options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS)
+        : new Database(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
       if (!options.readonly) {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');

@@ -1,39 +1,44 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tokenize } from './bm25.js';
+import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
+import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
 import type { RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
-import { FAILURE_STORE, isFailureMode, projectMatches } from './record-query.js';
-import { RecordsUnavailableError } from './records-error.js';
-import { listRecordFiles, readRecord, type ScannedFile } from './scan-stores.js';
-import { secureStateDir } from './secure-state-dir.js';
+import { FAILURE_STORE, projectMatches } from './record-query.js';
+import {
+  ensureRecordsIndexDir,
+  INDEX_VERSION,
+  type RecordsIndexLocation,
+  recordsIndexPath,
+} from './records-index-path.js';
+import { readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
-
-const VERSION = '4';
+import { recallMatchQuery, writeRecords } from './write-records.js';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
-  'CREATE TABLE IF NOT EXISTS dirs (path TEXT PRIMARY KEY, mtime REAL NOT NULL)',
-  `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL, absolute TEXT NOT NULL, mtime REAL NOT NULL, size INTEGER NOT NULL,
+  'CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), names BLOB NOT NULL, numbers BLOB NOT NULL)',
+  `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL,
      id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, body TEXT, skipped TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS links_path ON links (path)',
   'CREATE INDEX IF NOT EXISTS links_target ON links (target)',
   "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(path UNINDEXED, keywords, title, gloss, tokenize = 'unicode61 remove_diacritics 2')",
+  // Failure-mode text (keywords, title, body) for --recall: a MATCH narrows the rows it scores.
+  "CREATE VIRTUAL TABLE IF NOT EXISTS recall_fts USING fts5(path UNINDEXED, text, tokenize = 'unicode61 remove_diacritics 2')",
 ];
-
-function statOrUndefined(path: string): { mtimeMs: number; size: number; isDirectory: boolean } | undefined {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  return stats ? { mtimeMs: stats.mtimeMs, size: stats.size, isDirectory: stats.isDirectory() } : undefined;
-}
+const SCHEMA_VERSION = Number(INDEX_VERSION);
 
 /**
- * The on-disk index (SQLite + FTS5, BM25 ranking). Every call checks it against the stores:
- * a changed directory (a file added, removed, renamed or saved atomically) re-lists files;
- * a changed file mtime or size (an in-place edit) re-reads that file. Nothing stale answers.
+ * The on-disk index (SQLite + FTS5, BM25 ranking), in the user's cache folder, never in the
+ * records folder. Every call checks it against the stores: a changed directory (a file added,
+ * removed, renamed or saved atomically) re-lists files; a changed file mtime or size (an
+ * in-place edit) re-reads that file. Nothing stale answers.
  */
 export class IndexedRecords implements RecordSource {
+  private readonly statements = new Map<string, Database.Statement>();
   private constructor(private readonly database: Database.Database) {}
 
   /**
@@ -44,155 +49,130 @@ export class IndexedRecords implements RecordSource {
   static open(
     root: string,
     stores: StoreInfo[],
-    indexPath: string,
+    where?: string | RecordsIndexLocation,
     check: 'files' | 'dirs' = 'files',
   ): IndexedRecords {
-    ensureIndexDir(dirname(indexPath), indexPath === defaultIndexPath(root, {}));
-    const database = new Database(indexPath, { timeout: 10_000 });
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    for (const statement of SCHEMA) database.exec(statement);
-    const index = new IndexedRecords(database);
-    index.refresh(root, stores, check);
-    return index;
+    const location =
+      where === undefined ? recordsIndexPath(root) : typeof where === 'string' ? { path: where } : where;
+    ensureRecordsIndexDir(location);
+    // A rollback journal, not WAL: a warm query opens, reads and closes, and closing a WAL
+    // database checkpoints and deletes two side files (~10 ms of every call).
+    try {
+      return IndexedRecords.openAt(location.path, root, stores, check);
+    } catch (error) {
+      // A damaged cache (a power loss with no fsync) is thrown away and rebuilt, once. A file
+      // the user named is never deleted: that error falls back to a scan, and says so.
+      const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: unknown }).code));
+      if (!damaged || !location.cacheDir) throw error;
+      rmSync(location.path, { force: true });
+      rmSync(`${location.path}-journal`, { force: true });
+      return IndexedRecords.openAt(location.path, root, stores, check);
+    }
+  }
+
+  private static openAt(
+    path: string,
+    root: string,
+    stores: StoreInfo[],
+    check: 'files' | 'dirs',
+  ): IndexedRecords {
+    const database = new Database(path, { timeout: 10_000 });
+    try {
+      // A cache, rebuilt from the records at will: no fsync per commit (a killed process still
+      // leaves old-or-new through the journal; a power loss costs at most a rebuild).
+      database.pragma('synchronous = OFF');
+      if (database.pragma('user_version', { simple: true }) !== SCHEMA_VERSION)
+        database.transaction(() => {
+          for (const statement of SCHEMA) database.exec(statement);
+          database.pragma(`user_version = ${SCHEMA_VERSION}`);
+        })();
+      const index = new IndexedRecords(database);
+      index.refresh(root, stores, check);
+      return index;
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   private refresh(root: string, stores: StoreInfo[], check: 'files' | 'dirs'): void {
     const db = this.database;
     const signature = JSON.stringify({
-      VERSION,
+      INDEX_VERSION,
       root,
       stores: stores.map((store) => [store.store, store.exists]),
     });
-    const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-    const fresh = meta.get('signature') === signature;
-    let relist = !fresh;
-    if (fresh) {
-      for (const row of db.prepare('SELECT path, mtime FROM dirs').all() as {
-        path: string;
-        mtime: number;
-      }[]) {
-        const stats = statOrUndefined(row.path);
-        if (!stats || stats.mtimeMs !== row.mtime) {
-          relist = true;
-          break;
+    const fresh = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('signature') === signature;
+    const packed = fresh
+      ? (db.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as PackedSnapshot | undefined)
+      : undefined;
+    const changes = packed ? changesSince(packed, check) : 'relist';
+    if (changes !== 'relist' && changes.length === 0) return;
+    const previous = packed ? unpackSnapshot(packed) : [];
+    let dirs: RecordDirEntry[];
+    let changed: ScannedFile[];
+    let removed: string[] = [];
+    if (changes === 'relist') {
+      // Files kept from the last snapshot are re-read only when their mtime or size moved.
+      const known = new Map<string, { mtimeMs: number; size: number }>();
+      for (const dir of previous) for (const file of dir.files) known.set(recordPathOf(dir, file.name), file);
+      dirs = listRecordDirs(root, stores);
+      changed = [];
+      const listed = new Set<string>();
+      for (const dir of dirs) {
+        for (const file of dir.files) {
+          const path = recordPathOf(dir, file.name);
+          listed.add(path);
+          const before = known.get(path);
+          const stats = before && statOrUndefined(absoluteOf(dir, file.name));
+          if (before && stats && stats.mtimeMs === before.mtimeMs && stats.size === before.size) {
+            file.mtimeMs = before.mtimeMs;
+            file.size = before.size;
+          } else changed.push({ path, store: dir.store, absolute: absoluteOf(dir, file.name) });
         }
       }
-    }
-    if (!relist) {
-      // The common case: nothing changed. Check without building any objects.
-      if (check === 'dirs') return;
-      let dirty = false;
-      for (const [absolute, mtime, size] of db
-        .prepare('SELECT absolute, mtime, size FROM records')
-        .raw()
-        .iterate() as IterableIterator<[string, number, number]>) {
-        const stats = statSync(absolute, { throwIfNoEntry: false });
-        if (!stats || stats.mtimeMs !== mtime || stats.size !== size) {
-          dirty = true;
-          break;
-        }
-      }
-      if (!dirty) return;
-    }
-    const known = new Map(
-      (
-        db.prepare('SELECT path, absolute, store, mtime, size FROM records').all() as {
-          path: string;
-          absolute: string;
-          store: string;
-          mtime: number;
-          size: number;
-        }[]
-      ).map((row) => [row.path, row]),
-    );
-    let files: ScannedFile[];
-    let dirs: string[] | undefined;
-    if (relist) {
-      const listed = listRecordFiles(root, stores);
-      files = listed.files;
-      dirs = listed.dirs;
+      removed = [...known.keys()].filter((path) => !listed.has(path));
     } else {
-      files = [...known.values()].map((row) => ({
-        path: row.path,
-        store: row.store,
-        absolute: row.absolute,
-      }));
+      dirs = previous;
+      changed = changes;
     }
-    const present = new Set(files.map((file) => file.path));
-    const changed = files.filter((file) => {
-      const row = known.get(file.path);
-      if (!row) return true;
-      if (check === 'dirs' && !relist) return false;
-      const stats = statOrUndefined(file.absolute);
-      return !stats || stats.mtimeMs !== row.mtime || stats.size !== row.size;
-    });
-    const removed = [...known.keys()].filter((path) => !present.has(path));
-    if (!relist && changed.length === 0) return;
-    const insertRecord = db.prepare(
-      'INSERT OR REPLACE INTO records (path, store, absolute, mtime, size, id, kind, project, gloss, row, body, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
-    const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
-    const drop = (path: string) => {
-      db.prepare('DELETE FROM records WHERE path = ?').run(path);
-      db.prepare('DELETE FROM links WHERE path = ?').run(path);
-      db.prepare('DELETE FROM fts WHERE path = ?').run(path);
-    };
+    const entries = new Map(changed.map((file) => [file.path, readRecord(file)]));
+    // Record the stats of what was read; a file gone or no longer regular since it was listed
+    // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
+    for (const dir of dirs) {
+      dir.files = dir.files.filter((file) => {
+        const path = recordPathOf(dir, file.name);
+        if (!entries.has(path)) return true;
+        const entry = entries.get(path);
+        if (!entry) return false;
+        file.mtimeMs = entry.mtimeMs;
+        file.size = entry.size;
+        return true;
+      });
+    }
     db.transaction(() => {
-      for (const path of removed) drop(path);
-      for (const file of changed) {
-        if (known.has(file.path)) drop(file.path);
-        const entry = readRecord(file);
-        if (!entry) continue; // gone, or no longer a regular file: not a record
-        if (entry.unrepresentable !== undefined) {
-          // Kept (so it is not re-read on every call) but out of every query; lint reports it.
-          insertRecord.run(
-            entry.path,
-            entry.store,
-            file.absolute,
-            entry.mtimeMs,
-            entry.size,
-            null,
-            null,
-            null,
-            '',
-            '{}',
-            null,
-            entry.errors.join('; '),
-          );
-          continue;
-        }
-        const row: RecordRow = {
-          path: entry.path,
-          store: entry.store,
-          ...entry.fields,
-          gloss: entry.gloss,
-          errors: entry.errors,
-        };
-        insertRecord.run(
-          entry.path,
-          entry.store,
-          file.absolute,
-          entry.mtimeMs,
-          entry.size,
-          row.id ?? null,
-          row.kind ?? null,
-          row.project ?? null,
-          row.gloss,
-          JSON.stringify(row),
-          // Failure-mode bodies are kept for --recall, so it never reads thousands of files.
-          isFailureMode(row) ? entry.body : null,
-          null,
-        );
-        for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
-        insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
-      }
-      if (dirs) {
-        db.exec('DELETE FROM dirs');
-        const insertDir = db.prepare('INSERT INTO dirs (path, mtime) VALUES (?, ?)');
-        for (const dir of dirs) insertDir.run(dir, statSync(dir).mtimeMs);
-      }
+      // No snapshot, or one of another root or store set: nothing in the tables can be kept.
+      if (!packed)
+        for (const table of ['records', 'links', 'fts', 'recall_fts']) db.exec(`DELETE FROM ${table}`);
+      writeRecords(
+        db,
+        removed,
+        changed.map((file) => ({ path: file.path, entry: entries.get(file.path) })),
+      );
+      const snapshot = packSnapshot(dirs);
+      db.prepare('INSERT OR REPLACE INTO snapshot (id, names, numbers) VALUES (0, ?, ?)').run(
+        snapshot.names,
+        snapshot.numbers,
+      );
       db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('signature', signature);
     }).immediate();
   }
@@ -260,20 +240,30 @@ export class IndexedRecords implements RecordSource {
 
   bodyOf(path: string): string {
     return (
-      (this.database.prepare('SELECT body FROM records WHERE path = ?').pluck().get(path) as string | null) ??
-      ''
+      (this.statement('SELECT body FROM records WHERE path = ?').pluck().get(path) as string | null) ?? ''
     );
   }
 
-  failureModes(): RecordRow[] {
-    return (
-      this.database
-        .prepare(
-          "SELECT row FROM records WHERE (store = ? OR kind = 'failure-mode') AND skipped IS NULL ORDER BY path",
-        )
-        .pluck()
-        .all(FAILURE_STORE) as string[]
-    ).map((text) => JSON.parse(text) as RecordRow);
+  /**
+   * Failure-mode records; with `terms`, only those whose text may hold one of them (an FTS
+   * MATCH, a superset of recall's whole-word match), so --recall scores a few rows, not all.
+   */
+  failureModes(terms?: string): RecordRow[] {
+    const match = terms === undefined ? undefined : recallMatchQuery(terms);
+    const rows = (
+      match === undefined
+        ? this.statement(
+            "SELECT row FROM records WHERE (store = ? OR kind = 'failure-mode') AND skipped IS NULL ORDER BY path",
+          )
+            .pluck()
+            .all(FAILURE_STORE)
+        : this.statement(
+            'SELECT r.row FROM recall_fts JOIN records r ON r.path = recall_fts.path WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
+          )
+            .pluck()
+            .all(match)
+    ) as string[];
+    return rows.map((text) => JSON.parse(text) as RecordRow);
   }
 
   paths(): Set<string> {
@@ -302,35 +292,11 @@ export class IndexedRecords implements RecordSource {
   }
 }
 
-/**
- * Makes the index folder, one level only (never `mkdir -p`, which spins forever on /proc).
- * The default `<root>/.tally` must be a real directory of this user, never a symlink; a
- * refusal is INDEX_UNAVAILABLE, and the caller falls back to a plain scan.
- */
-function ensureIndexDir(dir: string, isStateDir: boolean): void {
-  if (isStateDir) {
-    const state = secureStateDir(dir, { create: true });
-    if ('refused' in state)
-      throw new RecordsUnavailableError('INDEX_UNAVAILABLE', `No on-disk index: ${state.why}`, { dir });
-    return;
-  }
-  try {
-    mkdirSync(dir);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EEXIST') return;
-    if (typeof code === 'string')
-      throw new RecordsUnavailableError(
-        'INDEX_UNAVAILABLE',
-        `No on-disk index: ${dir} cannot be made (${code}). Point TALLY_RECORDS_INDEX into an existing folder.`,
-        { dir },
-      );
-    throw error;
-  }
+/** Where the index of `root` lives (see `recordsIndexPath`): kept for callers of the old name. */
+export function defaultIndexPath(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return recordsIndexPath(root, env).path;
 }
 
-/** `<root>/.tally/records-index.db` unless TALLY_RECORDS_INDEX points elsewhere. */
-export function defaultIndexPath(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  // The schema version is in the file name: a new layout never reads an old file.
-  return env.TALLY_RECORDS_INDEX ?? join(root, '.tally', `records-index-v${VERSION}.db`);
+function statOrUndefined(path: string): { mtimeMs: number; size: number } | undefined {
+  return statSync(path, { throwIfNoEntry: false });
 }

@@ -1,5 +1,6 @@
-import { defaultIndexPath, IndexedRecords } from './indexed-records.js';
+import { IndexedRecords } from './indexed-records.js';
 import type { RecordSource } from './record-query.js';
+import { recordsIndexPath } from './records-index-path.js';
 import { scanRecords } from './scanned-records.js';
 import type { StoreInfo } from './stores.js';
 
@@ -10,16 +11,23 @@ import type { StoreInfo } from './stores.js';
 export function openRecordSource(
   root: string,
   stores: StoreInfo[],
-  options: { env?: NodeJS.ProcessEnv; noIndex?: boolean; onFallback?: (why: string) => void } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    noIndex?: boolean;
+    /** `--index PATH`: wins over TALLY_RECORDS_INDEX and the cache folder. */
+    indexPath?: string;
+    onFallback?: (why: string) => void;
+  } = {},
 ): RecordSource {
   if (options.noIndex) return scanRecords(root, stores);
   try {
-    const check = (options.env ?? process.env).TALLY_RECORDS_INDEX_CHECK === 'dirs' ? 'dirs' : 'files';
-    return IndexedRecords.open(root, stores, defaultIndexPath(root, options.env), check);
+    const env = options.env ?? process.env;
+    const check = env.TALLY_RECORDS_INDEX_CHECK === 'dirs' ? 'dirs' : 'files';
+    return IndexedRecords.open(root, stores, recordsIndexPath(root, env, options.indexPath), check);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (
-      !/^(EACCES|EROFS|EPERM|ENOSPC|INDEX_UNAVAILABLE|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_IOERR.*)$/.test(
+      !/^(EACCES|EROFS|EPERM|ENOSPC|INDEX_UNAVAILABLE|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_CORRUPT.*|SQLITE_NOTADB|SQLITE_IOERR.*)$/.test(
         code,
       )
     )

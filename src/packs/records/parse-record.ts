@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fastFrontmatter } from './fast-frontmatter.js';
 import { plainFrontmatter } from './plain-frontmatter.js';
 
 // Loaded on first use, not at start-up: a warm records query never parses YAML, and the
@@ -73,9 +74,9 @@ export function parseRecord(text: string): ParsedRecord {
   const empty: RecordFields = { keywords: [], links: {}, extra: {} };
   if (!match)
     return { fields: empty, body: normalized, errors: ['no frontmatter block (--- … ---) at the top'] };
-  let data: unknown;
+  let data: unknown = fastFrontmatter(match[1] as string);
   try {
-    data = parseYaml(match[1] as string);
+    if (data === undefined) data = parseYaml(match[1] as string);
   } catch (error) {
     return {
       fields: empty,

@@ -41,7 +41,10 @@ function score(text: string, patterns: RegExp[]): number {
   return distinct === 0 ? 0 : distinct * 100 + occurrences;
 }
 
-/** `--recall`: the failure log and failure-mode records, ranked by terms matched, then hits. */
+/**
+ * `--recall`: the failure log and failure-mode records, each ranked by terms matched, then hits,
+ * the two sources interleaved. `rows` may be narrowed already (`failureModes(terms)`).
+ */
 export function recall(
   root: string,
   rows: RecordRow[],
@@ -86,5 +89,25 @@ export function recall(
     });
   }
   hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
-  return { hits, malformedLines };
+  return { hits: interleaveSources(hits), malformedLines };
+}
+
+/**
+ * Records and log lines alternate, each source best first, starting with the better top hit:
+ * a capped list shows both (ranked purely by score, 80 record hits buried the first log line).
+ */
+function interleaveSources(sorted: RecallHit[]): RecallHit[] {
+  const records = sorted.filter((hit) => hit.source === 'record');
+  const log = sorted.filter((hit) => hit.source === 'failure-log');
+  const merged: RecallHit[] = [];
+  let takeRecord = (records[0]?.score ?? -1) >= (log[0]?.score ?? -1);
+  let record = 0;
+  let line = 0;
+  while (record < records.length || line < log.length) {
+    if ((takeRecord && record < records.length) || line >= log.length)
+      merged.push(records[record++] as RecallHit);
+    else merged.push(log[line++] as RecallHit);
+    takeRecord = !takeRecord;
+  }
+  return merged;
 }

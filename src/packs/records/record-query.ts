@@ -44,8 +44,11 @@ export interface RecordSource {
   survey(query: RecordQuery): { path: string; gloss: string }[];
   /** Every path a query can return: the only paths --cat will dump. */
   paths(): Set<string>;
-  /** Failure-mode records only (what --recall searches), without loading every record. */
-  failureModes(): RecordRow[];
+  /**
+   * Failure-mode records only (what --recall searches), without loading every record; with
+   * `terms`, a source may leave out records that cannot match them.
+   */
+  failureModes(terms?: string): RecordRow[];
   rows(): RecordRow[];
   /** Records left out of every query because their frontmatter cannot be represented; lint reports them. */
   skipped?(): SkippedRecord[];

@@ -1,6 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
 import { glossOf } from './gloss.js';
+import { absoluteOf, listRecordDirs, recordPathOf } from './list-record-dirs.js';
 import { parseRecord, type RecordFields } from './parse-record.js';
 import { readRegularFile } from './read-regular-file.js';
 import type { StoreInfo } from './stores.js';
@@ -25,35 +24,24 @@ export interface ScannedFile {
   absolute: string;
 }
 
-/** Excluded from queries: INDEX.md, and anything under a segment containing `_archived`. */
-export function isExcluded(relativePath: string): boolean {
-  const segments = relativePath.split('/');
-  return segments.at(-1) === 'INDEX.md' || segments.some((segment) => segment.includes('_archived'));
-}
+export { isExcluded } from './list-record-dirs.js';
 
 /**
  * Lists record files (`*.md`) in the stores without following symlinks — a link is never a
  * record, so it can never be dumped — and every directory walked (for change detection).
  */
 export function listRecordFiles(root: string, stores: StoreInfo[]): { files: ScannedFile[]; dirs: string[] } {
-  const files: ScannedFile[] = [];
-  const dirs: string[] = [];
-  for (const store of stores.filter((candidate) => candidate.exists)) {
-    const stack = [store.absolute];
-    while (stack.length > 0) {
-      const directory = stack.pop() as string;
-      dirs.push(directory);
-      for (const dirent of readdirSync(directory, { withFileTypes: true })) {
-        const absolute = join(directory, dirent.name);
-        const path = relative(root, absolute).split(sep).join('/');
-        if (dirent.name.includes('_archived') || dirent.name === '.git') continue;
-        if (dirent.isDirectory()) stack.push(absolute);
-        else if (dirent.isFile() && dirent.name.endsWith('.md') && !isExcluded(path))
-          files.push({ path, store: store.store, absolute });
-      }
-    }
-  }
-  return { files, dirs };
+  const listed = listRecordDirs(root, stores);
+  return {
+    files: listed.flatMap((dir) =>
+      dir.files.map((file) => ({
+        path: recordPathOf(dir, file.name),
+        store: dir.store,
+        absolute: absoluteOf(dir, file.name),
+      })),
+    ),
+    dirs: listed.map((dir) => dir.dir),
+  };
 }
 
 /**

@@ -1,14 +1,17 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { runTurn, type TurnResult } from '../../agents/coder/run-turn.js';
+import { CassetteModel } from '../../agents/coder/cassette-model.js';
+import { type RunTurnOptions, runTurn, type TurnResult } from '../../agents/coder/run-turn.js';
+import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { ModelNotConfiguredError, TallyError } from '../../core/errors.js';
-import { Ledger } from '../../core/ledger/ledger.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
 import { selectModelSpec } from '../../core/models/resolve-model.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { EXIT } from './exit-codes.js';
-import { formatCodeTurn } from './format-code-turn.js';
-import { ledgerPathFor } from './open-ledger.js';
+import { formatCodeTurn, formatTurnEvent } from './format-code-turn.js';
+import { openLedgerFor } from './open-ledger.js';
+import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
 
 interface CodeFlags {
@@ -16,6 +19,48 @@ interface CodeFlags {
   chat?: string;
   model?: string;
   json?: boolean;
+  /** A cassette file: the recorded model responses replayed through the real loop (no key). */
+  replay?: string;
+  /** `NAME=VALUE` for the cassette's `{{NAME}}` placeholders. */
+  var?: string[];
+  ui?: boolean;
+  port?: string;
+  recordsRoot?: string;
+}
+
+function varsOf(pairs: string[] = []): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1)
+      throw new TallyError(
+        'USAGE',
+        `--var "${pair}" is not NAME=VALUE. Pass it like --var PREVIEW_URL=http://127.0.0.1:4178/.`,
+      );
+    vars[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return vars;
+}
+
+/** What every turn of this command shares: the model (or the cassette), decisions, the browser. */
+function turnSettings(options: CodeFlags, cassette: CassetteModel | undefined): Partial<RunTurnOptions> {
+  return {
+    ...(cassette ? { model: cassette } : options.model ? { model: options.model } : {}),
+    // A replayed turn makes no model call the cassette did not record.
+    decisions: {
+      ...(options.recordsRoot ? { recordsRoot: resolve(options.recordsRoot) } : {}),
+      ...(cassette ? {} : { model: 'turn' as const }),
+    },
+  };
+}
+
+/** A replay must use the cassette exactly: more calls, or fewer, means it no longer matches. */
+function cassetteProblem(cassette: CassetteModel): string | undefined {
+  if (cassette.exhausted)
+    return 'the loop asked for more responses than the cassette holds (CASSETTE_EXHAUSTED)';
+  if (cassette.unused > 0)
+    return `${cassette.unused} recorded response(s) were never asked for (CASSETTE_UNUSED)`;
+  return undefined;
 }
 
 /** 0 when the turn answered and its reply tallies with its changes; 1 when it ended badly or was flagged. */
@@ -23,8 +68,25 @@ function exitCodeOf(result: TurnResult): number {
   return result.recovery || result.flags.length > 0 ? EXIT.notMet : EXIT.ok;
 }
 
-function print(result: TurnResult, json: boolean | undefined): void {
-  process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatCodeTurn(result)}\n`);
+/** Prints a turn's events as they happen; remembers the last text so the reply is not printed twice. */
+function eventPrinter(): { onEvent: (event: TurnEvent) => void; lastText: () => string | undefined } {
+  let last: string | undefined;
+  return {
+    onEvent: (event) => {
+      if (event.type === 'text') last = event.text;
+      const line = formatTurnEvent(event);
+      if (line) process.stdout.write(`${line}\n`);
+    },
+    lastText: () => last,
+  };
+}
+
+function print(result: TurnResult, json: boolean | undefined, shownText?: string): void {
+  process.stdout.write(
+    json
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : `${formatCodeTurn(result, { reply: shownText === undefined || result.reply !== shownText })}\n`,
+  );
 }
 
 /** Ctrl-D ends the chat; each line is one turn of the same chat. */
@@ -50,7 +112,7 @@ async function interactive(ledger: Ledger, options: CodeFlags, root: string): Pr
           root,
           ledger,
           ...(chatId ? { chatId } : {}),
-          ...(options.model ? { model: options.model } : {}),
+          ...turnSettings(options, undefined),
         });
         chatId = result.chatId;
         code = exitCodeOf(result);
@@ -59,7 +121,7 @@ async function interactive(ledger: Ledger, options: CodeFlags, root: string): Pr
         // A turn that could not run (a refused model, a broken chat file) ends the session.
         if (!(error instanceof TallyError)) throw error;
         lines.close();
-        return reportError(error);
+        return reportError(error, { json: options.json });
       }
     }
     lines.prompt();
@@ -73,26 +135,49 @@ export default async function codeCommand(
   options: CodeFlags,
   command: Command,
 ): Promise<number> {
+  const cassette = options.replay
+    ? CassetteModel.fromFile(resolve(options.replay), varsOf(options.var))
+    : undefined;
   // Without a model nothing may start: not the chat file, not the ledger.
-  if (!selectModelSpec({ name: 'coder' }, options.model, process.env)) {
-    process.stderr.write(`tally: ${new ModelNotConfiguredError('coder').message}\n`);
-    return EXIT.usage;
+  if (!cassette && !selectModelSpec({ name: 'coder' }, options.model, process.env)) {
+    throw new ModelNotConfiguredError('coder'); // exit 2, JSON under --json (main reports it)
   }
   const root = resolve(options.root);
   await ProjectRoot.open(root); // fail fast (exit 3) before the ledger would create <root>/.tally
-  const ledger = Ledger.open(ledgerPathFor(command, root));
+  const ledger = openLedgerFor(command, root);
   try {
-    const message = task.join(' ').trim();
-    if (!message) return await interactive(ledger, options, root);
-    const result = await runTurn({
-      message,
-      root,
-      ledger,
-      ...(options.chat ? { chatId: options.chat } : {}),
-      ...(options.model ? { model: options.model } : {}),
+    const message = task.join(' ').trim() || (cassette?.cassette.message ?? '');
+    if (options.ui) {
+      const { serveChatCommand } = await import('../web/serve-chat-command.js');
+      return await serveChatCommand({
+        root,
+        ledger,
+        port: Number(options.port ?? 0),
+        turn: turnSettings(options, cassette?.model),
+      });
+    }
+    return await observeRuns(runSurfacesOf(command, ledger.path), async () => {
+      if (!message) return await interactive(ledger, options, root);
+      const printer = cassette && !options.json ? eventPrinter() : undefined;
+      const result = await runTurn({
+        message,
+        root,
+        ledger,
+        ...(options.chat ? { chatId: options.chat } : {}),
+        ...turnSettings(options, cassette?.model),
+        // A replay shows its steps as they happen: the point of the demo is how the turn went.
+        ...(printer ? { onEvent: printer.onEvent } : {}),
+      });
+      print(result, options.json, printer?.lastText());
+      const problem = cassette && cassetteProblem(cassette.model);
+      if (problem) {
+        process.stderr.write(
+          `tally: the replay of ${options.replay} failed: ${problem}. Re-record the cassette, or check what changed in the loop.\n`,
+        );
+        return EXIT.notMet;
+      }
+      return exitCodeOf(result);
     });
-    print(result, options.json);
-    return exitCodeOf(result);
   } finally {
     ledger.close();
   }

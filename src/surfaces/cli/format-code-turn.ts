@@ -1,9 +1,10 @@
 import type { TurnResult } from '../../agents/coder/run-turn.js';
+import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { formatTable } from './format-table.js';
 
 /** A turn for the terminal: the reply, the changes report, any flags, and the chat id. */
-export function formatCodeTurn(result: TurnResult): string {
-  const lines = [result.reply, ''];
+export function formatCodeTurn(result: TurnResult, options: { reply?: boolean } = {}): string {
+  const lines = options.reply === false ? [] : [result.reply, ''];
   if (result.changes.length === 0) lines.push('No files changed in this turn.');
   else {
     lines.push(
@@ -18,9 +19,28 @@ export function formatCodeTurn(result: TurnResult): string {
       ),
     );
   }
+  for (const record of result.decisions?.records ?? [])
+    lines.push(`Decision recorded: ${record.title} (${record.path})`);
+  if (result.decisions?.note) lines.push(result.decisions.note);
   for (const flag of result.flags)
     lines.push(`FLAGGED: the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}.`);
   if (result.recovery) lines.push(`Turn ended: ${result.recovery.reason}.`);
   lines.push(`chat ${result.chatId} · turn ${result.turn} · run ${result.runId}`);
   return lines.join('\n');
+}
+
+/** One event of a running turn as a terminal line (tool calls with their evidence, refusals, nudges). */
+export function formatTurnEvent(event: TurnEvent): string | undefined {
+  if (event.type === 'text') return `  … ${event.text.replace(/\s+/g, ' ')}`;
+  if (event.type === 'tool-call') {
+    const head = `${event.tool}${event.target && event.target !== event.tool ? ` ${event.target}` : ''}`;
+    if (event.outcome === 'rejected')
+      return `  ✗ refused ${head}: ${event.error?.code ?? 'REJECTED'}: ${event.error?.message ?? ''}`;
+    if (event.outcome !== 'ok')
+      return `  ! ${head} → ${event.outcome}: ${event.error?.code ?? ''} ${event.error?.message ?? ''}`;
+    return `  ✓ ${head}${event.via ? ` — ${event.via}` : ''}`;
+  }
+  if (event.type === 'nudge') return `  ↻ nudge (${event.why}): ${event.text.replace(/\s+/g, ' ')}`;
+  if (event.type === 'guard') return `  ⚑ guard ${event.guard}: ${event.action}`;
+  return undefined;
 }

@@ -13,7 +13,7 @@ export default async function hookUnknownCommand(name: string | undefined): Prom
     .slice(0, 80)
     .replace(/[^\x20-\x7e]/g, '?');
   process.stderr.write(
-    `tally hook: no hook named "${shown}" in this version (known: digest-record); nothing done. Update Tally or fix the hook command.\n`,
+    `tally hook: no hook named "${shown}" in this version (known: digest-record, turn-reset, turn-record, gate-how-do-i, gate-am-i-done); nothing done. Update Tally or fix the hook command.\n`,
   );
   try {
     const log = hookFailOpenLog(process.env, undefined);

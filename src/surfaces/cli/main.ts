@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './exit-codes.js';
-import { reportError } from './report-error.js';
+import { packageVersion } from './package-version.js';
+import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
+import { errorOptionsFrom, type ReportErrorOptions, reportError } from './report-error.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: commander passes positional arguments, options and the command
 type Action = (...args: any[]) => Promise<number>;
@@ -16,17 +18,24 @@ function lazy(
   };
 }
 
-export function buildProgram(setCode: (code: number) => void): Command {
+export function buildProgram(setCode: (code: number) => void, errors: ReportErrorOptions = {}): Command {
   const program = new Command('tally')
     .description('Run LLM agents whose reports tally with what they actually did.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .option('--ledger <path>', 'ledger database (default: $TALLY_LEDGER or .tally/ledger.db)')
+    .option('--debug', 'show stack traces for errors (or TALLY_DEBUG=1)')
+    .option('--quiet', 'no live progress while agents run')
+    .option('--verbose', 'live progress with tool inputs, nudges, claims and whole model texts')
+    .option('--events', 'every run event as one JSON line on stderr (works with --json)')
     .showHelpAfterError()
     .exitOverride();
+  // Under --json a usage error is reported once, as JSON on stdout (see main), not as text.
+  if (errors.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
 
   const runs = program
     .command('runs')
     .description('List runs in the ledger, newest first.')
-    .option('--limit <n>', 'how many runs', '20')
+    .option('--limit <n>', 'how many runs', parsePositiveWholeNumber, '20')
     .option('--agent <name>', 'only runs of this agent')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./runs-command.js'), setCode));
@@ -58,25 +67,69 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<request>', 'what to create, e.g. "2 suites with 3 tests each"')
     .option('--captures <paths...>', 'HAR files or explorbot output/requests directories')
     .option(
+      '--spec <paths...>',
+      'OpenAPI 3.x / Swagger 2.0 documents (files or URLs); without --captures: achieve mode, auth by --header or $TALLY_FISH_HEADERS only',
+    )
+    .option(
       '--base-url <url>',
-      'where the API is now (default: the origin the captures were recorded against)',
+      "where the API is now (default: the origin the captures were recorded against, or the spec's server)",
+      parseBaseUrl,
     )
     .option('--scope <path>', 'the page the test starts on, e.g. /projects/alpha-shop')
     .option('--login <recipe>', 'a login recipe JSON file (or "demo") for a session made now')
     .option('--header <header...>', 'extra request header "Name: value" (wins over everything)')
     .option('--model <spec>', 'model for requests the deterministic tier cannot plan (default $TALLY_MODEL)')
     .option('--allow-delete', 'allow DELETE of entities this run did not create')
+    .option(
+      '--concurrency <n>',
+      'creates in flight at once; a child waits for its parent',
+      parsePositiveWholeNumber,
+      '2',
+    )
+    .option('--no-recipes', 'neither follow nor keep recipes (.tally/recipes/)')
+    .option('--emit <format-and-file...>', 'write setup code: playwright FILE.ts, or json FILE (put it last)')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-command.js'), setCode));
   fish
     .command('cleanup <runIds...>')
     .description('Delete exactly what runs created, children first, and confirm each deletion by a read.')
     .option('--captures <paths...>', 'captures (default: those the run used)')
-    .option('--base-url <url>', "API base URL (default: the run's)")
+    .option('--base-url <url>', "API base URL (default: the run's)", parseBaseUrl)
     .option('--login <recipe>', "login recipe (default: the run's)")
     .option('--header <header...>', 'extra request header "Name: value"')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-cleanup-command.js'), setCode));
+  const recipes = fish
+    .command('recipes')
+    .description(
+      'Plans the model found, kept per app and request shape and replayed without it (.tally/recipes/).',
+    )
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./fish-recipes-command.js'), setCode));
+  recipes
+    .command('show <id>')
+    .description('Show one recipe: its steps, body templates and links.')
+    .option('--json', 'machine-readable output')
+    .action(lazy(async () => ({ default: (await import('./fish-recipes-command.js')).showRecipe }), setCode));
+  recipes
+    .command('delete <id>')
+    .description('Delete a recipe (the next request of its shape goes to the model again).')
+    .action(
+      lazy(async () => ({ default: (await import('./fish-recipes-command.js')).deleteRecipe }), setCode),
+    );
+
+  program
+    .command('capture')
+    .description('Record a browser session as a HAR with bodies, secrets redacted: captures for tally fish.')
+    .argument('<url>', 'the page to open, e.g. http://127.0.0.1:4000/login')
+    .requiredOption('--out <file>', 'where to write the HAR')
+    .option(
+      '--script <file>',
+      'an ES module `export default async ({ page, context, baseUrl }) => …` that drives the page (headless)',
+    )
+    .option('--headless', 'no window even when a display exists')
+    .option('--keep-secrets', 'keep cookies, tokens and passwords in the HAR (never share such a file)')
+    .action(lazy(() => import('./capture-command.js'), setCode));
 
   const records = program
     .command('records')
@@ -97,6 +150,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--cat <paths...>', 'dump exactly these records (all or nothing)')
     .option('--recall <terms>', 'search the failure log and failure-mode records')
     .option('--list-stores', 'the stores and their record counts')
+    .option('--index <path>', 'the index file (default $TALLY_RECORDS_INDEX, else in the user cache folder)')
     .option('--no-index', 'scan every record instead of using the on-disk index')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./records-command.js'), setCode));
@@ -115,6 +169,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<goal>', 'what you are about to do, e.g. "release a version of acme/shop"')
     .option('--root <dir>', 'records root')
     .option('--session <id>', 'session id for warm start and the digest (default $TALLY_SESSION_ID)')
+    .option('--model <spec>', 'a model chooses the probes and judges what governs (empty: no model)')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./scout-command.js'), setCode));
 
@@ -142,6 +197,18 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(lazy(() => import('./hook-digest-record-command.js'), setCode));
+  for (const [name, description] of [
+    ['turn-reset', 'UserPromptSubmit: start a new turn for the turn gates.'],
+    ['turn-record', 'PostToolUse (Skill, Task): note that the scout or the review ran this turn.'],
+    ['gate-how-do-i', 'PreToolUse: deny writing tools until the scout ran this turn.'],
+    ['gate-am-i-done', 'Stop: ask for a review at most once per turn.'],
+  ])
+    hook
+      .command(name as string)
+      .description(description as string)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(lazy(() => import('./hook-gate-command.js'), setCode));
 
   program
     .command('mcp')
@@ -149,14 +216,14 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
     .option('--packs <list>', 'comma-separated packs: fs, records, http', 'fs')
     .option('--transport <kind>', 'stdio or http', 'stdio')
-    .option('--port <n>', 'port for --transport http (0 picks one)', '0')
+    .option('--port <n>', 'port for --transport http (0 picks one)', parsePort, '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')
     .option('--auth-token <token>', 'http: bearer token every request must carry (or TALLY_MCP_TOKEN)')
     .option('--allow-origin <origin...>', 'http: browser origins allowed besides loopback ones')
     .option('--session-idle-ms <ms>', 'http: end sessions idle this long (default 600000)')
     .option('--max-body-bytes <n>', 'http: largest request body (default 4194304)')
     .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
-    .option('--base-url <url>', 'http pack: API base URL')
+    .option('--base-url <url>', 'http pack: API base URL', parseBaseUrl)
     .option('--scope <path>', 'http pack: default scope')
     .option('--login <recipe>', 'http pack: login recipe file or "demo"')
     .option('--header <header...>', 'http pack: extra request header "Name: value"')
@@ -175,12 +242,17 @@ export function buildProgram(setCode: (code: number) => void): Command {
       'model, e.g. openai:gpt-4.1-mini (default $TALLY_MODEL); may change between turns',
     )
     .option('--json', 'machine-readable output')
+    .option('--replay <cassette>', 'replay a recorded model transcript through the real loop (no key)')
+    .option('--var <name=value...>', "--replay: fill the cassette's {{NAME}} placeholders")
+    .option('--ui', 'serve a chat page on 127.0.0.1 instead of the terminal chat')
+    .option('--port <n>', '--ui: port (0 picks a free one)', parsePort, '0')
+    .option('--records-root <dir>', 'where decision records go (default: --root when it has references/)')
     .action(lazy(() => import('./code-command.js'), setCode));
 
   program
     .command('demo-app')
     .description('Start the demo target app (login demo@tally.test / demo-password).')
-    .option('--port <n>', 'port (0 picks a free one)', '0')
+    .option('--port <n>', 'port (0 picks a free one)', parsePort, '0')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .action(lazy(() => import('./demo-app-command.js'), setCode));
 
@@ -195,17 +267,18 @@ export function buildProgram(setCode: (code: number) => void): Command {
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
+  const errors = errorOptionsFrom(argv);
   const program = buildProgram((next) => {
     code = next;
-  });
+  }, errors);
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version exit through here with code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    return reportError(error);
+    // --help and --version exit through here with code 0.
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
+    // Commander has already printed its own message as text; JSON needs the one report.
+    if (error instanceof CommanderError && !errors.json) return EXIT.usage;
+    return reportError(error, errors);
   }
   return code;
 }

@@ -2,7 +2,6 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
-import { Ledger } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
@@ -15,7 +14,7 @@ import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
-import { ledgerPathFor } from './open-ledger.js';
+import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 
 interface McpFlags extends FishFlags {
   root: string;
@@ -76,7 +75,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
   await ProjectRoot.open(root); // fail fast on a missing root
-  const ledger = Ledger.open(ledgerPath);
+  const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
   const headers = headersFrom(options.header);
   const build: McpPackFactory = async () => {
     const tools: ToolDefinition[] = [];

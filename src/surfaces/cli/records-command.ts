@@ -5,6 +5,7 @@ import { recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { countNoun } from './count-noun.js';
 import { EXIT } from './exit-codes.js';
 
 export interface RecordsFlags {
@@ -20,7 +21,8 @@ export interface RecordsFlags {
   recall?: string;
   listStores?: boolean;
   json?: boolean;
-  index?: boolean;
+  /** `--index PATH` names the index file; `--no-index` scans instead. */
+  index?: boolean | string;
 }
 
 const FULL_CAP = 10;
@@ -39,6 +41,11 @@ function limitOf(flags: RecordsFlags): number | undefined {
     );
   return limit;
 }
+
+const indexOptions = (flags: RecordsFlags) => ({
+  noIndex: flags.index === false,
+  ...(typeof flags.index === 'string' ? { indexPath: flags.index } : {}),
+});
 
 /** `tally records query`: one retrieval surface, flag-compatible with the shell tool it replaces. */
 export default async function recordsQueryCommand(flags: RecordsFlags): Promise<number> {
@@ -67,7 +74,7 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
   };
 
   if (flags.listStores) {
-    const source = openRecordSource(root, stores, { noIndex: flags.index === false });
+    const source = openRecordSource(root, stores, indexOptions(flags));
     const rows = source.rows();
     source.close();
     const counts = stores.map((store) => ({
@@ -85,14 +92,14 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
     else
       for (const store of counts)
         out.push(
-          `${store.store}\t${store.exists ? `${store.records} records` : '(missing)'}${store.extra ? '\t(extra)' : ''}`,
+          `${store.store}\t${store.exists ? countNoun(store.records, 'record') : '(missing)'}${store.extra ? '\t(extra)' : ''}`,
         );
     write();
     return EXIT.ok;
   }
 
   const source = openRecordSource(root, stores, {
-    noIndex: flags.index === false,
+    ...indexOptions(flags),
     onFallback: (why) => process.stderr.write(`tally: no on-disk index (${why}); scanning every record.\n`),
   });
   try {
@@ -104,7 +111,7 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       if (!flags.recall.trim())
         throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
       const limit = limitOf(flags) ?? RECALL_CAP;
-      const { hits, malformedLines } = recall(root, source.failureModes(), flags.recall, (path) =>
+      const { hits, malformedLines } = recall(root, source.failureModes(flags.recall), flags.recall, (path) =>
         source.bodyOf(path),
       );
       if (malformedLines > 0)

@@ -1,6 +1,7 @@
 import { lintRecords } from '../../packs/records/lint-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { countNoun } from './count-noun.js';
 import { EXIT } from './exit-codes.js';
 
 /** `tally records lint`: required keys, unique ids, links that resolve, non-empty keywords. */
@@ -25,9 +26,7 @@ export default async function recordsLintCommand(flags: { root?: string; json?: 
   if (flags.json) process.stdout.write(`${JSON.stringify({ records, problems }, null, 2)}\n`);
   else {
     for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.problem}\n`);
-    process.stdout.write(
-      `${records} records, ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`,
-    );
+    process.stdout.write(`${countNoun(records, 'record')}, ${countNoun(problems.length, 'problem')}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.notMet;
 }

@@ -1,25 +1,31 @@
-import { TallyError } from '../../core/errors.js';
-import { EXIT } from './exit-codes.js';
+import { describeError } from './describe-error.js';
 
-const UNAVAILABLE = new Set([
-  'LEDGER_UNAVAILABLE',
-  'ROOT_NOT_FOUND',
-  'STORE_UNREADABLE',
-  'INDEX_UNAVAILABLE',
-]);
+export interface ReportErrorOptions {
+  /** `--json`: the error goes to stdout as `{ "error": { code, message, details } }`. */
+  json?: boolean;
+  /** `--debug`: the stack trace too (stderr), for every error. */
+  debug?: boolean;
+}
 
-/** Prints an error the user can act on and picks the stable exit code for it. */
-export function reportError(error: unknown): number {
-  if (error instanceof TallyError) {
-    process.stderr.write(`tally: ${error.message}\n`);
-    return UNAVAILABLE.has(error.code) ? EXIT.unavailable : EXIT.usage;
+/** Prints an error the user can act on and returns the stable exit code for it. */
+export function reportError(error: unknown, options: ReportErrorOptions = {}): number {
+  const described = describeError(error);
+  if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  if (options.json) {
+    const { code, message, details } = described;
+    process.stdout.write(`${JSON.stringify({ error: { code, message, details } }, null, 2)}\n`);
+  } else {
+    process.stderr.write(`tally: ${described.message}\n`);
   }
-  if (error instanceof RangeError) {
-    process.stderr.write(`tally: ${error.message}\n`);
-    return EXIT.usage;
-  }
-  process.stderr.write(
-    `tally: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  return EXIT.unavailable;
+  return described.exit;
+}
+
+/** Reads `--json` and `--debug` from the raw arguments, so even a parse error honours them. */
+export function errorOptionsFrom(argv: string[]): ReportErrorOptions {
+  const end = argv.indexOf('--');
+  const flags = new Set(end === -1 ? argv.slice(2) : argv.slice(2, end));
+  return {
+    json: flags.has('--json'),
+    debug: flags.has('--debug') || process.env.TALLY_DEBUG === '1',
+  };
 }

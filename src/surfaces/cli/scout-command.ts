@@ -2,18 +2,19 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runDeterministicScout } from '../../agents/scout/deterministic-scout.js';
 import { createFailOpen } from '../../core/fail-open.js';
-import { Ledger } from '../../core/ledger/ledger.js';
 import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
+import { secureStateDir } from '../../packs/records/secure-state-dir.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
 import { EXIT } from './exit-codes.js';
-import { ledgerPathFor } from './open-ledger.js';
+import { openLedgerFor } from './open-ledger.js';
+import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 
 /** `tally scout "<goal>"`: the records that govern a goal, verified, written as a digest. */
 export default async function scoutCommand(
   goal: string,
-  flags: { root?: string; session?: string; json?: boolean },
+  flags: { root?: string; session?: string; json?: boolean; model?: string },
   command: Command,
 ): Promise<number> {
   const root = resolveRecordsRoot(flags.root);
@@ -21,17 +22,29 @@ export default async function scoutCommand(
   const settings = digestSettings();
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
   const prior = readDigests(digestDir(root), session, settings);
-  const ledger = Ledger.open(ledgerPathFor(command, root));
+  const ledger = openLedgerFor(command, root);
   const source = openRecordSource(root, listStores(root));
   try {
-    const report = await runDeterministicScout({
+    const scoutOptions = {
       goal,
       root,
       source,
       ledger,
       priorDigests: prior.digests.map((digest) => digest.text),
       cwd: process.cwd(),
-    });
+    };
+    // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
+    const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
+      flags.model
+        ? (await import('../../agents/scout/model-scout.js')).runModelScout({
+            ...scoutOptions,
+            model: flags.model,
+          })
+        : runDeterministicScout(scoutOptions),
+    );
+    // The scout writes a digest by contract: it makes `<root>/.tally` (one level, no links),
+    // which the records index no longer does now that it lives in the cache folder.
+    if (!process.env.TALLY_DIGEST_DIR) secureStateDir(join(root, '.tally'), { create: true });
     const outcome = writeDigest(digestDir(root), session, report.text, { ttlDays: settings.ttlDays });
     if ('refused' in outcome && outcome.refused === 'store-unwritable') {
       createFailOpen({ logPath: join(root, '.tally', 'fail-open.jsonl') })(

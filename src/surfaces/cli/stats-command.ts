@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { computeStats, parseSince } from '../../core/ledger/compute-stats.js';
+import { type ChatTurnStats, computeStats, parseSince } from '../../core/ledger/compute-stats.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
 
@@ -12,6 +12,27 @@ function list(title: string, counts: Record<string, number>): string[] {
 
 function percent(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** The Coder's section: how its chat turns went. */
+function chatTurnLines(chat: ChatTurnStats): string[] {
+  const recoveries = Object.entries(chat.recoveries).sort((a, b) => b[1].turns - a[1].turns);
+  const days = Object.entries(chat.pathOutsideProjectPerDay).sort();
+  return [
+    `Coder chat turns: ${chat.turns} in ${chat.chats} chat(s)`,
+    recoveries.length === 0
+      ? '  Recoveries (turns that ended badly): none'
+      : '  Recoveries (turns that ended badly), by reason:',
+    ...recoveries.map(
+      ([reason, figure]) => `    ${reason.padEnd(20)} ${figure.turns} (${percent(figure.rate)} of turns)`,
+    ),
+    `  Silence nudge fired in:           ${percent(chat.nudgeRate)} of turns`,
+    `  Conversational guard fired in:    ${percent(chat.conversationalRate)} of turns`,
+    days.length === 0
+      ? '  PATH_OUTSIDE_PROJECT per day: none'
+      : `  PATH_OUTSIDE_PROJECT per day: ${days.map(([day, count]) => `${day} ${count}`).join(', ')}`,
+    `  fs_tree calls per chat: ${chat.treeCalls.perChat.toFixed(2)} (max ${chat.treeCalls.maxPerChat}; ${chat.treeCalls.total} in all, ${chat.treeCalls.cached} from the cache)`,
+  ];
 }
 
 export default async function statsCommand(
@@ -54,6 +75,7 @@ export default async function statsCommand(
     );
   }
   lines.push(...list('Fail-opens by why', stats.failOpensByWhy));
+  if (stats.chatTurns) lines.push(...chatTurnLines(stats.chatTurns));
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -34,6 +34,7 @@ export function runBounded(
     TALLY_LEDGER: '',
     TALLY_MODEL: '',
     XDG_STATE_HOME: tempDir('tally-state-'),
+    XDG_CACHE_HOME: tempDir('tally-cache-'),
     ...options.env,
   };
   delete env.TALLY_RECORDS_INDEX;

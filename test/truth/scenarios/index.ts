@@ -1,5 +1,6 @@
 import type { Scenario } from '../scenario.js';
 import { cleanupScenarios } from './cleanup.js';
+import { coderScenarios } from './coder.js';
 import { coreScenarios } from './core.js';
 import { fishermanDeterministicScenarios } from './fisherman-deterministic.js';
 import { fishermanModelScenarios } from './fisherman-model.js';
@@ -14,4 +15,5 @@ export const allScenarios: Scenario[] = [
   ...workspaceScenarios,
   ...scoutScenarios,
   ...cleanupScenarios,
+  ...coderScenarios,
 ];

@@ -98,7 +98,7 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `recall ${input.terms}`,
     execute: async (input) => {
-      const { hits } = recall(context.root, context.source.failureModes(), input.terms, (path) =>
+      const { hits } = recall(context.root, context.source.failureModes(input.terms), input.terms, (path) =>
         context.source.bodyOf(path),
       );
       return {

@@ -1,0 +1,45 @@
+import type { RecallHit } from '../../packs/records/recall.js';
+import type { RecordRow } from '../../packs/records/record-query.js';
+
+/** A records tool call, through the ledger (runPlan) or straight to the tool. */
+export type ScoutCall = (toolName: string, input: unknown) => Promise<{ result?: unknown }>;
+
+export interface ScoutCandidates {
+  /** Plausible record path → the evidence label that found it (`recall`, `keyword: …`). */
+  labels: Map<string, string>;
+  traps: string[];
+  probeTerms: string[];
+}
+
+/**
+ * The deterministic retrieval: recall first, then keyword probes only for the terms recall
+ * left uncovered (scoped to the repo when there is one, else plain). No records are read here.
+ */
+export async function findCandidates(
+  call: ScoutCall,
+  terms: string[],
+  repo: string | undefined,
+): Promise<ScoutCandidates> {
+  const labels = new Map<string, string>();
+  const recalled = await call('records_recall', { terms: terms.join(' '), limit: 20 });
+  const hits = ((recalled.result as { hits?: RecallHit[] } | undefined)?.hits ?? []) as RecallHit[];
+  for (const hit of hits) if (hit.source === 'record') labels.set(hit.where, 'recall');
+  const traps = hits.map((hit) => `${hit.where} — ${hit.text}`);
+  const recallText = hits.map((hit) => hit.text.toLowerCase()).join(' ');
+  const gaps = terms.filter((term) => !recallText.includes(term));
+  const probeTerms = gaps.length > 0 ? gaps : terms;
+  let probed: RecordRow[] = [];
+  if (probeTerms.length > 0) {
+    const withProject = repo
+      ? await call('records_query', { keyword: probeTerms.join(' '), project: repo, limit: 8 })
+      : undefined;
+    probed = ((withProject?.result as { records?: RecordRow[] } | undefined)?.records ?? []) as RecordRow[];
+    if (probed.length === 0) {
+      const plain = await call('records_query', { keyword: probeTerms.join(' '), limit: 8 });
+      probed = ((plain.result as { records?: RecordRow[] } | undefined)?.records ?? []) as RecordRow[];
+    }
+  }
+  for (const row of probed)
+    if (!labels.has(row.path)) labels.set(row.path, `keyword: ${probeTerms.join(' ')}`);
+  return { labels, traps, probeTerms };
+}

@@ -1,0 +1,203 @@
+import { existsSync } from 'node:fs';
+import { BrowserUnavailableError } from './browser-error.js';
+import { checkLoopbackUrl } from './check-loopback-url.js';
+
+/** Debian's Chromium, as the HAR recorder uses; TALLY_CHROMIUM overrides it. */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const MAX_ITEMS = 50;
+const TEXT_CHARS = 500;
+
+export interface PageReport {
+  url: string;
+  /** Where the page ended up (after loopback redirects). */
+  finalUrl: string;
+  /** The main document's HTTP status; absent when no response came (refused, blocked). */
+  httpStatus?: number;
+  title: string;
+  consoleErrors: { text: string; location?: string }[];
+  pageErrors: { message: string }[];
+  /** Requests that failed at the network level or were answered 400 or more (404 images, scripts…). */
+  failedRequests: { url: string; method: string; resourceType: string; status?: number; failure?: string }[];
+  /** Requests to hosts that are not loopback, stopped before they left the machine. */
+  blockedRequests: { url: string; why: string }[];
+  /** Whether the page loaded within the deadline (else what was seen until then). */
+  loaded: boolean;
+  durationMs: number;
+}
+
+export interface RenderPageOptions {
+  timeoutMs: number;
+  /** Quiet time after `load` to catch late errors (timers, fetches). */
+  settleMs?: number;
+  chromiumPath?: string;
+  signal?: AbortSignal;
+}
+
+const clip = (text: string) => (text.length <= TEXT_CHARS ? text : `${text.slice(0, TEXT_CHARS - 1)}…`);
+const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0] ?? '';
+const push = <T>(list: T[], item: T) => {
+  if (list.length < MAX_ITEMS) list.push(item);
+};
+
+async function loadPlaywright(): Promise<typeof import('playwright-core')> {
+  try {
+    return await import('playwright-core');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new BrowserUnavailableError(
+      'BROWSER_UNAVAILABLE',
+      'playwright-core is not installed, so no page can be rendered. Install the dev dependencies (npm ci) to use browser_console.',
+    );
+  }
+}
+
+/**
+ * Renders one loopback URL in a fresh headless Chromium and reports what a developer would
+ * see in the console and the network panel. Security: every request the page makes (the
+ * navigation and its redirects included) is checked with the same loopback predicate; any
+ * other host is aborted in the browser before it leaves the machine and listed as blocked.
+ */
+export async function renderPage(target: URL, options: RenderPageOptions): Promise<PageReport> {
+  const executablePath = options.chromiumPath ?? process.env.TALLY_CHROMIUM ?? DEFAULT_CHROMIUM_PATH;
+  if (!existsSync(executablePath))
+    throw new BrowserUnavailableError(
+      'BROWSER_UNAVAILABLE',
+      `No Chromium at ${executablePath}. Install it (apt-get install chromium) or set TALLY_CHROMIUM to a Chromium binary.`,
+      { executablePath },
+    );
+  const { chromium } = await loadPlaywright();
+  const started = performance.now();
+  let browser: Awaited<ReturnType<typeof chromium.launch>>;
+  try {
+    browser = await chromium.launch({ executablePath, args: LAUNCH_ARGS, timeout: options.timeoutMs });
+  } catch (error) {
+    throw new BrowserUnavailableError(
+      'BROWSER_UNAVAILABLE',
+      `Chromium at ${executablePath} did not start (${clip(firstLine(error))}). Check the binary, or set TALLY_CHROMIUM to a working one.`,
+      { executablePath },
+    );
+  }
+  const abort = () => void browser.close();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  const report: PageReport = {
+    url: target.href,
+    finalUrl: target.href,
+    title: '',
+    consoleErrors: [],
+    pageErrors: [],
+    failedRequests: [],
+    blockedRequests: [],
+    loaded: false,
+    durationMs: 0,
+  };
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    // Requests the route already reported (blocked, unreachable): not listed twice.
+    const reported = new WeakSet<object>();
+    await context.route('**/*', async (route) => {
+      const request = route.request();
+      const url = request.url();
+      const verdict = checkLoopbackUrl(url);
+      if (!verdict.ok) {
+        reported.add(request);
+        push(report.blockedRequests, { url: clip(url), why: verdict.code });
+        return route.abort('blockedbyclient');
+      }
+      // Security: the browser follows redirects without asking the route again, so each
+      // request is fetched here without following them; a redirect is handed to the page
+      // only when its target passes the same check (the page's next request is routed too).
+      let response: Awaited<ReturnType<typeof route.fetch>>;
+      try {
+        response = await route.fetch({ maxRedirects: 0 });
+      } catch (error) {
+        // Not swallowed: an unreachable preview server is a finding of the report.
+        reported.add(request);
+        push(report.failedRequests, {
+          url: clip(url),
+          method: request.method(),
+          resourceType: request.resourceType(),
+          failure: clip(firstLine(error)),
+        });
+        return route.abort('connectionrefused');
+      }
+      const location = response.headers().location;
+      if (response.status() >= 300 && response.status() < 400 && location) {
+        const next = new URL(location, url).href;
+        const nextVerdict = checkLoopbackUrl(next);
+        if (!nextVerdict.ok) {
+          reported.add(request);
+          push(report.blockedRequests, { url: clip(next), why: nextVerdict.code });
+          return route.abort('blockedbyclient');
+        }
+      }
+      return route.fulfill({ response });
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const { url, lineNumber } = message.location();
+      push(report.consoleErrors, {
+        text: clip(message.text()),
+        ...(url ? { location: `${url}:${lineNumber + 1}` } : {}),
+      });
+    });
+    page.on('pageerror', (error) => push(report.pageErrors, { message: clip(error.message) }));
+    page.on('requestfailed', (request) => {
+      if (reported.has(request)) return;
+      const failure = request.failure()?.errorText ?? 'failed';
+      push(report.failedRequests, {
+        url: clip(request.url()),
+        method: request.method(),
+        resourceType: request.resourceType(),
+        failure,
+      });
+    });
+    page.on('response', (response) => {
+      if (response.status() < 400) return;
+      const request = response.request();
+      push(report.failedRequests, {
+        url: clip(response.url()),
+        method: request.method(),
+        resourceType: request.resourceType(),
+        status: response.status(),
+      });
+    });
+    try {
+      const response = await page.goto(target.href, { timeout: options.timeoutMs, waitUntil: 'load' });
+      if (response) report.httpStatus = response.status();
+      report.loaded = true;
+      await page.waitForTimeout(options.settleMs ?? 250);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      // A refused connection, a timeout, a blocked redirect: what was seen so far is the report.
+      const known = [...report.failedRequests, ...report.blockedRequests].some(
+        (item) => item.url === target.href,
+      );
+      if (!known)
+        push(report.failedRequests, {
+          url: target.href,
+          method: 'GET',
+          resourceType: 'document',
+          failure: clip(firstLine(error)),
+        });
+    }
+    report.finalUrl = page.url();
+    report.title = clip(await page.title());
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    await browser.close();
+  }
+  report.durationMs = Math.round(performance.now() - started);
+  return report;
+}

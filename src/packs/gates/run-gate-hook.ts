@@ -1,0 +1,283 @@
+import { hookFailOpenLog } from '../records/digests/hook-state.js';
+import { classifyToolCall } from './classify-tool-call.js';
+import {
+  freshTurn,
+  type GateStateDir,
+  gateStateDir,
+  readTurnState,
+  reapTurnStates,
+  writeTurnState,
+} from './gate-state.js';
+import { gateSwitchedOff } from './gate-switch.js';
+import { resolveSkill } from './resolve-skill.js';
+import { readTranscriptTurn } from './transcript-turn.js';
+
+export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
+export type GateHookName = (typeof GATE_HOOKS)[number];
+
+const EVENT: Record<GateHookName, string> = {
+  'turn-reset': 'UserPromptSubmit',
+  'turn-record': 'PostToolUse',
+  'gate-how-do-i': 'PreToolUse',
+  'gate-am-i-done': 'Stop',
+};
+
+/** What a hook run decided, for the command to print and log. It never throws for a payload. */
+export interface GateHookReport {
+  /** Claude Code's decision JSON, when the hook decides anything (deny, block). */
+  stdout?: string;
+  failOpens: { why: string; session?: string }[];
+  /** Lines for stderr: what was released and why. */
+  notes: string[];
+  failOpenLog?: string;
+}
+
+export interface GateHookContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Set when stdin was cut off (too large, too slow): the payload is unreadable. */
+  stdinProblem?: string;
+}
+
+type Payload = Record<string, unknown>;
+
+/** The skill's bare name, whatever the spelling: `/how-do-i`, `tally:how-do-i`, ` how-do-i `. */
+function bareName(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value.trim().replace(/^\//, '').split(/\s/)[0]?.split(':').at(-1);
+}
+
+/** Which gate a successful tool call satisfies: the how-do-i skill or the scout agent, the am-i-done review. */
+function satisfies(payload: Payload): 'scout' | 'reviewed' | undefined {
+  const input = (payload.tool_input ?? {}) as Record<string, unknown>;
+  const response = payload.tool_response as { success?: unknown; is_error?: unknown } | undefined;
+  if (response && typeof response === 'object' && (response.success === false || response.is_error === true))
+    return undefined;
+  if (payload.tool_name === 'Skill') {
+    const name = bareName(input.skill ?? input.command ?? input.name);
+    if (name === 'how-do-i') return 'scout';
+    if (name === 'am-i-done') return 'reviewed';
+  }
+  if (
+    (payload.tool_name === 'Task' || payload.tool_name === 'Agent') &&
+    bareName(input.subagent_type) === 'scout'
+  )
+    return 'scout';
+  return undefined;
+}
+
+type Parsed = { payload: Payload } | { why: string; detail: string };
+
+function parsePayload(stdin: string): Parsed {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stdin);
+  } catch (error) {
+    if (error instanceof SyntaxError) return { why: 'malformed-payload', detail: 'stdin is not JSON' };
+    throw error;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { why: 'non-object-payload', detail: 'the payload is not a JSON object' };
+  return { payload: parsed as Payload };
+}
+
+/**
+ * One turn-gate hook, in process. `turn-reset` starts a turn, `turn-record` notes that the
+ * scout (or the review) ran, `gate-how-do-i` holds writing tools until the scout ran this turn,
+ * `gate-am-i-done` asks for a review once per turn before the agent stops. Every way a gate
+ * cannot decide releases (never wedges) and is recorded as a fail-open with its reason.
+ */
+export function runGateHook(name: GateHookName, stdin: string, context: GateHookContext): GateHookReport {
+  const report: GateHookReport = { failOpens: [], notes: [] };
+  const env: NodeJS.ProcessEnv = {
+    ...context.env,
+    // The plugin's `records_root` option names the root the user gave Tally.
+    TALLY_RECORDS_ROOT: context.env.TALLY_RECORDS_ROOT || context.env.CLAUDE_PLUGIN_OPTION_RECORDS_ROOT || '',
+  };
+  const parsed: Parsed = context.stdinProblem
+    ? { why: 'malformed-payload', detail: context.stdinProblem }
+    : parsePayload(stdin);
+  const payload: Payload = 'payload' in parsed ? parsed.payload : {};
+  const session = typeof payload.session_id === 'string' ? payload.session_id : undefined;
+  // The state folder (and the log beside it) is located only when a hook needs it: a read-only
+  // call passes without touching the disk.
+  const memo: { located?: GateStateDir } = {};
+  const locate = (): GateStateDir => {
+    if (!memo.located) {
+      memo.located = gateStateDir(env, payload.cwd, context.cwd);
+      const log = hookFailOpenLog(env, memo.located.project);
+      if (log) report.failOpenLog = log;
+    }
+    return memo.located;
+  };
+  const fail = (why: string, detail: string) => {
+    locate();
+    report.failOpens.push({ why, ...(session !== undefined ? { session } : {}) });
+    report.notes.push(`${why} (${detail}); released.`);
+  };
+  if (!('payload' in parsed)) {
+    fail(parsed.why, parsed.detail);
+    return report;
+  }
+  if (payload.hook_event_name !== undefined && payload.hook_event_name !== EVENT[name]) {
+    fail(
+      'payload-shape-unrecognized',
+      `expected a ${EVENT[name]} payload, got ${JSON.stringify(payload.hook_event_name).slice(0, 40)}`,
+    );
+    return report;
+  }
+  switch (name) {
+    case 'turn-reset':
+      return turnReset(report, locate(), session, fail);
+    case 'turn-record':
+      return turnRecord(report, payload, locate, session, fail);
+    case 'gate-how-do-i':
+      return gateHowDoI(report, payload, env, locate, session, fail);
+    case 'gate-am-i-done':
+      return gateAmIDone(report, payload, env, locate, session, fail);
+  }
+}
+
+type Fail = (why: string, detail: string) => void;
+
+function turnReset(
+  report: GateHookReport,
+  located: GateStateDir,
+  session: unknown,
+  fail: Fail,
+): GateHookReport {
+  if ('refused' in located) {
+    fail(located.refused, located.why);
+    return report;
+  }
+  const written = writeTurnState(located.dir, session, freshTurn());
+  if ('refused' in written) fail('store-unwritable', written.refused);
+  reapTurnStates(located.dir);
+  return report;
+}
+
+function turnRecord(
+  report: GateHookReport,
+  payload: Payload,
+  locate: () => GateStateDir,
+  session: unknown,
+  fail: Fail,
+): GateHookReport {
+  const satisfied = satisfies(payload);
+  if (!satisfied) return report; // another skill or tool: nothing to record, not a failure
+  const located = locate();
+  if ('refused' in located) {
+    fail(located.refused, located.why);
+    return report;
+  }
+  const read = readTurnState(located.dir, session);
+  if ('unreadable' in read)
+    report.notes.push(`the turn state was unreadable (${read.unreadable}); starting it over.`);
+  const state = 'state' in read ? read.state : freshTurn();
+  const written = writeTurnState(located.dir, session, { ...state, [satisfied]: true });
+  if ('refused' in written) fail('store-unwritable', written.refused);
+  return report;
+}
+
+function gateHowDoI(
+  report: GateHookReport,
+  payload: Payload,
+  env: NodeJS.ProcessEnv,
+  locate: () => GateStateDir,
+  session: unknown,
+  fail: Fail,
+): GateHookReport {
+  const off = gateSwitchedOff('how-do-i', env);
+  if (off) {
+    fail('gate-disabled', `switched off by ${off}`);
+    return report;
+  }
+  const call = classifyToolCall(payload.tool_name, payload.tool_input);
+  if (!call.writes) return report;
+  const skill = resolveSkill('how-do-i', env, payload.cwd);
+  if ('unresolvable' in skill) {
+    fail('skill-unresolvable', skill.unresolvable);
+    return report;
+  }
+  const located = locate();
+  if ('refused' in located) {
+    fail('gate-state-unreadable', located.why);
+    return report;
+  }
+  const read = readTurnState(located.dir, session);
+  if (!('state' in read)) {
+    fail('gate-state-unreadable', 'missing' in read ? read.missing : read.unreadable);
+    return report;
+  }
+  if (read.state.scout) return report;
+  const reason =
+    `Tally gate how-do-i: ${call.why}, so it is held until the scout has run in this turn. ` +
+    `To satisfy it, call the Skill tool with skill "${skill.invokeAs}" and your goal as args ` +
+    `(or the Task tool with subagent_type "scout"), then retry. Read-only tools (Read, Grep, Glob, ` +
+    `read-only shell commands such as ls, cat, grep, git log) pass meanwhile. ` +
+    `Off switch: plugin option gate_how_do_i=false or TALLY_GATE_HOW_DO_I=off.`;
+  report.stdout = JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    },
+  });
+  return report;
+}
+
+function gateAmIDone(
+  report: GateHookReport,
+  payload: Payload,
+  env: NodeJS.ProcessEnv,
+  locate: () => GateStateDir,
+  session: unknown,
+  fail: Fail,
+): GateHookReport {
+  const off = gateSwitchedOff('am-i-done', env);
+  if (off) {
+    fail('gate-disabled', `switched off by ${off}`);
+    return report;
+  }
+  // Claude Code is already continuing because a Stop hook blocked: never block twice in a row.
+  if (payload.stop_hook_active === true) return report;
+  const skill = resolveSkill('am-i-done', env, payload.cwd);
+  if ('unresolvable' in skill) {
+    fail('skill-unresolvable', skill.unresolvable);
+    return report;
+  }
+  const located = locate();
+  if ('refused' in located) {
+    fail('gate-state-unreadable', located.why);
+    return report;
+  }
+  const read = readTurnState(located.dir, session);
+  if (!('state' in read)) {
+    fail('gate-state-unreadable', 'missing' in read ? read.missing : read.unreadable);
+    return report;
+  }
+  if (read.state.reviewAsked || read.state.reviewed) return report;
+  const turn = readTranscriptTurn(payload.transcript_path);
+  if ('unreadable' in turn) {
+    fail('gate-state-unreadable', turn.unreadable);
+    return report;
+  }
+  // A conversational turn (nothing that writes) has nothing to review.
+  const writes = turn.toolUses.filter((use) => classifyToolCall(use.name, use.input).writes);
+  if (writes.length === 0) return report;
+  // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
+  const written = writeTurnState(located.dir, session, { ...read.state, reviewAsked: true });
+  if ('refused' in written) {
+    fail('store-unwritable', written.refused);
+    return report;
+  }
+  const tools = [...new Set(writes.map((use) => use.name))].join(', ');
+  report.stdout = JSON.stringify({
+    decision: 'block',
+    reason:
+      `Tally gate am-i-done: this turn changed things (${writes.length} call(s): ${tools}). ` +
+      `Before you stop, call the Skill tool with skill "${skill.invokeAs}" to check what you will report ` +
+      `against what this turn actually did, then finish. Asked once per turn: the next stop is released.`,
+  });
+  return report;
+}

@@ -1,0 +1,81 @@
+// The YAML parser was ~60% of an index build. Most frontmatter is a handful of `key: value`
+// lines with flow lists, which this reads directly; anything else — quotes, comments, block
+// lists, indentation, anchors, duplicate keys, or a value the YAML core schema would turn into
+// a number, boolean or null — answers undefined and goes to the real parser. What this
+// accepts it returns exactly as `yaml` would (a differential test holds it to that).
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*$/;
+// A plain scalar with nothing YAML treats specially: no leading indicator, no `: `, no ` #`,
+// no quotes, brackets, braces or commas (so it reads the same inside a flow list).
+const SCALAR = /^[A-Za-z0-9_.(/][A-Za-z0-9_.()/@+-]*(?: [A-Za-z0-9_.()/@+-]+)*$/;
+// Core-schema values that are not strings (yaml 2.x, schema "core"): left to the parser.
+const TYPED = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^[-+]?[0-9]+$/,
+  /^0o[0-7]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+
+// Security: `__proto__` as a key would set a prototype on assignment; the parser path keeps it as data.
+const usableKey = (key: string) => key !== '__proto__' && !TYPED.some((pattern) => pattern.test(key));
+
+function scalar(text: string): string | undefined {
+  if (!SCALAR.test(text) || TYPED.some((pattern) => pattern.test(text))) return undefined;
+  return text;
+}
+
+/** `[a, b c, d]` → its items, or undefined when it is not that simple. */
+function flowList(text: string): string[] | undefined {
+  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+  const inner = text.slice(1, -1).trim();
+  if (inner === '') return [];
+  const items: string[] = [];
+  for (const part of inner.split(',')) {
+    const item = scalar(part.trim());
+    if (item === undefined) return undefined;
+    items.push(item);
+  }
+  return items;
+}
+
+/** `{}` or `{ store: [ids], other: [ids] }` → the map, or undefined. */
+function flowMap(text: string): Record<string, string[]> | undefined {
+  if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
+  const inner = text.slice(1, -1).trim();
+  const map: Record<string, string[]> = {};
+  if (inner === '') return map;
+  const pair = /^([A-Za-z_][A-Za-z0-9_-]*): +(\[[^\][{}]*\]) *(?:, *|$)/;
+  let rest = inner;
+  while (rest !== '') {
+    const match = pair.exec(rest);
+    if (!match) return undefined;
+    const key = match[1] as string;
+    const list = flowList(match[2] as string);
+    if (list === undefined || Object.hasOwn(map, key) || !usableKey(key)) return undefined;
+    map[key] = list;
+    rest = rest.slice(match[0].length);
+  }
+  // A trailing comma (`{ a: [x], }`) ends the loop on an empty rest: leave it to the parser.
+  return /, *$/.test(inner) ? undefined : map;
+}
+
+/** The frontmatter as data when it is plain `key: value` lines, else undefined (use the parser). */
+export function fastFrontmatter(yamlText: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const line of yamlText.split('\n')) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(': ');
+    if (colon <= 0) return undefined;
+    const key = line.slice(0, colon);
+    if (!KEY.test(key) || !usableKey(key) || Object.hasOwn(data, key)) return undefined;
+    const raw = line.slice(colon + 2).trim();
+    const value = raw.startsWith('[') ? flowList(raw) : raw.startsWith('{') ? flowMap(raw) : scalar(raw);
+    if (value === undefined) return undefined;
+    data[key] = value;
+  }
+  return data;
+}

@@ -1,0 +1,65 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { StoreInfo } from './stores.js';
+
+export interface RecordFileEntry {
+  name: string;
+  /** NaN until the file has been stat-ed or read. */
+  mtimeMs: number;
+  size: number;
+}
+
+/** One directory of a store and the record files directly in it. */
+export interface RecordDirEntry {
+  dir: string;
+  store: string;
+  /** The directory relative to the root, forward slashes: `prefix/name` is the record path. */
+  prefix: string;
+  mtimeMs: number;
+  files: RecordFileEntry[];
+}
+
+export const recordPathOf = (dir: Pick<RecordDirEntry, 'prefix'>, name: string) =>
+  dir.prefix === '' ? name : `${dir.prefix}/${name}`;
+
+export const absoluteOf = (dir: Pick<RecordDirEntry, 'dir'>, name: string) =>
+  dir.dir.endsWith('/') ? `${dir.dir}${name}` : `${dir.dir}/${name}`;
+
+/** Excluded from queries: INDEX.md, and anything under a segment containing `_archived`. */
+export function isExcluded(relativePath: string): boolean {
+  const segments = relativePath.split('/');
+  return segments.at(-1) === 'INDEX.md' || segments.some((segment) => segment.includes('_archived'));
+}
+
+/**
+ * Every directory of the stores with its record files (`*.md`), never following symlinks —
+ * a link is never a record, so it can never be dumped. Each directory's mtime is taken
+ * BEFORE it is read: a file added during the walk changes it again, so the next call relists.
+ */
+export function listRecordDirs(root: string, stores: StoreInfo[]): RecordDirEntry[] {
+  const dirs: RecordDirEntry[] = [];
+  for (const store of stores.filter((candidate) => candidate.exists)) {
+    // The prefix as the old walker spelled paths: relative to the root, forward slashes.
+    const stack: [string, string][] = [[store.absolute, relative(root, store.absolute).split(sep).join('/')]];
+    while (stack.length > 0) {
+      const [dir, prefix] = stack.pop() as [string, string];
+      const entry: RecordDirEntry = {
+        dir,
+        store: store.store,
+        prefix,
+        mtimeMs: statSync(dir).mtimeMs,
+        files: [],
+      };
+      dirs.push(entry);
+      for (const dirent of readdirSync(dir, { withFileTypes: true })) {
+        const name = dirent.name;
+        if (name.includes('_archived') || name === '.git') continue;
+        const path = recordPathOf(entry, name);
+        if (dirent.isDirectory()) stack.push([join(dir, name), path]);
+        else if (dirent.isFile() && name.endsWith('.md') && !isExcluded(path))
+          entry.files.push({ name, mtimeMs: Number.NaN, size: Number.NaN });
+      }
+    }
+  }
+  return dirs;
+}

@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+import { isFailureMode, type RecordRow } from './record-query.js';
+import type { RecordEntry } from './scan-stores.js';
+
+/**
+ * Applies one refresh to the index tables, inside the caller's transaction: drops removed and
+ * changed paths, then inserts what was read (a path read as undefined is gone or no longer a
+ * regular file, so it is not a record). Statements are prepared once per refresh.
+ */
+export function writeRecords(
+  db: Database.Database,
+  removed: string[],
+  changed: { path: string; entry: RecordEntry | undefined }[],
+): void {
+  const drops = ['records', 'links', 'fts', 'recall_fts'].map((table) =>
+    db.prepare(`DELETE FROM ${table} WHERE path = ?`),
+  );
+  const insertRecord = db.prepare(
+    'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, row, body, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
+  const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
+  const insertRecall = db.prepare('INSERT INTO recall_fts (path, text) VALUES (?, ?)');
+  // An empty index (the first query) has nothing to drop: skip four lookups per record.
+  const empty = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined;
+  for (const path of removed) for (const drop of drops) drop.run(path);
+  for (const { path, entry } of changed) {
+    if (!empty) for (const drop of drops) drop.run(path);
+    if (!entry) continue;
+    if (entry.unrepresentable !== undefined) {
+      // Kept (so it is not re-read on every call) but out of every query; lint reports it.
+      insertRecord.run(entry.path, entry.store, null, null, null, '', '{}', null, entry.errors.join('; '));
+      continue;
+    }
+    const row: RecordRow = {
+      path: entry.path,
+      store: entry.store,
+      ...entry.fields,
+      gloss: entry.gloss,
+      errors: entry.errors,
+    };
+    const failureMode = isFailureMode(row);
+    insertRecord.run(
+      entry.path,
+      entry.store,
+      row.id ?? null,
+      row.kind ?? null,
+      row.project ?? null,
+      row.gloss,
+      JSON.stringify(row),
+      // Failure-mode bodies are kept for --recall, so it never reads thousands of files.
+      failureMode ? entry.body : null,
+      null,
+    );
+    for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
+    insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
+    if (failureMode)
+      insertRecall.run(entry.path, [row.keywords.join(' '), row.title ?? '', entry.body].join('\n'));
+  }
+}
+
+/**
+ * The FTS5 query that finds every failure-mode record recall's whole-word patterns can match:
+ * each term a quoted phrase (`a-b` → "a b"), OR-ed. FTS tokenizes the phrase as it tokenized
+ * the text, so it matches at least what the pattern does. Undefined (score every row) when a
+ * term has no letter or digit for FTS to look for.
+ */
+export function recallMatchQuery(terms: string): string | undefined {
+  const phrases = terms
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((term) => term.split('-').filter(Boolean).join(' '));
+  if (phrases.length === 0 || phrases.some((phrase) => !/[\p{L}\p{N}]/u.test(phrase))) return undefined;
+  return phrases.map((phrase) => `"${phrase.replace(/"/g, '""')}"`).join(' OR ');
+}

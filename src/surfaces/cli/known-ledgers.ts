@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname } from 'node:path';
+import type { Command } from 'commander';
+import { RunNotFoundError } from '../../core/errors.js';
+import type { RunListing, RunRecord } from '../../core/ledger/entry.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
+import { registeredLedgers } from './ledger-registry.js';
+import { ledgerNamed, ledgerPathFor, openExistingLedgerAt } from './open-ledger.js';
+
+/**
+ * The ledgers a read command looks in: the one --ledger or TALLY_LEDGER names, else this
+ * project's default and every ledger in the user's list (records roots, served roots…), existing ones only.
+ */
+export function knownLedgerPaths(command: Command): string[] {
+  const own = ledgerPathFor(command);
+  if (ledgerNamed(command)) return [own];
+  return [...new Set([own, ...registeredLedgers()])].filter((path) => existsSync(path));
+}
+
+/** The project a ledger belongs to: the folder holding its `.tally/`, else its own folder; `~` for home. */
+export function projectOf(ledgerPath: string): string {
+  const folder = dirname(ledgerPath);
+  const project = basename(folder) === '.tally' ? dirname(folder) : folder;
+  const home = homedir();
+  return project === home ? '~' : project.startsWith(`${home}/`) ? `~${project.slice(home.length)}` : project;
+}
+
+export interface ListedRun extends RunListing {
+  ledger: string;
+  project: string;
+}
+
+/** Opens each ledger read-only in turn; one that cannot be read is named on stderr and skipped. */
+export function eachLedger<T>(paths: string[], read: (ledger: Ledger) => T): T[] {
+  const out: T[] = [];
+  for (const path of paths) {
+    let ledger: Ledger | undefined;
+    try {
+      ledger = openExistingLedgerAt(path);
+      if (ledger) out.push(read(ledger));
+    } catch (error) {
+      if (!(error instanceof Error) || !('code' in error) || paths.length === 1) throw error;
+      process.stderr.write(`tally: skipped ${path}: ${error.message}\n`);
+    } finally {
+      ledger?.close();
+    }
+  }
+  return out;
+}
+
+/** Runs across ledgers, newest first (run ids sort by time), at most `limit`. */
+export function listRunsAcross(paths: string[], options: { limit: number; agent?: string }): ListedRun[] {
+  const lists = eachLedger(paths, (ledger) =>
+    ledger.listRuns(options).map((run) => ({ ...run, ledger: ledger.path, project: projectOf(ledger.path) })),
+  );
+  return lists
+    .flat()
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, options.limit);
+}
+
+/** The run with this id in the first known ledger that has it; RUN_NOT_FOUND names this project's ledger. */
+export function findRun(command: Command, runId: string): RunRecord {
+  for (const path of knownLedgerPaths(command)) {
+    const ledger = openExistingLedgerAt(path);
+    if (!ledger) continue;
+    try {
+      return ledger.getRun(runId);
+    } catch (error) {
+      if (!(error instanceof RunNotFoundError)) throw error;
+    } finally {
+      ledger.close();
+    }
+  }
+  throw new RunNotFoundError(runId, ledgerPathFor(command));
+}

@@ -1,0 +1,65 @@
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { combineObservers, type RunObserver, withRunObserver } from '../../../core/agent/run-observer.js';
+import { createFailOpen } from '../../../core/fail-open.js';
+import { telemetryEnabled } from '../../telemetry/telemetry-enabled.js';
+import { eventsWriter } from './events-writer.js';
+
+export interface RunSurfaces {
+  /** The command prints one JSON document: no progress (events only on request). */
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  /** NDJSON run events on stderr. */
+  events: boolean;
+  /** Where a failed trace export is logged. */
+  failOpenLog: string;
+}
+
+/** The progress, events and telemetry settings of a command that runs agents. */
+export function runSurfacesOf(command: Command, ledgerPath: string): RunSurfaces {
+  const flags = command.optsWithGlobals() as Record<string, unknown>;
+  return {
+    json: Boolean(flags.json),
+    quiet: Boolean(flags.quiet),
+    verbose: Boolean(flags.verbose),
+    events: Boolean(flags.events),
+    failOpenLog: process.env.TALLY_FAIL_OPEN_LOG || join(dirname(ledgerPath), 'fail-open.jsonl'),
+  };
+}
+
+/** Progress only on a terminal, never under --json or --quiet. */
+function wantsProgress(surfaces: RunSurfaces, stream: NodeJS.WriteStream): boolean {
+  return !surfaces.json && !surfaces.quiet && stream.isTTY === true && process.env.TERM !== 'dumb';
+}
+
+/**
+ * Runs `work` with every run it starts shown as it happens: live progress on a terminal,
+ * `--events` NDJSON, and OTel spans when the OTEL_* variables enable export. With none of
+ * them, `work` runs bare (no observer, no SDK loaded). Spans are flushed before returning.
+ */
+export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<T>): Promise<T> {
+  const stream = process.stderr;
+  const observers: RunObserver[] = [];
+  if (surfaces.events) observers.push(eventsWriter(stream));
+  const progress = wantsProgress(surfaces, stream)
+    ? await (await import('./progress-renderer.js')).createProgressRenderer({
+        stream,
+        verbose: surfaces.verbose,
+      })
+    : undefined;
+  if (progress) observers.push(progress.observer);
+  const telemetry = telemetryEnabled()
+    ? await (await import('../../telemetry/start-telemetry.js')).startTelemetry({
+        failOpen: createFailOpen({ logPath: surfaces.failOpenLog }),
+      })
+    : undefined;
+  if (telemetry) observers.push(telemetry.observer);
+  if (observers.length === 0) return work();
+  try {
+    return await withRunObserver(combineObservers(...observers), work);
+  } finally {
+    progress?.stop();
+    await telemetry?.shutdown();
+  }
+}

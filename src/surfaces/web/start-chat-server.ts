@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type RunTurnOptions, runTurn } from '../../agents/coder/run-turn.js';
+import type { TurnEvent } from '../../agents/coder/turn-events.js';
+import { errorCode, errorMessage, TallyError } from '../../core/errors.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
+import { CHAT_CSS, CHAT_JS, chatPageHtml } from './chat-page.js';
+import { checkChatRequest } from './check-chat-request.js';
+
+export interface ChatServerOptions {
+  root: string;
+  ledger: Ledger;
+  /** 0 picks a free port. The server listens on 127.0.0.1 only. */
+  port?: number;
+  /** Shared by every turn: the model (or a cassette), decisions, browser settings. */
+  turn?: Partial<RunTurnOptions>;
+}
+
+export interface ChatServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+const HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  // Security: the page loads nothing but its own script and stylesheet.
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { ...HEADERS, 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseTurnRequest(text: string): { message: string; chatId?: string } | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  const { message, chatId } = (json ?? {}) as { message?: unknown; chatId?: unknown };
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  if (chatId !== undefined && typeof chatId !== 'string') return undefined;
+  return { message: message.trim(), ...(chatId ? { chatId } : {}) };
+}
+
+/**
+ * The Coder's local web chat: a page on 127.0.0.1 and `POST /api/turn`, which runs one
+ * `runTurn` and streams its events (text, tool calls with evidence, nudges, the end with the
+ * changes report) as Server-Sent Events on the response. One turn at a time: a chat is one
+ * conversation, and two turns writing one project at once would make both reports harder.
+ */
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+  const token = randomBytes(18).toString('base64url');
+  let busy = false;
+  let port = 0;
+  const server = createServer((request, response) => {
+    const verdict = checkChatRequest(request, port, token);
+    if (!verdict.ok) {
+      sendJson(response, verdict.status, { code: verdict.code, message: verdict.reason });
+      return;
+    }
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (request.method === 'GET' && path === '/') {
+      response
+        .writeHead(200, { ...HEADERS, 'content-type': 'text/html; charset=utf-8' })
+        .end(chatPageHtml(token, options.root));
+    } else if (request.method === 'GET' && path === '/chat.js') {
+      response.writeHead(200, { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8' }).end(CHAT_JS);
+    } else if (request.method === 'GET' && path === '/chat.css') {
+      response.writeHead(200, { ...HEADERS, 'content-type': 'text/css; charset=utf-8' }).end(CHAT_CSS);
+    } else if (request.method === 'POST' && path === '/api/turn') {
+      if (busy) {
+        sendJson(response, 409, {
+          code: 'TURN_IN_PROGRESS',
+          message: 'A turn is still running. Wait for its changes report, then send again.',
+        });
+        return;
+      }
+      busy = true;
+      void serveTurn(request, response).finally(() => {
+        busy = false;
+      });
+    } else {
+      sendJson(response, 404, {
+        code: 'NOT_FOUND',
+        message: `Nothing at ${request.method} ${path}. Open / for the chat page.`,
+      });
+    }
+  });
+
+  async function serveTurn(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    const turnRequest = body === undefined ? undefined : parseTurnRequest(body);
+    if (!turnRequest) {
+      sendJson(response, 400, {
+        code: 'TURN_REQUEST_INVALID',
+        message: `Send {"message": "…", "chatId"?: "…"} as JSON, at most ${MAX_BODY_BYTES} bytes.`,
+      });
+      return;
+    }
+    response.writeHead(200, {
+      ...HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
+    const write = (name: string, data: unknown) => {
+      if (!response.writableEnded) response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const abort = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    try {
+      await runTurn({
+        ...options.turn,
+        message: turnRequest.message,
+        ...(turnRequest.chatId ? { chatId: turnRequest.chatId } : {}),
+        root: options.root,
+        ledger: options.ledger,
+        signal: abort.signal,
+        onEvent: (event: TurnEvent) => write(event.type, event),
+      });
+    } catch (error) {
+      // The page shows the error as such; a non-Tally error is a bug and is also printed here.
+      if (!(error instanceof TallyError))
+        process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);
+      write('error', {
+        code: error instanceof TallyError ? errorCode(error) : 'INTERNAL',
+        message: errorMessage(error),
+      });
+    }
+    response.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

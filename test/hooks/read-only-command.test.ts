@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classifyToolCall } from '../../src/packs/gates/classify-tool-call.js';
+import { classifyShellCommand } from '../../src/packs/gates/read-only-command.js';
+
+describe('the read-only shell classifier (fail-closed)', () => {
+  it.each([
+    'ls -la',
+    'cat package.json',
+    'git log --oneline -10 | head -5',
+    'git --no-pager diff HEAD~1 -- src',
+    'git -C ../other status',
+    'grep -rn "release" references 2>/dev/null',
+    "rg 'fn main' src | wc -l",
+    'find . -name "*.md" -type f',
+    "sed -n '10,20p' README.md",
+    'cd src && ls',
+    'git branch -a',
+    'git stash list',
+    'npx tally records query --keyword release',
+    'tally scout "release a version"',
+    'ls >/dev/null 2>&1',
+    "grep -E 'a$' file",
+    'head -n 5 a.txt; tail -n 5 b.txt',
+  ])('passes %j', (command) => {
+    expect(classifyShellCommand(command)).toEqual({ readOnly: true });
+  });
+
+  it.each([
+    ['echo hi > file', /redirection/],
+    ['echo hi >> file', /redirection/],
+    ['cat a | tee b', /tee is not a known read-only command/],
+    ['ls | sh', /sh is not/],
+    ['find . -name x | xargs rm', /xargs/],
+    ['find . -delete', /-delete/],
+    ['find . -exec rm {} ;', /\{/],
+    ["find . -exec rm '{}' ';'", /-exec/],
+    ["sed -i 's/a/b/' file", /sed/],
+    ["sed -n '1w out' file", /sed/],
+    ['sort -o out in', /-o/],
+    ['ls $(rm -rf /)', /\$/],
+    ['ls `rm x`', /`/],
+    ['(rm x)', /\(/],
+    ['{ rm x; }', /\{/],
+    ['ls & rm x', /background/],
+    ['PAGER=rm git log', /environment assignment/],
+    ['/bin/rm x', /not a known read-only command/],
+    ['git commit -m x', /git commit/],
+    ['git branch new-feature', /git branch/],
+    ['git -c core.pager=rm log', /git -c/],
+    ['git diff --output=x', /--output/],
+    ['git grep -Ofoo x', /-O/],
+    ['rg --pre ./evil x', /--pre/],
+    ['npm version 2.4.0', /npm/],
+    ['cat <(rm x)', /</],
+    ['cat < x', /</],
+    ['ls "$HOME"', /double quotes/],
+    ["ls 'unterminated", /unterminated/],
+    ['ls \\\n; rm x', /\\\\/],
+    ['ls; rm x', /rm is not/],
+    ['ls && rm x', /rm is not/],
+    ['ls || rm x', /rm is not/],
+    ['ls\nrm x', /rm is not/],
+    ['date -s 2020-01-01', /date/],
+    ['tally fish "2 suites"', /tally fish/],
+    ['', /empty/],
+    ['ls >/dev/nullx', /redirection/],
+    ['ls 2>/dev/null/../../x', /redirection/],
+  ])('refuses %j', (command, why) => {
+    const verdict = classifyShellCommand(command);
+    expect(verdict.readOnly).toBe(false);
+    expect((verdict as { why: string }).why).toMatch(why);
+  });
+
+  it('refuses non-strings and very long commands', () => {
+    expect(classifyShellCommand(undefined).readOnly).toBe(false);
+    expect(classifyShellCommand({ command: 'ls' }).readOnly).toBe(false);
+    expect(classifyShellCommand(`ls ${'a'.repeat(5000)}`).readOnly).toBe(false);
+  });
+
+  it('never passes a command that contains a writer word as a command of its own (property)', () => {
+    const safe = fc.constantFrom('ls', 'cat x', 'git log', 'grep a b', 'pwd');
+    const writer = fc.constantFrom(
+      'rm -rf x',
+      'tee f',
+      'mv a b',
+      'cp a b',
+      'touch f',
+      'sh -c x',
+      'python -c 1',
+    );
+    const joiner = fc.constantFrom(' | ', ' && ', ' ; ', ' || ', '\n');
+    fc.assert(
+      fc.property(
+        fc.array(safe, { maxLength: 3 }),
+        writer,
+        joiner,
+        fc.array(safe, { maxLength: 3 }),
+        (before, bad, join, after) => {
+          const command = [...before, bad, ...after].join(join);
+          expect(classifyShellCommand(command).readOnly).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('never throws on arbitrary input (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (command) => {
+        const verdict = classifyShellCommand(command);
+        expect(typeof verdict.readOnly).toBe('boolean');
+      }),
+    );
+  });
+});
+
+describe('tool calls', () => {
+  it('reading tools, the skill and sub-agents pass; writers and unknown tools are writing', () => {
+    expect(classifyToolCall('Read', { file_path: '/x' })).toEqual({ writes: false });
+    expect(classifyToolCall('Skill', { skill: 'tally:how-do-i' })).toEqual({ writes: false });
+    expect(classifyToolCall('mcp__tally__records_query', {})).toEqual({ writes: false });
+    expect(classifyToolCall('mcp__tally__fs_write', {})).toMatchObject({ writes: true });
+    expect(classifyToolCall('Write', {})).toMatchObject({ writes: true, why: 'Write writes files' });
+    expect(classifyToolCall('SomeNewTool', {})).toMatchObject({
+      writes: true,
+      why: /not known to be read-only/,
+    });
+    expect(classifyToolCall('Bash', { command: 'ls' })).toEqual({ writes: false });
+    expect(classifyToolCall('Bash', { command: 'rm x' })).toMatchObject({ writes: true, why: /^Bash: / });
+    expect(classifyToolCall(undefined, undefined)).toMatchObject({ writes: true });
+  });
+});

@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { fastFrontmatter } from '../../../src/packs/records/fast-frontmatter.js';
+import { parseRecord } from '../../../src/packs/records/parse-record.js';
+
+// Tokens chosen to sit on every edge of the fast path: core-schema numbers, booleans and
+// nulls, indicators, quotes, comments, colons, brackets, odd keys.
+const word = fc.constantFrom(
+  'postgres',
+  '2026-01-01',
+  'acme/shop',
+  'DEC-1',
+  'a.b',
+  'x_y',
+  '(1)',
+  'v1.2.3',
+  '12',
+  '-3',
+  '+4',
+  '0x1F',
+  '0o17',
+  '1e3',
+  '.5',
+  '1.',
+  '.inf',
+  '.NaN',
+  'true',
+  'False',
+  'NULL',
+  'null',
+  '~',
+  'yes',
+  'no',
+  'on',
+  '#c',
+  'a #c',
+  'a#b',
+  'a: b',
+  'a:b',
+  '"q"',
+  "'s'",
+  '[x]',
+  '{y}',
+  '&anchor',
+  '*alias',
+  '!tag',
+  '@at',
+  '`tick`',
+  '%pct',
+  '|',
+  '>',
+  '-',
+  '? q',
+  'a  b',
+  ' lead',
+  'trail ',
+  'é',
+  '',
+  ',',
+);
+const key = fc.constantFrom(
+  'id',
+  'kind',
+  'date',
+  'title',
+  'keywords',
+  'links',
+  'x-y',
+  '__proto__',
+  '1',
+  'true',
+  'a b',
+  '<<',
+  ' id',
+  'id ',
+);
+const value = fc.oneof(
+  fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' ')),
+  fc.array(word, { maxLength: 4 }).map((words) => `[${words.join(', ')}]`),
+  fc
+    .array(fc.tuple(key, fc.array(word, { maxLength: 3 })), { maxLength: 3 })
+    .map((pairs) => `{ ${pairs.map(([name, ids]) => `${name}: [${ids.join(', ')}]`).join(', ')} }`),
+  fc.constantFrom('[a, b,]', '{ a: [x], }', '{a: [x]}', '{ a:[x] }', '[ ]', '{}', '[a,b]', '[a , b]'),
+);
+// Mostly what the fast path accepts, with a few typed values: so it is exercised, not skipped.
+const nearlySafe = fc.constantFrom(
+  'postgres',
+  '2026-01-01',
+  'acme/shop',
+  'DEC-1',
+  'v1.2',
+  'x_y',
+  '(1)',
+  '12',
+  'true',
+  '~',
+  '1.',
+  'a  b',
+);
+const nearlySafeText = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('id', 'title', 'keywords', 'links', 'x-y', '__proto__'),
+      fc.oneof(
+        fc.array(nearlySafe, { minLength: 1, maxLength: 2 }).map((words) => words.join(' ')),
+        fc.array(nearlySafe, { maxLength: 3 }).map((words) => `[${words.join(', ')}]`),
+        fc
+          .array(
+            fc.tuple(fc.constantFrom('procedures', 'decisions', '1'), fc.array(nearlySafe, { maxLength: 2 })),
+            { maxLength: 2 },
+          )
+          .map((pairs) => `{ ${pairs.map(([name, ids]) => `${name}: [${ids.join(', ')}]`).join(', ')} }`),
+      ),
+    ),
+    { minLength: 1, maxLength: 5 },
+  )
+  .map((lines) => lines.map(([name, text]) => `${name}: ${text}`).join('\n'));
+const hostileText = fc
+  .array(fc.tuple(key, fc.constantFrom(': ', ':  ', ':', ' : '), value), { minLength: 1, maxLength: 6 })
+  .map((lines) => lines.map(([name, colon, text]) => `${name}${colon}${text}`).join('\n'));
+
+const yamlOrError = (text: string): unknown => {
+  try {
+    return { value: parse(text, { logLevel: 'error' }) };
+  } catch (error) {
+    return { error: (error as Error).name };
+  }
+};
+
+describe('the fast frontmatter path', () => {
+  it('property: whatever it accepts, it reads exactly as the YAML parser does', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(hostileText, nearlySafeText), (text) => {
+        const fast = fastFrontmatter(text);
+        if (fast === undefined) return;
+        accepted += 1;
+        expect(yamlOrError(text), text).toEqual({ value: fast });
+      }),
+      { numRuns: 5000 },
+    );
+    // The generator must exercise the fast path, not only the fallback.
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('reads the common record shape and leaves everything else to the parser', () => {
+    expect(
+      fastFrontmatter(
+        'id: fm.x-1\nkind: failure-mode\ndate: 2026-01-10\nkeywords: [lock, schema migration]\nlinks: { procedures: [proc.a], decisions: [] }\nstatus: active',
+      ),
+    ).toEqual({
+      id: 'fm.x-1',
+      kind: 'failure-mode',
+      date: '2026-01-10',
+      keywords: ['lock', 'schema migration'],
+      links: { procedures: ['proc.a'], decisions: [] },
+      status: 'active',
+    });
+    for (const text of [
+      'id: 12',
+      'keywords:\n  - a',
+      'title: "quoted"',
+      'id: a # note',
+      'a: &x [1]',
+      'id: a\nid: b',
+      '__proto__: x',
+    ])
+      expect(fastFrontmatter(text), text).toBeUndefined();
+    // Through parseRecord, a typed value still comes out as the parser reads it.
+    expect(parseRecord('---\nid: 12\nkeywords: [a]\n---\nbody\n').fields.id).toBe('12');
+  });
+});

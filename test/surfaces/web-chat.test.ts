@@ -1,0 +1,119 @@
+import { existsSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChatServer, startChatServer } from '../../src/surfaces/web/start-chat-server.js';
+import { callTool, say, scriptedModel } from '../../src/testing/scripted-model.js';
+import { sampleProject } from '../agents/coder/coder-fixtures.js';
+import { tempLedger } from '../helpers.js';
+
+const CHROMIUM = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
+const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
+
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function chatServer() {
+  const root = sampleProject();
+  const model = scriptedModel([
+    callTool('fs_write', { path: '/elsewhere/c.ts', content: 'x' }, 'Writing src/c.ts.'),
+    callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+    say('I created src/c.ts.'),
+  ]);
+  server = await startChatServer({ root, ledger: tempLedger(), turn: { model, browser: false } });
+  return { root, model, server };
+}
+
+describe('the chat server: loopback only, this page only', () => {
+  it('refuses a foreign Host (DNS rebinding), a foreign Origin, and a POST without the page token', async () => {
+    const { server } = await chatServer();
+    const port = server.port;
+    // fetch may not set Host; a raw request can, as a rebinding page's browser would send it.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/',
+        headers: { host: `evil.example:${port}` },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(rebound.status).toBe(421);
+    expect(JSON.parse(rebound.body)).toMatchObject({ code: 'HOST_REFUSED' });
+    const foreign = await fetch(`${server.url}api/turn`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: '{"message":"hi"}',
+    });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ code: 'ORIGIN_REFUSED' });
+    const tokenless = await fetch(`${server.url}api/turn`, {
+      method: 'POST',
+      headers: { origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' },
+      body: '{"message":"hi"}',
+    });
+    expect(tokenless.status).toBe(403);
+    expect(await tokenless.json()).toMatchObject({ code: 'TOKEN_REFUSED' });
+    const page = await fetch(server.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))(`the chat page in real Chromium (${CHROMIUM})`, () => {
+  it('streams the reply and the tool calls, shows the refusal and the changes report; screenshot', async () => {
+    const { chromium } = await import('playwright-core');
+    const { root, model } = await chatServer();
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(server?.url ?? '');
+      await page.fill('#message', 'add src/c.ts exporting c = 3');
+      await page.click('#send');
+      await page.waitForSelector('table.changes tr[data-path="src/c.ts"]', { timeout: 15_000 });
+
+      expect(await page.locator('.user').textContent()).toBe('add src/c.ts exporting c = 3');
+      const calls = page.locator('.tool-call');
+      expect(await calls.count()).toBe(2);
+      expect(await calls.nth(0).getAttribute('class')).toContain('refused');
+      expect(await calls.nth(0).textContent()).toContain('PATH_OUTSIDE_PROJECT');
+      expect(await calls.nth(1).textContent()).toMatch(
+        /fs_write src\/c\.ts → ok.*via fs_write src\/c\.ts sha256=/,
+      );
+      expect(await page.locator('.assistant').allTextContents()).toEqual([
+        'Writing src/c.ts.',
+        'I created src/c.ts.',
+      ]);
+      expect(await page.locator('table.changes tr[data-path="src/c.ts"]').textContent()).toMatch(
+        /src\/c\.tscreated20[0-9a-f]{12}/,
+      );
+      expect(await page.locator('#chat-id').textContent()).toMatch(/^chat chat_/);
+      expect(existsSync(join(root, 'src', 'c.ts'))).toBe(true);
+      expect(pageErrors).toEqual([]);
+      model.assertComplete();
+
+      const shot = join(RESULTS, 'web-chat.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(5_000);
+    } finally {
+      await browser.close();
+    }
+  });
+});
