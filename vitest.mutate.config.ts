@@ -13,6 +13,14 @@ const SLOW_LAST = [
   'test/packs/records/records-cat.test.ts',
   'test/core/agent/guards-and-gates.test.ts',
   'test/core/agent/endings.test.ts',
+  'test/core/agent/run-status.test.ts',
+  'test/packs/http/api-client.test.ts',
+  'test/agents/fisherman/lost-responses.test.ts',
+  'test/agents/fisherman/cleanup.test.ts',
+  'test/agents/fisherman/deterministic-tier.test.ts',
+  'test/agents/fisherman/model-tier.test.ts',
+  // 157 adversarial scenarios (~6 s): the strongest killer, and the slowest, so last.
+  'test/truth/truth.test.ts',
 ];
 
 class FastFirst extends BaseSequencer {
@@ -30,11 +38,26 @@ export default defineConfig({
       'test/packs/workspace/path-containment.test.ts',
       'test/packs/records/cat-paths.test.ts',
       'test/core/agent/gates.test.ts',
+      'test/core/type-words.test.ts',
+      'test/core/effects-fold.test.ts',
+      'test/core/effects.test.ts',
+      'test/core/agent/status-rule.test.ts',
+      'test/core/agent/claim-matching.test.ts',
+      'test/core/agent/claims.test.ts',
+      'test/core/agent/verify-finish.test.ts',
+      'test/agents/fisherman/request-met.test.ts',
+      'test/agents/fisherman/items-from-creates.test.ts',
+      'test/packs/http/http-effects.test.ts',
+      'test/packs/http/delete-rule.test.ts',
+      'test/packs/http/lost-create-memory.test.ts',
+      'test/agents/fisherman/cleanup-confirmation.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Tests that spawn the built CLI (`tally …` in their name) never see a mutant.
+    testNamePattern: /^(?!.*`tally )/,
     pool: 'threads',
     sequence: { sequencer: FastFirst },
   },

@@ -7,10 +7,48 @@ const IRREGULAR: Record<string, string> = {
   media: 'media',
 };
 
-/** `suites` → `suite`, `categories` → `category`, `boxes` → `box`; singular words stay. */
+/** Words whose singular ends in -ie (`movies` → `movie`, not `movy`), and words the same in both. */
+const IE_SINGULARS = new Set([
+  'movie',
+  'cookie',
+  'zombie',
+  'selfie',
+  'rookie',
+  'hippie',
+  'calorie',
+  'genie',
+  'prairie',
+  'sortie',
+  'smoothie',
+  'brownie',
+  'goalie',
+  'newbie',
+  'freebie',
+  'bookie',
+  'pie',
+  'tie',
+  'lie',
+  'die',
+  'auntie',
+  'eyrie',
+  'specie',
+  'pixie',
+  'hoodie',
+  'techie',
+  'foodie',
+  'birdie',
+  'cutie',
+  'veggie',
+  'budgie',
+]);
+const INVARIANT = new Set(['series', 'species', 'news']);
+
+/** `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular words stay. */
 export function singular(word: string): string {
   const lower = word.toLowerCase().trim();
   if (IRREGULAR[lower]) return IRREGULAR[lower] as string;
+  if (INVARIANT.has(lower)) return lower;
+  if (lower.endsWith('ies') && IE_SINGULARS.has(lower.slice(0, -1))) return lower.slice(0, -1);
   if (/[^aeiou]ies$/.test(lower)) return `${lower.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|z)es$/.test(lower)) return lower.slice(0, -2);
   if (lower.endsWith('s') && !lower.endsWith('ss') && !lower.endsWith('us') && !lower.endsWith('is'))
@@ -27,18 +65,24 @@ export function typeWords(name: string): string[] {
     .map(singular);
 }
 
+/** Head nouns that only say "one of": in `test case` the thing is the test. */
+const GENERIC_HEADS = new Set(['case', 'item', 'entry', 'record', 'object', 'instance', 'thing', 'row']);
+
 /**
  * True when a claimed type names the actual one: singular/plural (`suite`/`suites`), spelling
- * (`test case`/`test_cases`), a person's longer phrase for a one-word collection (`test case`
- * → `tests`), or the head noun of a compound collection (`suite` → `test_suites`). A
- * qualifier is not the thing: `test` is not a `test_suite`, and `milestone` is not a `test`.
+ * (`test case`/`test_cases`), a longer phrase whose head noun is the collection (`test suite`
+ * → `suites`) or whose head only says "one of" (`test case` → `tests`), or the head noun of a
+ * compound collection (`suite` → `test_suites`). A qualifier is not the thing: a `test` is
+ * not a `test_suite`, a `test suite` is not a `test`, and a `milestone` is not a `test`.
  */
 export function sameType(claimed: string, actual: string): boolean {
   const said = typeWords(claimed);
   const is = typeWords(actual);
   if (said.length === 0 || is.length === 0) return false;
   if (said.join(' ') === is.join(' ')) return true;
-  if (is.length === 1) return said.includes(is[0] as string);
+  const head = said.at(-1) as string;
+  if (is.length === 1)
+    return head === is[0] || (GENERIC_HEADS.has(head) && said.slice(0, -1).includes(is[0] as string));
   if (said.length === 1) return said[0] === is.at(-1);
   return false;
 }

@@ -45,14 +45,18 @@ export function createdBy(ledger: Ledger, runId: string): Created[] {
     .map((net) => ({ type: net.type ?? 'item', id: net.id ?? net.key, path: net.key }));
 }
 
-/** Resource paths an earlier cleanup of the same run deleted and confirmed. */
+/**
+ * Resource paths an earlier cleanup of the same run deleted AND confirmed: its verified
+ * `deleted` claims (a DELETE whose read-back still found the resource is not among them).
+ */
 function confirmedEarlier(ledger: Ledger, runId: string): Set<string> {
   const confirmed = new Set<string>();
   for (const listing of ledger.listRuns({ agent: 'fisherman-cleanup' })) {
     const record = ledger.getRun(listing.id);
     if ((record.run.meta as { cleans?: string }).cleans !== runId) continue;
-    for (const net of netEffects(record.entries).values())
-      if (net.space === 'http' && net.change === 'deleted') confirmed.add(net.key);
+    for (const entry of record.entries)
+      if (entry.kind === 'claim' && entry.outcome === 'verified' && typeof entry.data.resource === 'string')
+        confirmed.add(entry.data.resource);
   }
   return confirmed;
 }

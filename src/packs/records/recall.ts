@@ -50,7 +50,7 @@ export function recall(
   rows: RecordRow[],
   terms: string,
   readBody: (path: string) => string,
-): { hits: RecallHit[]; malformedLines: number } {
+): { hits: RecallHit[]; malformedLines: number; malformedLineNumbers: number[] } {
   const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
   const hits: RecallHit[] = [];
   for (const row of rows.filter(isFailureMode)) {
@@ -58,7 +58,7 @@ export function recall(
     const value = score(text, patterns);
     if (value > 0) hits.push({ source: 'record', where: row.path, text: row.gloss, score: value });
   }
-  let malformedLines = 0;
+  const malformedLineNumbers: number[] = [];
   const log = readFailureLog(join(root, 'mistakes.jsonl'));
   if (log !== undefined) {
     log.split('\n').forEach((line, index) => {
@@ -71,7 +71,7 @@ export function recall(
         entry = parsed as Record<string, unknown>;
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
-        malformedLines += 1;
+        malformedLineNumbers.push(index + 1);
         return;
       }
       const text = Object.values(entry)
@@ -89,7 +89,11 @@ export function recall(
     });
   }
   hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
-  return { hits: interleaveSources(hits), malformedLines };
+  return {
+    hits: interleaveSources(hits),
+    malformedLines: malformedLineNumbers.length,
+    malformedLineNumbers,
+  };
 }
 
 /**

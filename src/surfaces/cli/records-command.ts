@@ -111,11 +111,16 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       if (!flags.recall.trim())
         throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
       const limit = limitOf(flags) ?? RECALL_CAP;
-      const { hits, malformedLines } = recall(root, source.failureModes(flags.recall), flags.recall, (path) =>
-        source.bodyOf(path),
+      const { hits, malformedLines, malformedLineNumbers } = recall(
+        root,
+        source.failureModes(flags.recall),
+        flags.recall,
+        (path) => source.bodyOf(path),
       );
       if (malformedLines > 0)
-        process.stderr.write(`tally: skipped ${malformedLines} malformed line(s) in mistakes.jsonl\n`);
+        process.stderr.write(
+          `tally: skipped ${malformedLines} malformed line${malformedLines === 1 ? '' : 's'} in mistakes.jsonl (line ${malformedLineNumbers.slice(0, 20).join(', ')}${malformedLines > 20 ? ', …' : ''}: not a JSON object); fix or remove ${malformedLines === 1 ? 'it' : 'them'}\n`,
+        );
       if (flags.json) {
         out.push(JSON.stringify({ matched: hits.length, hits: hits.slice(0, limit) }, null, 2));
       } else {

@@ -254,6 +254,21 @@ describe('cleanup’s confirmation rule', () => {
     expect(other.deletions.map((deletion) => deletion.outcome)).toEqual(['not-confirmed']);
   });
 
+  it('a DELETE an earlier cleanup could not confirm is not taken as gone by a later 403', async () => {
+    const first = await scriptedApp({ '/api/s/1': { before: 200, after: 200 } });
+    const ledger = tempLedger();
+    const runId = fishRun(ledger, ['/api/s/1']);
+    expect((await clean(ledger, runId, first.url)).deletions.map((deletion) => deletion.outcome)).toEqual([
+      'not-confirmed',
+    ]);
+    const again = await scriptedApp({ '/api/s/1': { before: 403, after: 403 } });
+    const result = await clean(ledger, runId, again.url);
+    expect(result.deletions.map((deletion) => [deletion.outcome, deletion.ok])).toEqual([
+      ['not-confirmed', false],
+    ]);
+    expect(result.status).not.toBe('success');
+  });
+
   it('a call that gets no response leaves no status, and says so', async () => {
     const server = await localServer((seen, res) => {
       if (seen.url === '/api/s/2' && seen.method === 'DELETE') return res.socket?.destroy();

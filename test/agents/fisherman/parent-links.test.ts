@@ -96,4 +96,13 @@ describe('each child is linked to a parent this run created', () => {
       'post 1 has 0 of the 2 comments asked for',
     ]);
   });
+
+  it('"1 test suite with 1 test": the test is the child, not a second parent', () => {
+    expect(
+      check(
+        [created(1, '/suites', 101, { title: 'S' }), created(2, '/suites/101/tests', 1, { title: 'T' })],
+        { count: 1, type: 'test suites', children: { count: 1, type: 'tests' } },
+      ),
+    ).toEqual([]);
+  });
 });

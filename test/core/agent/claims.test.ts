@@ -8,7 +8,7 @@ import {
 } from '../../../src/core/agent/claims.js';
 import type { Effect } from '../../../src/core/effects.js';
 import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
-import { sameType } from '../../../src/core/type-words.js';
+import { sameType, singular } from '../../../src/core/type-words.js';
 
 function ledgerOf(...calls: Partial<Effect>[][]): LedgerEntry[] {
   return calls.map((effects, index) => ({
@@ -241,6 +241,29 @@ describe('type words', () => {
     ['comment', 'posts', false],
     ['test run', 'test_suites', false],
     ['', 'tests', false],
+  ] as const)('a claimed "%s" names a "%s": %s', (claimed, actual, expected) => {
+    expect(sameType(claimed, actual)).toBe(expected);
+  });
+});
+
+describe('type words, found by mutation testing', () => {
+  it.each([
+    ['movies', 'movie'],
+    ['cookies', 'cookie'],
+    ['series', 'series'],
+    ['categories', 'category'],
+    ['stories', 'story'],
+  ])('singular(%s) is %s', (plural, expected) => {
+    expect(singular(plural)).toBe(expected);
+  });
+
+  it.each([
+    ['movie', 'movies', true],
+    ['test suite', 'suites', true],
+    ['test suite', 'tests', false],
+    ['test case', 'tests', true],
+    ['test item', 'tests', true],
+    ['user story', 'users', false],
   ] as const)('a claimed "%s" names a "%s": %s', (claimed, actual, expected) => {
     expect(sameType(claimed, actual)).toBe(expected);
   });

@@ -219,7 +219,7 @@ describe('--recall', () => {
     expect(result.stdout).toContain(
       'mistakes.jsonl:4 — [concurrency] A race condition between two workers double-charged a card → Use an idempotency key',
     );
-    expect(result.stderr).toContain('skipped 1 malformed line(s) in mistakes.jsonl');
+    expect(result.stderr).toContain('skipped 1 malformed line in mistakes.jsonl (line 3: not a JSON object)');
     // Whole words: "lock" does not match "locked"/"lock_timeout"-only text by substring.
     const words = await q(root, '--recall', 'loc');
     expect(words.stdout).toBe('recall: 0 matched\n');
