@@ -19,6 +19,8 @@ const SLOW_LAST = [
   'test/agents/fisherman/cleanup.test.ts',
   'test/agents/fisherman/deterministic-tier.test.ts',
   'test/agents/fisherman/model-tier.test.ts',
+  // Runs Fisherman against the demo app in-process; its last step runs the built CLI.
+  'test/hostile/http-secrets.test.ts',
   // 157 adversarial scenarios (~6 s): the strongest killer, and the slowest, so last.
   'test/truth/truth.test.ts',
 ];
@@ -51,6 +53,8 @@ export default defineConfig({
       'test/packs/http/delete-rule.test.ts',
       'test/packs/http/lost-create-memory.test.ts',
       'test/agents/fisherman/cleanup-confirmation.test.ts',
+      'test/core/redact.test.ts',
+      'test/core/redaction-rules.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],

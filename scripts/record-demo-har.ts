@@ -6,24 +6,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { DEMO_PASSWORD, startDemoApp } from '../src/demo-app/server.js';
+import { chromiumPath, HEADLESS_CHROMIUM_ARGS } from '../src/packs/browser/chromium-settings.js';
 import { redactHar } from '../src/packs/http/captures/redact-har.js';
 
-export const CHROMIUM_PATH = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const CHROMIUM_PATH = chromiumPath();
 
 export async function recordDemoHar(outPath: string): Promise<{ entries: number }> {
   const app = await startDemoApp();
   const scratch = mkdtempSync(join(tmpdir(), 'tally-har-'));
   const rawHar = join(scratch, 'raw.har');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: HEADLESS_CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ recordHar: { path: rawHar, content: 'embed' } });
     const page = await context.newPage();

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { QUIET_CHROMIUM_FLAGS } from '../../src/packs/browser/chromium-settings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const JSON_SERVER_BIN = join(ROOT, 'node_modules', '.bin', 'json-server');
@@ -14,14 +15,7 @@ export const CHROMIUM_PATH = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
 
 const HOST = '127.0.0.1';
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const LAUNCH_ARGS = QUIET_CHROMIUM_FLAGS;
 
 /** A port that was free a moment ago: listen on 0, read the port, close. */
 export function freePort(): Promise<number> {

@@ -6,6 +6,7 @@ import { CHROMIUM_PATH } from '../../scripts/record-demo-har.js';
 import { defineAgent } from '../../src/core/agent/agent-definition.js';
 import { runAgent } from '../../src/core/agent/run-agent.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
+import { QUIET_CHROMIUM_FLAGS } from '../../src/packs/browser/chromium-settings.js';
 import { renderReport } from '../../src/surfaces/report/render-report.js';
 import { callTool, scriptedModel } from '../../src/testing/scripted-model.js';
 import { itemTools } from '../core/agent/fixtures.js';
@@ -66,14 +67,7 @@ describe('tally report', () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       const browser = await chromium.launch({
         executablePath: CHROMIUM_PATH,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: QUIET_CHROMIUM_FLAGS,
       });
       try {
         for (const colorScheme of ['light', 'dark'] as const) {

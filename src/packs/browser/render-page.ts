@@ -1,19 +1,7 @@
 import { existsSync } from 'node:fs';
 import { BrowserUnavailableError } from './browser-error.js';
 import { checkLoopbackUrl } from './check-loopback-url.js';
-
-/** Debian's Chromium, as the HAR recorder uses; TALLY_CHROMIUM overrides it. */
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { chromiumPath, HEADLESS_CHROMIUM_ARGS } from './chromium-settings.js';
 
 const MAX_ITEMS = 50;
 const TEXT_CHARS = 500;
@@ -69,7 +57,7 @@ async function loadPlaywright(): Promise<typeof import('playwright-core')> {
  * other host is aborted in the browser before it leaves the machine and listed as blocked.
  */
 export async function renderPage(target: URL, options: RenderPageOptions): Promise<PageReport> {
-  const executablePath = options.chromiumPath ?? process.env.TALLY_CHROMIUM ?? DEFAULT_CHROMIUM_PATH;
+  const executablePath = options.chromiumPath ?? chromiumPath();
   if (!existsSync(executablePath))
     throw new BrowserUnavailableError(
       'BROWSER_UNAVAILABLE',
@@ -80,7 +68,11 @@ export async function renderPage(target: URL, options: RenderPageOptions): Promi
   const started = performance.now();
   let browser: Awaited<ReturnType<typeof chromium.launch>>;
   try {
-    browser = await chromium.launch({ executablePath, args: LAUNCH_ARGS, timeout: options.timeoutMs });
+    browser = await chromium.launch({
+      executablePath,
+      args: HEADLESS_CHROMIUM_ARGS,
+      timeout: options.timeoutMs,
+    });
   } catch (error) {
     throw new BrowserUnavailableError(
       'BROWSER_UNAVAILABLE',

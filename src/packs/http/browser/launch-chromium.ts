@@ -1,25 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { TallyError } from '../../../core/errors.js';
+import {
+  chromiumPath,
+  HEADLESS_CHROMIUM_ARGS,
+  QUIET_CHROMIUM_FLAGS,
+} from '../../browser/chromium-settings.js';
 
 export class BrowserError extends TallyError {}
 
-/** Debian's Chromium; `npx playwright install` cannot download browsers on these machines. */
-export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
-
-const QUIET_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Where Chromium is: TALLY_CHROMIUM, else Debian's. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TALLY_CHROMIUM || DEFAULT_CHROMIUM;
-}
+export { chromiumPath };
 
 /** Chromium through playwright-core, headless unless asked (a person watching needs a display). */
 export async function launchChromium(options: {
@@ -37,7 +27,7 @@ export async function launchChromium(options: {
   return chromium.launch({
     executablePath,
     headless: options.headless,
-    args: options.headless ? ['--headless', ...QUIET_FLAGS] : QUIET_FLAGS,
+    args: options.headless ? HEADLESS_CHROMIUM_ARGS : QUIET_CHROMIUM_FLAGS,
   });
 }
 
