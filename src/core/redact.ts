@@ -87,7 +87,11 @@ export interface Redactor {
  */
 export const MIN_KNOWN_SECRET_LENGTH = 6;
 
-const COOKIE_ATTRIBUTE = /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain)$/i;
+const COOKIE_ATTRIBUTE =
+  /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain|Priority|Partitioned)$/i;
+/** Deeper nesting than this is cut from what is stored or printed. */
+const MAX_DEPTH = 200;
+const TOO_DEEP = '[too deeply nested]';
 
 /**
  * Redaction before anything is persisted or printed. Secret-named fields and headers are
@@ -118,9 +122,10 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   // too — but not the cookie names and attributes around it.
   const learnParts = (secret: string): void => {
     for (const part of secret.split(';')) {
-      const value = part.includes('=')
-        ? part.slice(part.indexOf('=') + 1).trim()
-        : (part.trim().split(/\s+/).at(-1) ?? '');
+      const eq = part.indexOf('=');
+      // `Expires=Wed, 21 Oct…`, `Domain=…`: a cookie's attributes are not its secret.
+      if (eq >= 0 && COOKIE_ATTRIBUTE.test(part.slice(0, eq).trim())) continue;
+      const value = eq >= 0 ? part.slice(eq + 1).trim() : (part.trim().split(/\s+/).at(-1) ?? '');
       if (value.length >= MIN_KNOWN_SECRET_LENGTH && !COOKIE_ATTRIBUTE.test(value)) learn(value);
     }
   };
@@ -136,7 +141,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   for (const value of options.knownSecrets ?? []) remember(value);
 
   const mask = (secret: string): string => {
-    if (secret.length >= 4) learn(secret);
+    // Shorter values are masked where they stand but not hunted elsewhere: `alpha` or `1001`
+    // would scrub ids and words out of the evidence.
+    if (secret.length >= MIN_KNOWN_SECRET_LENGTH) learn(secret);
     learnParts(secret);
     if (!options.hashSecrets) return REDACTED;
     return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
@@ -169,7 +176,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
         const redacted = walk(parsed);
         return redacted === parsed ? text : JSON.stringify(redacted);
       } catch (error) {
-        if (!(error instanceof SyntaxError)) throw error;
+        // Not JSON, or nested past what the parser can hold: scrub it as text.
+        if (!(error instanceof SyntaxError) && !(error instanceof RangeError)) throw error;
       }
     }
     if (trimmed.includes('=') && /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
@@ -188,13 +196,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
 
   // Returns the very same value when nothing in it needed redacting: no copies on the hot path.
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return redactString(value);
+  // Nesting deeper than MAX_DEPTH is cut (never a stack overflow from hostile input).
+  const walk = (value: unknown, depth = 0): unknown => {
+    if (typeof value === 'string') return depth > MAX_DEPTH ? TOO_DEEP : redactString(value);
     if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_DEPTH) return TOO_DEEP;
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined;
       value.forEach((item, index) => {
-        const redacted = walk(item);
+        const redacted = walk(item, depth + 1);
         if (redacted !== item) {
           copy ??= [...value];
           copy[index] = redacted;
@@ -210,7 +220,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(record)) {
       const item = record[key];
-      const redacted = isSecret(key) ? maskValue(item) : walk(item);
+      const redacted = isSecret(key) ? maskValue(item) : walk(item, depth + 1);
       if (redacted !== item) {
         copy ??= { ...record };
         copy[key] = redacted;

@@ -253,3 +253,42 @@ describe('what a secret value teaches', () => {
     expect(redactor.redact('q=p%20w!secret')).toBe(`q=${REDACTED}`);
   });
 });
+
+describe('what redaction must not destroy (found by mutation testing)', () => {
+  it('a short value under a secret name is masked in place but not hunted elsewhere', () => {
+    const redactor = createRedactor();
+    const out = redactor.redact({
+      password: 'alpha',
+      csrf: '1001',
+      note: 'the alpha-shop project',
+      path: '/items/articles/1001',
+    });
+    expect(out).toEqual({
+      password: '[redacted]',
+      csrf: '[redacted]',
+      note: 'the alpha-shop project',
+      path: '/items/articles/1001',
+    });
+  });
+
+  it("a cookie's attributes are not its secret: an Expires date elsewhere survives", () => {
+    const redactor = createRedactor();
+    const out = redactor.redact({
+      'set-cookie': 'sid=abcdef123456; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly',
+      note: 'valid until Wed, 21 Oct 2026 07:28:00 GMT',
+      echo: 'session abcdef123456 seen',
+    });
+    expect(out).toMatchObject({
+      note: 'valid until Wed, 21 Oct 2026 07:28:00 GMT',
+      echo: 'session [redacted] seen',
+    });
+  });
+
+  it('hostile nesting is cut, never a stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 100_000; level++) deep = { next: deep };
+    const redactor = createRedactor();
+    expect(() => redactor.redact(deep)).not.toThrow();
+    expect(JSON.stringify(redactor.redact({ a: { b: { c: 'x' } } }))).toBe('{"a":{"b":{"c":"x"}}}');
+  });
+});

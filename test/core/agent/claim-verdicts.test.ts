@@ -132,6 +132,17 @@ describe('why a changed resource does not support the claimed change', () => {
     );
   });
 
+  it('created again after a move, the resource is created, not moved away', async () => {
+    const file = { space: 'file', key: 'a.md' };
+    const entries = ledgerOf(
+      [{ kind: 'created', ...file }],
+      [{ kind: 'deleted', ...file, movedTo: 'b.md' }],
+      [{ kind: 'created', ...file }],
+    );
+    const [verdict] = await verify([{ target: 'a.md', effect: 'deleted' }], entries);
+    expect(why(verdict)).toBe('a.md was created in this run, not deleted (claim "created a.md")');
+  });
+
   it('a read after a move does not hide the move', async () => {
     const file = { space: 'file', key: 'a.md' };
     const entries = ledgerOf(

@@ -74,6 +74,15 @@ describe('collections and actions', () => {
     });
   });
 
+  it('an action returning a new id made something new, not an update of the path', () => {
+    expect(
+      only(response('POST', '/api/alpha-shop/suites/101/copy', 200, { id: 202 }, ['202'])),
+    ).toMatchObject({
+      kind: 'created',
+      id: '202',
+    });
+  });
+
   it('a POST to an item path (its last segment an id) updates that item', () => {
     expect(only(response('POST', '/api/alpha-shop/suites/101', 200, {}))).toMatchObject({
       kind: 'updated',
@@ -95,7 +104,7 @@ describe('collections and actions', () => {
 describe('what is observed', () => {
   it('label, subject and summary are titles too', () => {
     for (const field of ['label', 'subject', 'summary']) {
-      expect(only(response('PUT', '/notes/3', 200, { [field]: `A ${field}` }))?.observed.title, field).toBe(
+      expect(only(response('PUT', '/notes/3', 200, { [field]: `A ${field}` }))?.observed?.title, field).toBe(
         `A ${field}`,
       );
     }
@@ -135,7 +144,7 @@ describe('what is observed', () => {
         '-id': 'x7',
       }),
     );
-    expect(effect?.observed.links).toStrictEqual({
+    expect(effect?.observed?.links).toStrictEqual({
       ideaId: '5',
       identifier: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
     });
