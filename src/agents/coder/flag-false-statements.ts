@@ -65,7 +65,7 @@ function earlierChange(
 /**
  * Compares the model's final reply with the turn's changes report: every file the reply
  * says it changed (see `mentionedChanges` for the rule) is canonicalized with the same
- * resolver the tools use, so `./src/a.ts`, `/abs/root/src/a.ts` and a path through a
+ * resolver the tools use, so `./src/a.ts`, `/abs/project/src/a.ts` and a path through a
  * symlinked directory are one file. A statement with no matching row is flagged with the
  * truth from the ledger. A bare file name (`a.ts`) that names no file at the root matches
  * the one changed file with that name, if exactly one. A recap sentence (`in turn 1 I
