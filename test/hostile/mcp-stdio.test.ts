@@ -169,3 +169,29 @@ describe('MCP over stdio, attacked', () => {
     await client.close();
   }, 30_000);
 });
+
+describe('a ledger inside the served root', () => {
+  it('protects the ledger files, not the whole project', async () => {
+    const root = tempDir();
+    const client = new Client({ name: 'ledger-in-root', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--root', root, '--ledger', join(root, 'ledger.db')],
+        env,
+        stderr: 'pipe',
+      }),
+    );
+    const written = await client.callTool({
+      name: 'fs_write',
+      arguments: { path: 'notes.md', content: 'hi' },
+    });
+    expect(written.isError).toBeFalsy();
+    for (const path of ['ledger.db', 'ledger.db-wal', 'fail-open.jsonl']) {
+      const refused = await client.callTool({ name: 'fs_write', arguments: { path, content: 'x' } });
+      expect(refused.isError, path).toBe(true);
+      expect(text(refused), path).toMatch(/protected/);
+    }
+    await client.close();
+  }, 30_000);
+});

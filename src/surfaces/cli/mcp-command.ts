@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildFishContext } from '../../agents/fisherman/fish-context.js';
@@ -46,6 +47,29 @@ function stopSignal(): Promise<string> {
 
 const PACKS = new Set(['fs', 'http', 'records']);
 
+/** A real path where one exists (the ledger folder and the root are compared as the disk sees them). */
+function realOrSame(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    return resolve(path);
+  }
+}
+
+/**
+ * Security: what the tools must never touch so an agent cannot rewrite the ledger that judges
+ * it — the ledger's folder, or, when the ledger sits in the served root itself
+ * (`--ledger ./ledger.db --root .`), the ledger's own files (protecting the folder would
+ * refuse every path in the project).
+ */
+export function ledgerProtection(ledgerPath: string, root: string): string[] {
+  const folder = dirname(resolve(ledgerPath));
+  if (realOrSame(folder) !== realOrSame(root)) return [folder];
+  const file = resolve(ledgerPath);
+  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, join(folder, 'fail-open.jsonl')];
+}
+
 export default async function mcpCommand(options: McpFlags, command: Command): Promise<number> {
   const root = resolve(options.root);
   const packs = options.packs
@@ -82,7 +106,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     let projectRoot: ProjectRoot | undefined;
     let close: (() => void) | undefined;
     if (packs.includes('fs')) {
-      projectRoot = await ProjectRoot.open(root, { protect: [dirname(ledgerPath)] });
+      projectRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) });
       tools.push(...workspaceTools({ root: projectRoot }));
     }
     if (packs.includes('records')) {
