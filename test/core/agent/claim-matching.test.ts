@@ -1,44 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Claim,
   type ClaimResolver,
   type ClaimVerdict,
   evidenceView,
   itemFromNet,
   verifyAgainstEffects,
 } from '../../../src/core/agent/claims.js';
-import type { Effect, NetEffect } from '../../../src/core/effects.js';
+import type { NetEffect } from '../../../src/core/effects.js';
 import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import { ledgerOf, verify, why } from './claim-fixtures.js';
 
-/** One successful tool call per list of effects, numbered from 1, cited as `call #n`. */
-function ledgerOf(...calls: Partial<Effect>[][]): LedgerEntry[] {
-  return calls.map((effects, index) => ({
-    runId: 'r',
-    seq: index + 1,
-    ts: '',
-    kind: 'tool_call',
-    name: 'tool',
-    outcome: 'ok',
-    data: {
-      tool: 'tool',
-      target: 't',
-      input: {},
-      evidence: {
-        via: `call #${index + 1}`,
-        effects: effects.map((effect) => ({ space: 'http', ...effect })),
-      },
-    },
-  }));
-}
-
-async function verify(
-  claims: Claim[],
-  entries: LedgerEntry[],
-  options: Parameters<typeof verifyAgainstEffects>[0] = {},
-): Promise<ClaimVerdict[]> {
-  return verifyAgainstEffects(options)(claims, evidenceView('r', entries, new Set()));
-}
-const why = (verdict: ClaimVerdict | undefined) => (verdict && !verdict.verified ? verdict.why : 'verified');
 const whys = (verdicts: ClaimVerdict[]) => verdicts.map(why);
 
 const suite = { key: '/suites/1', id: '1', type: 'suite' };

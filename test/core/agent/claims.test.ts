@@ -1,47 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Claim,
-  type ClaimResolver,
-  type ClaimVerdict,
-  evidenceView,
-  verifyAgainstEffects,
-} from '../../../src/core/agent/claims.js';
-import type { Effect } from '../../../src/core/effects.js';
-import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import { type ClaimResolver, evidenceView, verifyAgainstEffects } from '../../../src/core/agent/claims.js';
 import { sameType, singular } from '../../../src/core/type-words.js';
-
-function ledgerOf(...calls: Partial<Effect>[][]): LedgerEntry[] {
-  return calls.map((effects, index) => ({
-    runId: 'r',
-    seq: index + 1,
-    ts: '',
-    kind: 'tool_call',
-    name: 'tool',
-    outcome: 'ok',
-    data: {
-      tool: 'tool',
-      target: 't',
-      input: {},
-      evidence: {
-        via: `call #${index + 1}`,
-        effects: effects.map((effect) => ({ space: 'http', ...effect })),
-      },
-    },
-  }));
-}
+import { ledgerOf, verify, why } from './claim-fixtures.js';
 
 const post1 = { key: '/posts/1', id: '1', type: 'post', observed: { title: 'Hello' } };
 const comment1 = { key: '/comments/1', id: '1', type: 'comment', observed: { title: 'Nice' } };
-
-async function verify(
-  claims: Claim[],
-  entries: LedgerEntry[],
-  options: Parameters<typeof verifyAgainstEffects>[0] = {},
-): Promise<ClaimVerdict[]> {
-  return verifyAgainstEffects(options)(claims, evidenceView('r', entries, new Set()));
-}
-
-const why = (verdict: ClaimVerdict | undefined) => (verdict && !verdict.verified ? verdict.why : 'verified');
 
 describe('claims are matched to net effects, never to words', () => {
   it('collections that both number from 1: post 1 and comment 1 are two resources, each verified by its own create', async () => {
