@@ -4,11 +4,13 @@
  * Nothing here reads Tally's result or ledger.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/demo-app/server.js';
+import { BUNDLED_HAR, type HarEntry, harEntry, writeHar } from '../packs/http/har-fixtures.js';
 
-export const BUNDLED_HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
+export { BUNDLED_HAR, type HarEntry, harEntry, writeHar };
+
 export const RECORDS_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'records');
 
 // ---------------------------------------------------------------------------------------------
@@ -332,61 +334,7 @@ export function falseHttpItems(before: World, after: World, items: Record<string
 }
 
 // ---------------------------------------------------------------------------------------------
-// Captures (HAR) built here — the demo-fixtures helpers import vitest, which the bench cannot.
-
-export interface HarEntry {
-  startedDateTime: string;
-  _resourceType?: string;
-  request: {
-    method: string;
-    url: string;
-    headers: { name: string; value: string }[];
-    postData?: { mimeType: string; text: string };
-  };
-  response: {
-    status: number;
-    headers: { name: string; value: string }[];
-    content: { mimeType: string; text?: string };
-  };
-}
-
-/** Same shape as test/packs/http/demo-fixtures.ts `harEntry`. */
-export function harEntry(
-  method: string,
-  url: string,
-  status: number,
-  options: { body?: unknown; response?: unknown; at?: string } = {},
-): HarEntry {
-  return {
-    startedDateTime: options.at ?? '2026-11-01T10:00:00.000Z',
-    _resourceType: 'fetch',
-    request: {
-      method,
-      url,
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      ...(options.body !== undefined
-        ? { postData: { mimeType: 'application/json', text: JSON.stringify(options.body) } }
-        : {}),
-    },
-    response: {
-      status,
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      content: {
-        mimeType: 'application/json',
-        ...(options.response !== undefined ? { text: JSON.stringify(options.response) } : {}),
-      },
-    },
-  };
-}
-
-export function writeHar(dir: string, name: string, entries: HarEntry[]): string {
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    JSON.stringify({ log: { version: '1.2', creator: { name: 'truth', version: '1' }, entries } }),
-  );
-  return path;
-}
+// Captures (HAR): the shared builders (no vitest import).
 
 /**
  * The bundled demo HAR with every create's captured body made opaque (not JSON): the
