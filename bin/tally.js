@@ -1,11 +1,66 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI lives in dist/ (built by `npm ci` through the prepare script).
-import { existsSync } from 'node:fs';
+// Launcher (CommonJS: bin/package.json): the CLI lives in dist/, built by `npm ci` through the
+// prepare script. Hooks and `records query` run from one-file bundles without commander when
+// their arguments are plain (dist/fast/cli, see scripts/bundle-fast-paths.mjs); everything
+// else, and anything those paths do not recognise, goes to the full CLI.
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 
-const entry = new URL('../dist/surfaces/cli/main.js', import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write('tally: the build output is missing. Run `npm run build` (npm ci runs it for you).\n');
-  process.exit(2);
+const dist = join(__dirname, '..', 'dist');
+const argv = process.argv;
+
+function fast(name) {
+  const file = join(dist, 'fast', 'cli', `${name}.cjs`);
+  return existsSync(file) ? require(file) : undefined;
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv);
+
+function finish(promise) {
+  promise.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`tally: unexpected error: ${error?.stack ? error.stack : error}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+function fastPath() {
+  const [command, sub, ...rest] = argv.slice(2);
+  // `tally hook NAME`: the hook entry takes the name where tally-hook.js has it.
+  if (command === 'hook' && sub !== undefined && !sub.startsWith('-') && !rest.some(isHelp)) {
+    const hook = fast('hook');
+    if (hook) return hook.runHookEntry([argv[0], argv[1], sub, ...rest]);
+  }
+  if (command === 'records' && sub === 'query') {
+    const records = fast('records-query');
+    const flags = records?.parseRecordsQueryArgs(rest);
+    if (flags) return records.runRecordsQuery(flags);
+  }
+  return undefined;
+}
+
+function isHelp(arg) {
+  return arg === '--help' || arg === '-h';
+}
+
+let quick;
+try {
+  quick = process.env.TALLY_FULL_CLI === '1' ? undefined : fastPath();
+} catch {
+  // A fast-path bundle that cannot load (a partial build) is no reason to fail: the full CLI runs.
+  quick = undefined;
+}
+if (quick) finish(quick);
+else {
+  const entry = join(dist, 'surfaces', 'cli', 'main.js');
+  if (!existsSync(entry)) {
+    process.stderr.write(
+      'tally: the build output is missing. Run `npm run build` (npm ci runs it for you).\n',
+    );
+    process.exit(2);
+  }
+  finish(import(require('node:url').pathToFileURL(entry).href).then(({ main }) => main(argv)));
+}

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { BenchRow } from '../measure.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const HOOK_BIN = join(REPO, 'bin', 'tally-hook.js');
+// What Claude Code runs: the plugin's launcher (hooks/hooks.json).
+const HOOK_BIN = join(REPO, 'plugin', 'bin', 'tally-hook.js');
 const CLI_BIN = join(REPO, 'bin', 'tally.js');
 const PAIRS = Number(process.env.TALLY_BENCH_HOOK_PAIRS ?? 21);
 const TARGET = 1.3;

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
 import { secureStateDir, statIfAny, unusablePath } from './secure-state-dir.js';
 
@@ -11,7 +11,7 @@ export type RecordsIndexLocation = { path: string; cacheDir?: string };
 
 /**
  * Where the index of `root` lives: `--index PATH`, else TALLY_RECORDS_INDEX, else
- * `$XDG_CACHE_HOME/tally/records/<sha256 of the real root>/index-vN.db` (`~/.cache` without
+ * `$XDG_CACHE_HOME/tally/records/<key of the real root>/index-vN.db` (`~/.cache` without
  * XDG_CACHE_HOME). A query never writes into the records folder, and two roots never share
  * an index; the same folder reached through a link shares one.
  */
@@ -31,7 +31,7 @@ export function recordsIndexPath(
       'No on-disk index: neither XDG_CACHE_HOME nor HOME is an absolute path. Set XDG_CACHE_HOME, or pass --index PATH.',
       {},
     );
-  const key = createHash('sha256').update(realpathSync.native(root)).digest('hex');
+  const key = pathKey(realpathSync.native(root));
   const cacheDir = join(cache, 'tally', 'records', key);
   return { path: join(cacheDir, `index-v${INDEX_VERSION}.db`), cacheDir };
 }

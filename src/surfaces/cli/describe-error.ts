@@ -1,6 +1,18 @@
-import { CommanderError } from 'commander';
 import { TallyError } from '../../core/errors.js';
 import { EXIT } from './exit-codes.js';
+
+/**
+ * Commander's errors by shape, not `instanceof`: the records and hook fast paths report errors
+ * through this module without loading commander (~7 ms of start-up).
+ */
+function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  return (
+    error instanceof Error &&
+    (error.name === 'CommanderError' || error.name === 'InvalidArgumentError') &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { exitCode?: unknown }).exitCode === 'number'
+  );
+}
 
 /** What the CLI prints for a failure: a stable code, a message ending with the fix, the exit code. */
 export interface DescribedError {
@@ -128,7 +140,7 @@ export function describeError(error: unknown): DescribedError {
       details: error.details,
       exit: UNAVAILABLE.has(error.code) ? EXIT.unavailable : EXIT.usage,
     };
-  if (error instanceof CommanderError)
+  if (isCommanderError(error))
     return {
       code: 'USAGE',
       message: `${error.message

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pathKey } from '../../../src/packs/records/path-key.js';
 import { recordsIndexPath } from '../../../src/packs/records/records-index-path.js';
 import { tempDir } from '../../helpers.js';
 import { CACHE, corpus, tally } from './records-fixture.js';
@@ -58,10 +59,10 @@ describe('where the records index lives (issue 12)', () => {
     expect(existsSync(join(root, '.tally'))).toBe(false);
   });
 
-  it('lives in $XDG_CACHE_HOME/tally/records/<sha256 of the real root>/index-v5.db, folders 0700', async () => {
+  it('lives in $XDG_CACHE_HOME/tally/records/<key of the real root>/index-v5.db, folders 0700', async () => {
     const root = corpus();
     expect((await q(root, '--kind', 'procedure')).code).toBe(0);
-    const key = createHash('sha256').update(realpathSync(root)).digest('hex');
+    const key = pathKey(realpathSync(root));
     const file = join(CACHE, 'tally', 'records', key, 'index-v5.db');
     expect(existsSync(file)).toBe(true);
     for (const dir of [
@@ -141,11 +142,24 @@ describe('where the records index lives (issue 12)', () => {
   });
 });
 
+describe('the index key of a root', () => {
+  it('is 32 hex digits, the same for the same path, and differs across 20,000 near-identical paths', () => {
+    expect(pathKey('/home/a/records')).toMatch(/^[0-9a-f]{32}$/);
+    expect(pathKey('/home/a/records')).toBe(pathKey('/home/a/records'));
+    const keys = new Set<string>();
+    for (let index = 0; index < 10_000; index++) {
+      keys.add(pathKey(`/home/user/records-${index}`));
+      keys.add(pathKey(`/home/user/récords/${index}`));
+    }
+    expect(keys.size).toBe(20_000);
+  });
+});
+
 describe('a damaged index', () => {
   it('a damaged cache index is rebuilt; a non-index file named by --index is never deleted', async () => {
     const root = corpus();
     expect((await q(root, '--kind', 'plan')).code).toBe(0);
-    const key = createHash('sha256').update(realpathSync(root)).digest('hex');
+    const key = pathKey(realpathSync(root));
     writeFileSync(join(CACHE, 'tally', 'records', key, 'index-v5.db'), 'not a database at all '.repeat(400));
     const rebuilt = await q(root, '--keyword', 'postgres');
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
