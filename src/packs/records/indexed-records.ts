@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { tokenize } from './bm25.js';
 import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
-import type { RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
+import type { RecallCandidate, RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
 import { FAILURE_STORE, projectMatches } from './record-query.js';
 import {
   ensureRecordsIndexDir,
@@ -264,6 +264,28 @@ export class IndexedRecords implements RecordSource {
             .all(match)
     ) as string[];
     return rows.map((text) => JSON.parse(text) as RecordRow);
+  }
+
+  /**
+   * Path, gloss and the stored recall text of the failure-mode records that may match `terms`
+   * (all of them without terms): no JSON row parsed, no body fetched per record.
+   */
+  recallCandidates(terms?: string): RecallCandidate[] {
+    const match = terms === undefined ? undefined : recallMatchQuery(terms);
+    const rows = (
+      match === undefined
+        ? this.statement(
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE r.skipped IS NULL ORDER BY r.path',
+          )
+            .raw()
+            .all()
+        : this.statement(
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
+          )
+            .raw()
+            .all(match)
+    ) as [string, string, string][];
+    return rows.map(([path, gloss, text]) => ({ path, gloss, text }));
   }
 
   paths(): Set<string> {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readRegularFile } from './read-regular-file.js';
-import { isFailureMode, type RecordRow } from './record-query.js';
+import type { RecallCandidate } from './record-query.js';
 
 /** The failure log's text; undefined when there is none, or it is a FIFO, device or link (never opened blocking). */
 function readFailureLog(path: string): string | undefined {
@@ -43,20 +43,20 @@ function score(text: string, patterns: RegExp[]): number {
 
 /**
  * `--recall`: the failure log and failure-mode records, each ranked by terms matched, then hits,
- * the two sources interleaved. `rows` may be narrowed already (`failureModes(terms)`).
+ * the two sources interleaved. `candidates` (`source.recallCandidates(terms)`) may be narrowed
+ * already to the records that can match.
  */
 export function recall(
   root: string,
-  rows: RecordRow[],
+  candidates: RecallCandidate[],
   terms: string,
-  readBody: (path: string) => string,
 ): { hits: RecallHit[]; malformedLines: number; malformedLineNumbers: number[] } {
   const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
   const hits: RecallHit[] = [];
-  for (const row of rows.filter(isFailureMode)) {
-    const text = [row.keywords.join(' '), row.title ?? '', readBody(row.path)].join('\n');
-    const value = score(text, patterns);
-    if (value > 0) hits.push({ source: 'record', where: row.path, text: row.gloss, score: value });
+  for (const candidate of candidates) {
+    const value = score(candidate.text, patterns);
+    if (value > 0)
+      hits.push({ source: 'record', where: candidate.path, text: candidate.gloss, score: value });
   }
   const malformedLineNumbers: number[] = [];
   const log = readFailureLog(join(root, 'mistakes.jsonl'));

@@ -36,6 +36,18 @@ export function isFailureMode(row: Pick<RecordRow, 'store' | 'kind'>): boolean {
   return row.store === FAILURE_STORE || row.kind === 'failure-mode';
 }
 
+/** What --recall scores for one failure-mode record: keywords, title and body as one text. */
+export interface RecallCandidate {
+  path: string;
+  gloss: string;
+  text: string;
+}
+
+/** The text --recall searches in a failure-mode record (the index stores exactly this). */
+export function recallText(row: Pick<RecordRow, 'keywords' | 'title'>, body: string): string {
+  return [row.keywords.join(' '), row.title ?? '', body].join('\n');
+}
+
 export interface RecordSource {
   /** The body of a failure-mode record (what --recall searches besides its fields). */
   bodyOf(path: string): string;
@@ -49,6 +61,11 @@ export interface RecordSource {
    * `terms`, a source may leave out records that cannot match them.
    */
   failureModes(terms?: string): RecordRow[];
+  /**
+   * What --recall scores: failure-mode records as one text each; with `terms`, a source may
+   * leave out records that cannot match them. Cheaper than `failureModes` plus `bodyOf`.
+   */
+  recallCandidates(terms?: string): RecallCandidate[];
   rows(): RecordRow[];
   /** Records left out of every query because their frontmatter cannot be represented; lint reports them. */
   skipped?(): SkippedRecord[];

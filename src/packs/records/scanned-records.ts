@@ -5,6 +5,7 @@ import {
   type RecordQuery,
   type RecordRow,
   type RecordSource,
+  recallText,
 } from './record-query.js';
 import { listRecordFiles, type RecordEntry, readRecord } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
@@ -61,6 +62,14 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
     },
     paths: () => new Set(rows.map((row) => row.path)),
     failureModes: () => rows.filter(isFailureMode),
+    recallCandidates: () =>
+      rows
+        .filter(isFailureMode)
+        .map((row) => ({
+          path: row.path,
+          gloss: row.gloss,
+          text: recallText(row, bodies.get(row.path) ?? ''),
+        })),
     rows: () => rows,
     skipped: () => skipped,
     close: () => {},

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { isFailureMode, type RecordRow } from './record-query.js';
+import { isFailureMode, type RecordRow, recallText } from './record-query.js';
 import type { RecordEntry } from './scan-stores.js';
 
 /**
@@ -54,8 +54,7 @@ export function writeRecords(
     );
     for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
     insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
-    if (failureMode)
-      insertRecall.run(entry.path, [row.keywords.join(' '), row.title ?? '', entry.body].join('\n'));
+    if (failureMode) insertRecall.run(entry.path, recallText(row, entry.body));
   }
 }
 

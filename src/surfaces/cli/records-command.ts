@@ -113,9 +113,8 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
       const limit = limitOf(flags) ?? RECALL_CAP;
       const { hits, malformedLines, malformedLineNumbers } = recall(
         root,
-        source.failureModes(flags.recall),
+        source.recallCandidates(flags.recall),
         flags.recall,
-        (path) => source.bodyOf(path),
       );
       if (malformedLines > 0)
         process.stderr.write(

@@ -1,3 +1,5 @@
+import { scoutTool } from '../../agents/scout/scout-tool.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import type { RecordSource } from '../../packs/records/record-query.js';
@@ -8,8 +10,13 @@ import { recordsTools } from '../../packs/records/tools/records-tools.js';
  * The records tools for a long-lived server. Opening the source is what checks the index
  * against the stores (new, removed and edited records), so each call opens it afresh —
  * an index opened once at start-up would answer from the start-up state forever.
+ * With the session's `ledger`, the scout comes too (`scout`, without a model): each call is
+ * its own scout run in that ledger, linked to the session's run.
  */
-export function refreshingRecordsTools(root: string): { tools: ToolDefinition[]; close: () => void } {
+export function refreshingRecordsTools(
+  root: string,
+  ledger?: Ledger,
+): { tools: ToolDefinition[]; close: () => void } {
   let current: RecordSource | undefined;
   const refresh = (): RecordSource => {
     current?.close();
@@ -23,6 +30,7 @@ export function refreshingRecordsTools(root: string): { tools: ToolDefinition[];
     survey: (query) => active().survey(query),
     paths: () => active().paths(),
     failureModes: () => active().failureModes(),
+    recallCandidates: (terms) => active().recallCandidates(terms),
     rows: () => active().rows(),
     close: () => {
       current?.close();
@@ -39,5 +47,9 @@ export function refreshingRecordsTools(root: string): { tools: ToolDefinition[];
       },
     }),
   );
-  return { tools, close: source.close };
+  // The scout opens its own source per call, so it always sees the stores as they are.
+  return {
+    tools: [...tools, ...(ledger ? [scoutTool({ root, ledger, cwd: root })] : [])],
+    close: source.close,
+  };
 }

@@ -98,9 +98,7 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `recall ${input.terms}`,
     execute: async (input) => {
-      const { hits } = recall(context.root, context.source.failureModes(input.terms), input.terms, (path) =>
-        context.source.bodyOf(path),
-      );
+      const { hits } = recall(context.root, context.source.recallCandidates(input.terms), input.terms);
       return {
         result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
         // Recall shows hits; it reads no record (records_cat does).
