@@ -63,13 +63,11 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
     paths: () => new Set(rows.map((row) => row.path)),
     failureModes: () => rows.filter(isFailureMode),
     recallCandidates: () =>
-      rows
-        .filter(isFailureMode)
-        .map((row) => ({
-          path: row.path,
-          gloss: row.gloss,
-          text: recallText(row, bodies.get(row.path) ?? ''),
-        })),
+      rows.filter(isFailureMode).map((row) => ({
+        path: row.path,
+        gloss: row.gloss,
+        text: recallText(row, bodies.get(row.path) ?? ''),
+      })),
     rows: () => rows,
     skipped: () => skipped,
     close: () => {},
