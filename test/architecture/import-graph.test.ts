@@ -52,22 +52,46 @@ const ALLOWED: Record<string, string[]> = {
 
 const HEAVY = /^(ai|@ai-sdk\/.*|playwright-core|@modelcontextprotocol\/.*|@opentelemetry\/.*|ora)$/;
 
-/** Follows static imports from an entry file; lists every heavy package it would load. */
-function heavyImportsFrom(entry: string): { seen: number; loaded: string[] } {
+interface Reach {
+  /** Every local module reached, relative to src. */
+  modules: string[];
+  /** Every package import, as `module → package`. */
+  packages: string[];
+}
+
+/**
+ * Every module an entry file loads: its static imports, transitively. With `dynamicFrom`,
+ * the dynamic imports of those files are followed too (a dispatcher whose every branch is a
+ * lazy import, like the hook entry: each branch is what one invocation loads).
+ */
+function reachFrom(entry: string, dynamicFrom: string[] = []): Reach {
   const seen = new Set<string>();
-  const loaded: string[] = [];
+  const packages: string[] = [];
   const walk = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const specifier of importsOf(file).static) {
+    const imports = importsOf(file);
+    const followed = dynamicFrom.includes(file) ? [...imports.static, ...imports.dynamic] : imports.static;
+    for (const specifier of followed) {
       const target = resolveLocal(file, specifier);
       if (target) walk(target);
-      else if (HEAVY.test(specifier)) loaded.push(`${relative(src, file)} → ${specifier}`);
+      else packages.push(`${relative(src, file)} → ${specifier}`);
     }
   };
   walk(entry);
-  return { seen: seen.size, loaded };
+  return { modules: [...seen].map((file) => relative(src, file)), packages };
 }
+
+/** Follows static imports from an entry file; lists every heavy package it would load. */
+function heavyImportsFrom(entry: string): { seen: number; loaded: string[] } {
+  const { modules, packages } = reachFrom(entry);
+  return {
+    seen: modules.length,
+    loaded: packages.filter((line) => HEAVY.test(line.split(' → ')[1] as string)),
+  };
+}
+
+const HOOK_ENTRY = join(src, 'surfaces', 'cli', 'hook-entry.ts');
 
 describe('dependency direction', () => {
   it('every import points down the layers (the core never imports packs, agents or surfaces)', () => {
@@ -93,9 +117,60 @@ describe('dependency direction', () => {
   });
 
   it('a records query (and the scout, and the hook) loads no model SDK, browser or MCP SDK', () => {
-    for (const entry of ['records-command.ts', 'scout-command.ts', 'hook-digest-record-command.ts']) {
+    for (const entry of [
+      'records-command.ts',
+      'scout-command.ts',
+      'hook-digest-record-command.ts',
+      'hook-gate-command.ts',
+      'hook-unknown-command.ts',
+    ]) {
       expect(heavyImportsFrom(join(src, 'surfaces', 'cli', entry)).loaded, entry).toEqual([]);
     }
+  });
+
+  it('the hook fast path (hook-entry, every hook it dispatches to) loads only Node built-ins: no CLI, no command table, no agent', () => {
+    // Claude Code runs a PreToolUse hook on every tool call; its start-up is the whole cost.
+    const { modules, packages } = reachFrom(HOOK_ENTRY, [HOOK_ENTRY]);
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'surfaces/cli/hook-digest-record-command.ts',
+        'surfaces/cli/hook-gate-command.ts',
+        'surfaces/cli/hook-unknown-command.ts',
+      ]),
+    );
+    expect(packages.filter((line) => !/ → node:/.test(line))).toEqual([]);
+    expect(modules.filter((module) => module.startsWith('agents/'))).toEqual([]);
+    expect(
+      modules.filter(
+        (module) =>
+          module.startsWith('surfaces/') && !/^surfaces\/cli\/(hook-[a-z-]+|exit-codes)\.ts$/.test(module),
+      ),
+    ).toEqual([]);
+    // The walk itself must see the dispatch: without following the lazy imports it sees one file.
+    expect(reachFrom(HOOK_ENTRY).modules).toEqual(['surfaces/cli/hook-entry.ts']);
+  });
+
+  it('the scout sub-agent tool is an agent: it loads packs and core only, and no model SDK until a model is given', () => {
+    const tool = join(src, 'agents', 'scout', 'scout-tool.ts');
+    const { modules, packages } = reachFrom(tool);
+    expect(
+      modules
+        .map((module) => module.split('/')[0])
+        .filter((layer) => layer !== 'agents' && layer !== 'packs' && layer !== 'core'),
+    ).toEqual([]);
+    expect(packages.filter((line) => HEAVY.test(line.split(' → ')[1] as string))).toEqual([]);
+    // The model tier is a lazy import, and only of the scout's own module.
+    expect(importsOf(tool).dynamic).toEqual(['./model-scout.js']);
+    // Packs and core never reach an agent (the direction rule above, checked here by name).
+    const upward = files(src)
+      .filter((file) => ['core', 'packs'].includes(layerOf(file)))
+      .filter((file) =>
+        [...importsOf(file).static, ...importsOf(file).dynamic].some((specifier) => {
+          const target = resolveLocal(file, specifier);
+          return target !== undefined && layerOf(target) === 'agents';
+        }),
+      );
+    expect(upward.map((file) => relative(src, file))).toEqual([]);
   });
 
   it('the core never imports OpenTelemetry (the tracer plugs in through the run observer)', () => {

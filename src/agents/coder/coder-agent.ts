@@ -1,6 +1,7 @@
 import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import type { ToolDefinition } from '../../core/tool.js';
+import { SCOUT_TOOL } from '../scout/scout-tool.js';
 
 export const CODER_AGENT = 'coder';
 
@@ -23,6 +24,11 @@ Tools: fs_tree (the layout; cached for this chat, so one call is enough), fs_lis
 - If something fails, say what failed and why; do not pretend it worked.
 - A greeting or a question needs a text answer, not tools.`;
 
+/** Said only when the scout tool is in the toolset (a records root is configured). */
+const SCOUT_INSTRUCTIONS = `
+
+Before work that a project record may govern (a release, a migration, a deploy, a convention), call \`${SCOUT_TOOL}\` with the goal: it returns the governing records, read in its own verified run, with their commands verbatim. Follow them, and cite only records it returned.`;
+
 export interface CoderAgentOptions {
   tools: ToolDefinition[];
   /** Replaces the default conversational-opening classifier. */
@@ -34,7 +40,9 @@ export interface CoderAgentOptions {
 export function coderAgent(options: CoderAgentOptions): Agent {
   return defineAgent({
     name: CODER_AGENT,
-    instructions: INSTRUCTIONS,
+    instructions: options.tools.some((tool) => tool.name === SCOUT_TOOL)
+      ? `${INSTRUCTIONS}${SCOUT_INSTRUCTIONS}`
+      : INSTRUCTIONS,
     tools: options.tools,
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },

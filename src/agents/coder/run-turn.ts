@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { EndingReason, RunCounts, RunStatus } from '../../core/agent/ending.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../../core/tool.js';
 import { type BrowserConsoleOptions, browserConsoleTool } from '../../packs/browser/browser-console-tool.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
+import { scoutTool } from '../scout/scout-tool.js';
 import { changesReport, layoutSignature } from './changes-report.js';
 import { historyMessages, toolCallsOf } from './chat-history.js';
 import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
@@ -53,6 +54,14 @@ export interface RunTurnOptions {
    * `'turn'` asks this turn's model. `false` turns extraction off.
    */
   decisions?: { recordsRoot?: string; model?: LanguageModelV3 | 'turn' } | false;
+  /**
+   * The scout as a sub-agent tool (`scout`): present when a records root is configured —
+   * `scout.recordsRoot`, else `decisions.recordsRoot` (`tally code --records-root`). Each call
+   * is its own scout run in this ledger, linked to the turn's run. It runs the tier without a
+   * model unless `scout.model` names the scout's own: a sub-agent never inherits the Coder's
+   * model. `false` leaves the tool out.
+   */
+  scout?: { recordsRoot?: string; model?: LanguageModelV3 | string } | false;
 }
 
 export interface TurnResult {
@@ -112,6 +121,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const tools: ToolDefinition[] = [
     ...workspaceTools({ root }),
     ...(options.browser === false ? [] : [browserConsoleTool(options.browser ?? {})]),
+    ...scoutTools(options, root.realRoot),
   ];
   const treeTool = tools.find((tool) => tool.name === 'fs_tree');
   if (!treeTool) throw new Error('the workspace pack has no fs_tree tool (a Tally bug)');
@@ -231,6 +241,25 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   };
   emit({ type: 'turn-end', result: turnResult });
   return turnResult;
+}
+
+/** The scout tool, when a records root is configured (see `RunTurnOptions.scout`). */
+function scoutTools(options: RunTurnOptions, projectRoot: string): ToolDefinition[] {
+  if (options.scout === false) return [];
+  const recordsRoot =
+    options.scout?.recordsRoot ?? (options.decisions ? options.decisions.recordsRoot : undefined);
+  if (!recordsRoot) return [];
+  const model = options.scout?.model;
+  return [
+    scoutTool({
+      root: resolve(recordsRoot),
+      ledger: options.ledger,
+      cwd: projectRoot,
+      ...(model ? { model } : {}),
+      ...(model && options.env ? { env: options.env } : {}),
+      ...(model && options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    }),
+  ];
 }
 
 async function turnDecisions(

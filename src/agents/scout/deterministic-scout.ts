@@ -5,7 +5,7 @@ import type { RecordSource } from '../../packs/records/record-query.js';
 import { createScoutAgent, type ScoutFinish } from './scout-agent.js';
 import { findCandidates } from './scout-candidates.js';
 import { resolveScoutRepo } from './scout-repo.js';
-import { formatScoutReport } from './scout-report.js';
+import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
 import { findUnreachable } from './scout-unreachable.js';
 
@@ -17,11 +17,19 @@ export interface ScoutOptions {
   /** Digests of earlier scout runs in this session (newest first). */
   priorDigests: string[];
   cwd?: string;
+  /** Added to the run's meta: a sub-run names its parent here (`parentRunId`). */
+  meta?: Record<string, unknown>;
 }
 
 export interface ScoutReport {
   result: RunResult;
   text: string;
+  /** What the text was made of, for a caller that wants it structured (the scout tool). */
+  parts: ScoutReportParts;
+  /** Which tier ran: with a model, or the same retrieval without one. */
+  tier: 'model' | 'deterministic';
+  /** The records the one batch read, verbatim (path and content). */
+  read: { path: string; content: string }[];
 }
 
 /**
@@ -37,6 +45,7 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
   let traps: string[] = [];
   let unreachable: string[] = [];
   let notFound: string[] = [];
+  let read: { path: string; content: string }[] = [];
 
   const result = await runPlan(
     agent,
@@ -50,7 +59,7 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
         return { stop: `No record matches "${goal}" (terms: ${terms.join(', ') || 'none'}).` };
       }
       const cat = await call('records_cat', { paths: plausible });
-      const read = ((cat.result as { records?: { path: string; content: string }[] } | undefined)?.records ??
+      read = ((cat.result as { records?: { path: string; content: string }[] } | undefined)?.records ??
         []) as { path: string; content: string }[];
       unreachable = findUnreachable(source, plausible);
       const matchedText = read.map((record) => record.content.toLowerCase()).join('\n');
@@ -71,10 +80,10 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
     },
     {
       ledger: options.ledger,
-      meta: { goal, repo: repo.repo ?? null, priorDigests: options.priorDigests.length },
+      meta: { ...options.meta, goal, repo: repo.repo ?? null, priorDigests: options.priorDigests.length },
     },
   );
-  const text = formatScoutReport({
+  const parts: ScoutReportParts = {
     goal,
     repo,
     result,
@@ -83,6 +92,6 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
     priorDigests: options.priorDigests.length,
     unreachable,
     notFound,
-  });
-  return { result, text };
+  };
+  return { result, text: formatScoutReport(parts), parts, tier: 'deterministic', read };
 }

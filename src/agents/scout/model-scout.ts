@@ -8,7 +8,7 @@ import { createScoutAgent, scoutVerifier } from './scout-agent.js';
 import { budgetedScoutTools, SCOUT_TOOL_BUDGET } from './scout-budget.js';
 import { findCandidates, type ScoutCall } from './scout-candidates.js';
 import { resolveScoutRepo } from './scout-repo.js';
-import { formatScoutReport } from './scout-report.js';
+import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
 import { findUnreachable } from './scout-unreachable.js';
 
@@ -19,6 +19,8 @@ export interface ModelScoutOptions extends ScoutOptions {
   maxRetries?: number;
   /** Tool calls per goal (default 4): recall, probes, one batch. */
   maxToolCalls?: number;
+  /** Ends the model loop early (the caller's abort, a tool deadline when run as a sub-agent). */
+  signal?: AbortSignal;
 }
 
 const READ_ONLY = new Set(['records_query', 'records_cat', 'records_recall']);
@@ -87,7 +89,14 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     model: options.model,
     ...(options.env ? { env: options.env } : {}),
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    meta: { goal, repo: repo.repo ?? null, priorDigests: options.priorDigests.length, tier: 'model' },
+    ...(options.signal ? { signal: options.signal } : {}),
+    meta: {
+      ...options.meta,
+      goal,
+      repo: repo.repo ?? null,
+      priorDigests: options.priorDigests.length,
+      tier: 'model',
+    },
   });
   const entries = ledger.entries(result.runId);
   const extra = await deterministicFloor(result, candidates.labels, context.root, entries);
@@ -97,7 +106,7 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
   const returned = [...new Set([...read.keys(), ...candidates.labels.keys()])];
   const readText = [...read.values()].join('\n').toLowerCase();
   const added = extra.filter((item) => item.type === 'governs').length;
-  const text = formatScoutReport({
+  const parts: ScoutReportParts = {
     goal,
     repo,
     result,
@@ -115,8 +124,9 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
           ]
         : []),
     ],
-  });
-  return { result, text };
+  };
+  const records = [...read].map(([path, content]) => ({ path, content }));
+  return { result, text: formatScoutReport(parts), parts, tier: 'model', read: records };
 }
 
 /** The deterministic tier's candidates this run read but the model did not claim, verified from the ledger. */

@@ -110,7 +110,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       tools.push(...workspaceTools({ root: projectRoot }));
     }
     if (packs.includes('records')) {
-      const records = refreshingRecordsTools(root);
+      const records = refreshingRecordsTools(root, ledger);
       tools.push(...records.tools);
       close = records.close;
     }

@@ -137,6 +137,7 @@ describe('tally mcp over stdio, with the official SDK client', () => {
       'records_query',
       'records_cat',
       'records_recall',
+      'scout',
     ]);
     const found = await mcp.callTool({ name: 'records_query', arguments: { keyword: 'credentials' } });
     expect(

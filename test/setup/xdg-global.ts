@@ -1,0 +1,43 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/** The per-run XDG folders every test worker (and every CLI it spawns) uses. */
+export interface TestXdg {
+  cache: string;
+  state: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    tallyXdg: TestXdg;
+  }
+}
+
+/**
+ * Once per `vitest run`: one temporary XDG_CACHE_HOME and XDG_STATE_HOME for the whole run,
+ * removed at the end — so no test (nor a CLI it spawns) writes a records index into the real
+ * ~/.cache or a ledger list into the real ~/.local/state. Workers pick the folders up in
+ * `xdg-setup.ts`; this process points at them too, for anything it spawns itself.
+ */
+export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-vitest-xdg-'));
+  const xdg: TestXdg = { cache: join(dir, 'cache'), state: join(dir, 'state') };
+  mkdirSync(xdg.cache, { mode: 0o700 });
+  mkdirSync(xdg.state, { mode: 0o700 });
+  project.provide('tallyXdg', xdg);
+  const before = { cache: process.env.XDG_CACHE_HOME, state: process.env.XDG_STATE_HOME };
+  process.env.XDG_CACHE_HOME = xdg.cache;
+  process.env.XDG_STATE_HOME = xdg.state;
+  return () => {
+    for (const [name, value] of [
+      ['XDG_CACHE_HOME', before.cache],
+      ['XDG_STATE_HOME', before.state],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
