@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/core/agent/run-agent.js';
 import { withRunObserver } from '../../src/core/agent/run-observer.js';
 import { createFailOpen } from '../../src/core/fail-open.js';
+import { Ledger } from '../../src/core/ledger/ledger.js';
 import { startTelemetry } from '../../src/surfaces/telemetry/start-telemetry.js';
 import { telemetryEnabled } from '../../src/surfaces/telemetry/telemetry-enabled.js';
 import { callTool, scriptedModel } from '../../src/testing/scripted-model.js';
@@ -78,6 +79,13 @@ describe('OpenTelemetry export', () => {
       'tally.tool.target': 'items/a1',
       'tally.tool.outcome': 'ok',
     });
+    // gen_ai.tool.call.id names each call's own ledger entry (RUN#SEQ), so a trace leads to
+    // the very entry `tally runs show RUN` prints: distinct per call, and the right entry.
+    const callIds = tools.map((span) => span.attributes['gen_ai.tool.call.id']);
+    const toolEntries = ledger.entries(result.runId).filter((entry) => entry.kind === 'tool_call');
+    expect(callIds).toEqual(toolEntries.map((entry) => `${result.runId}#${entry.seq}`));
+    expect(toolEntries.map((entry) => entry.name)).toEqual(['put_item', 'get_item', 'finish']);
+    expect(new Set(callIds).size).toBe(3);
     // A failed call is an error span with the error's code as error.type.
     expect(tools[1]?.status?.code).toBe(2);
     expect(tools[1]?.attributes['error.type']).toBe('ITEM_NOT_FOUND');
@@ -93,6 +101,7 @@ describe('OpenTelemetry export', () => {
   it('tally fish with OTEL_EXPORTER_OTLP_ENDPOINT exports the run and its tool calls, flushed before exit', async () => {
     const receiver = await startOtlpReceiver();
     const { app } = await demoApp();
+    const cwd = tempDir();
     const fish = await runTally(
       [
         'fish',
@@ -107,7 +116,7 @@ describe('OpenTelemetry export', () => {
         'demo',
         '--json',
       ],
-      { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'tally-under-test' } },
+      { cwd, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'tally-under-test' } },
     );
     expect(fish.code).toBe(0);
     const result = JSON.parse(fish.stdout) as { runId: string };
@@ -126,6 +135,18 @@ describe('OpenTelemetry export', () => {
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.map((span) => span.attributes['gen_ai.tool.name'])).toContain('request');
     for (const tool of tools) expect(tool.parentSpanId).toBe(run?.spanId);
+    // Parallel creates (--concurrency 2) still get each the id of its own ledger entry.
+    const ledger = Ledger.open(join(cwd, '.tally', 'ledger.db'), { readonly: true });
+    const entries = ledger.entries(result.runId).filter((entry) => entry.kind === 'tool_call');
+    ledger.close();
+    const byId = new Map(entries.map((entry) => [`${result.runId}#${entry.seq}`, entry]));
+    expect(tools).toHaveLength(entries.length);
+    for (const tool of tools) {
+      const entry = byId.get(String(tool.attributes['gen_ai.tool.call.id']));
+      expect(entry?.name).toBe(tool.attributes['gen_ai.tool.name']);
+      expect(entry?.data.target).toBe(tool.attributes['tally.tool.target']);
+    }
+    expect(new Set(tools.map((tool) => tool.attributes['gen_ai.tool.call.id'])).size).toBe(tools.length);
   });
 
   it('a collector that refuses the export fails open: the run succeeds, the fail-open log says telemetry-unavailable', async () => {

@@ -8,6 +8,7 @@ import { DEMO_LOGIN, logIn } from '../../packs/http/client/login-recipe.js';
 import { EXIT } from './exit-codes.js';
 import { formatTable, truncate } from './format-table.js';
 import { openLedgerFor } from './open-ledger.js';
+import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 
 export const DEMO_HAR = fileURLToPath(new URL('../../../demo/captures/demo-app.har', import.meta.url));
 export const DEMO_REQUEST = '2 suites with 3 tests each';
@@ -52,15 +53,18 @@ export default async function demoCommand(options: { json?: boolean }, command: 
   const app = await startDemoApp();
   const ledger = openLedgerFor(command);
   try {
-    const result = await prepareData({
-      request: DEMO_REQUEST,
-      captures: [DEMO_HAR],
-      scope: DEMO_SCOPE,
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      loginName: 'demo',
-      ledger,
-    });
+    // Observed like `tally fish`: progress on a terminal, --events, OTel spans when enabled.
+    const result = await observeRuns(runSurfacesOf(command, ledger.path), () =>
+      prepareData({
+        request: DEMO_REQUEST,
+        captures: [DEMO_HAR],
+        scope: DEMO_SCOPE,
+        baseUrl: app.url,
+        login: DEMO_LOGIN,
+        loginName: 'demo',
+        ledger,
+      }),
+    );
     const confirmations = await confirmThroughApi(app.url, result);
     const allConfirmed =
       result.status === 'success' &&

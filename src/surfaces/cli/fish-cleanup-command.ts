@@ -5,6 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
 import { openLedgerFor } from './open-ledger.js';
+import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 
 async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Promise<CleanupResult> {
   const meta = ledger.getRun(runId).run.meta as {
@@ -56,8 +57,12 @@ export default async function fishCleanupCommand(
   const options: FishFlags = { ...(command.parent?.opts() as FishFlags), ...ownOptions };
   const ledger = openLedgerFor(command);
   try {
-    const results: CleanupResult[] = [];
-    for (const runId of runIds) results.push(await cleanOne(runId, options, ledger));
+    // Each cleanup is a run of its own, observed like `tally fish` (progress, --events, OTel).
+    const results = await observeRuns(runSurfacesOf(command, ledger.path), async () => {
+      const done: CleanupResult[] = [];
+      for (const runId of runIds) done.push(await cleanOne(runId, options, ledger));
+      return done;
+    });
     if (options.json) {
       const output = results.length === 1 ? results[0] : results;
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);

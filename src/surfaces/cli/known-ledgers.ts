@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
-import { RunNotFoundError } from '../../core/errors.js';
+import { RunNotFoundError, TallyError } from '../../core/errors.js';
 import type { RunListing, RunRecord } from '../../core/ledger/entry.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { registeredLedgers } from './ledger-registry.js';
@@ -60,9 +60,13 @@ export function listRunsAcross(paths: string[], options: { limit: number; agent?
     .slice(0, options.limit);
 }
 
-/** The run with this id in the first known ledger that has it; RUN_NOT_FOUND names this project's ledger. */
+/**
+ * The run with this id in the first known ledger that has it: the one lookup of `runs show`
+ * and `report`. RUN_NOT_FOUND names the one ledger --ledger gave, else every ledger searched.
+ */
 export function findRun(command: Command, runId: string): RunRecord {
-  for (const path of knownLedgerPaths(command)) {
+  const paths = knownLedgerPaths(command);
+  for (const path of paths) {
     const ledger = openExistingLedgerAt(path);
     if (!ledger) continue;
     try {
@@ -73,5 +77,13 @@ export function findRun(command: Command, runId: string): RunRecord {
       ledger.close();
     }
   }
-  throw new RunNotFoundError(runId, ledgerPathFor(command));
+  const own = ledgerPathFor(command);
+  if (ledgerNamed(command) || paths.length === 0) throw new RunNotFoundError(runId, own);
+  const named =
+    paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+  throw new TallyError(
+    'RUN_NOT_FOUND',
+    `No run "${runId}" in any of your ${paths.length} ledger${paths.length === 1 ? '' : 's'} (${named}). List runs with \`tally runs\`.`,
+    { runId, ledgerPath: own, searched: paths },
+  );
 }

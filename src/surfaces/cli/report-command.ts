@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { RunNotFoundError } from '../../core/errors.js';
 import { renderReport } from '../report/render-report.js';
 import { EXIT } from './exit-codes.js';
-import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
+import { findRun } from './known-ledgers.js';
 
 /** `tally report RUN [--out FILE]`: a self-contained HTML report of one run. */
 export default async function reportCommand(
@@ -12,15 +11,10 @@ export default async function reportCommand(
   options: { out?: string },
   command: Command,
 ): Promise<number> {
-  const ledger = openExistingLedgerFor(command);
-  if (!ledger) throw new RunNotFoundError(runId, ledgerPathFor(command));
-  try {
-    const html = renderReport(ledger.getRun(runId));
-    const out = resolve(options.out ?? `tally-report-${runId}.html`);
-    writeFileSync(out, html);
-    process.stdout.write(`Wrote ${out}\n`);
-    return EXIT.ok;
-  } finally {
-    ledger.close();
-  }
+  // Any ledger `tally runs` lists (read-only), unless --ledger or TALLY_LEDGER names one: as `runs show`.
+  const html = renderReport(findRun(command, runId));
+  const out = resolve(options.out ?? `tally-report-${runId}.html`);
+  writeFileSync(out, html);
+  process.stdout.write(`Wrote ${out}\n`);
+  return EXIT.ok;
 }

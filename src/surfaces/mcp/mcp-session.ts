@@ -12,6 +12,7 @@ import { invokeTool } from '../../core/invoke-tool.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { packageVersion } from '../cli/package-version.js';
 import { capToolResult, DEFAULT_MAX_RESULT_BYTES } from './cap-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
@@ -85,7 +86,8 @@ async function rootPaths(uris: { uri: string }[]): Promise<string[]> {
  */
 export function createMcpSession(options: McpSessionOptions): McpSession {
   const server = new Server(
-    { name: 'tally', version: '0.1.0' },
+    // The installed package's version, as `tally --version` prints it, so clients see which Tally serves them.
+    { name: 'tally', version: packageVersion() },
     {
       capabilities: { tools: {} },
       instructions:

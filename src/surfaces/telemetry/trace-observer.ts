@@ -20,6 +20,8 @@ export interface TraceObserver {
 interface OpenRun {
   span: Span;
   context: Context;
+  /** Entries of the run told so far: the ledger's `seq` of the latest one. */
+  seq: number;
 }
 
 /** `openai.chat:gpt-4.1-mini` → provider `openai`, model `gpt-4.1-mini`. */
@@ -37,6 +39,16 @@ function attributes(values: Record<string, string | number | string[] | undefine
   const out: Attributes = {};
   for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
   return out;
+}
+
+/**
+ * `gen_ai.tool.call.id`: the id the caller gave the call when the entry carries one, else the
+ * call's own address in the ledger, `RUN#SEQ` (the `seq` column of `tally runs show RUN`):
+ * unique in the run, stable, and what a reader of the trace can look up. Every entry of an
+ * observed run is told in the order it was appended, so counting them gives its `seq`.
+ */
+function toolCallId(runId: string, seq: number, data: Record<string, unknown>): string {
+  return text(data.toolCallId) ?? `${runId}#${seq}`;
 }
 
 /**
@@ -67,7 +79,7 @@ export function traceObserver(tracer: Tracer): TraceObserver {
       // A library user's active span (if they installed a context manager) becomes the parent.
       context.active(),
     );
-    runs.set(event.runId, { span, context: trace.setSpan(context.active(), span) });
+    runs.set(event.runId, { span, context: trace.setSpan(context.active(), span), seq: 0 });
   };
 
   const childSpan = (
@@ -125,7 +137,7 @@ export function traceObserver(tracer: Tracer): TraceObserver {
           [GEN_AI.operationName]: 'execute_tool',
           [GEN_AI.toolName]: tool,
           [GEN_AI.toolType]: 'function',
-          [GEN_AI.toolCallId]: text(data.toolCallId),
+          [GEN_AI.toolCallId]: toolCallId(event.runId, run.seq, data),
           [TALLY.toolTarget]: text(data.target),
           [TALLY.toolOutcome]: entry.outcome,
           [TALLY.toolSource]: text(data.source),
@@ -167,7 +179,9 @@ export function traceObserver(tracer: Tracer): TraceObserver {
       if (event.type === 'run-start') return startRun(event);
       if (event.type !== 'entry') return;
       const run = runs.get(event.runId);
-      if (run) onEntry(run, event);
+      if (!run) return;
+      run.seq += 1;
+      onEntry(run, event);
     },
     endOpenRuns: () => {
       for (const run of runs.values()) {

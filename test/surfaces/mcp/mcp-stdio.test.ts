@@ -5,12 +5,17 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { createMcpServer } from '../../../src/surfaces/mcp/create-mcp-server.js';
 import { tempDir } from '../../helpers.js';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'tally.js');
+const { version } = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
+) as { version: string };
 const exec = promisify(execFile);
 
 async function connect(root: string, roots?: string[]) {
@@ -40,6 +45,8 @@ describe('tally mcp over stdio, with the official SDK client', () => {
     const root = tempDir();
     writeFileSync(join(root, 'README.md'), '# hello\nTODO: write docs\n');
     const client = await connect(root);
+    // The initialize answer names the installed package's version, as `tally --version` does.
+    expect(client.getServerVersion()).toEqual({ name: 'tally', version });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'fs_delete',
@@ -118,6 +125,20 @@ describe('tally mcp over stdio, with the official SDK client', () => {
         .filter((entry) => entry.kind === 'tool_call' && entry.outcome === 'rejected')
         .map((entry) => (entry.data.error as { details: { reason: string } }).details.reason),
     ).toEqual(['traversal', 'protected-path']);
+    ledger.close();
+  });
+
+  it('createMcpServer (the library) reports the package version too', async () => {
+    const ledger = Ledger.open(join(tempDir(), '.tally', 'ledger.db'));
+    const session = createMcpServer({ tools: [], ledger });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: 'tally-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect(client.getServerVersion()).toEqual({ name: 'tally', version });
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    await client.close();
+    session.end();
     ledger.close();
   });
 
