@@ -303,14 +303,17 @@ describe('README shell commands', () => {
   });
 
   describe('run as written, offline, in a fresh project', () => {
-    const work = mkdtempSync(join(tmpdir(), 'tally-readme-sh-'));
-    const project = join(work, 'project');
+    // Made in beforeAll, so a run that filters these tests out leaves no folder behind.
+    let work = '';
+    let project = '';
     const vars: Record<string, string> = {};
     const urls: [string, string][] = [];
     const servers: ChildProcess[] = [];
     let env: NodeJS.ProcessEnv = {};
 
     beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), 'tally-readme-sh-'));
+      project = join(work, 'project');
       if (!existsSync(join(REPO, 'dist', 'surfaces', 'cli', 'main.js')))
         throw new Error('dist/ is missing: run `npm run build` (npm test does it for you).');
       // A project with the package installed: `npx tally` resolves it here, never from the registry.
@@ -361,7 +364,7 @@ describe('README shell commands', () => {
         if (server.exitCode === null && server.pid) process.kill(-server.pid, 'SIGTERM');
         await exited;
       }
-      rmSync(work, { recursive: true, force: true });
+      if (work) rmSync(work, { recursive: true, force: true });
     });
 
     /** The command with the README's placeholders, ports and scratch paths made real. */
