@@ -1,6 +1,12 @@
 import { TallyError, ToolRejectedError } from '../../../core/errors.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
+import {
+  fetchTransport,
+  nodeHttpTransport,
+  type Transport,
+  type TransportResponse,
+} from './http-transport.js';
 import type { LiveSession } from './login-recipe.js';
 
 export interface ApiRequest {
@@ -74,6 +80,7 @@ export interface ApiClientOptions {
    * recognised later by a read that finds an item carrying the same marked value.
    */
   marker?: string;
+  /** Send through this fetch instead of node:http (fault injection, instrumentation). */
   fetch?: typeof fetch;
 }
 
@@ -106,10 +113,12 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly created = new Set<string>();
   private readonly lost: LostCreate[] = [];
+  private readonly transport: Transport;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
+    this.transport = options.fetch ? fetchTransport(options.fetch) : nodeHttpTransport;
     for (const path of options.created ?? []) this.created.add(canonicalPath(path));
   }
 
@@ -219,38 +228,43 @@ export class ApiClient {
     if (method === 'DELETE') this.checkDelete(url);
     const hasBody = request.body !== undefined && method !== 'GET' && method !== 'DELETE';
     const started = performance.now();
-    let response: Response;
-    let text: string;
+    let response: TransportResponse;
     try {
-      response = await (this.options.fetch ?? fetch)(url, {
+      response = await this.transport(url, {
         method,
         headers: this.headersFor(url, hasBody),
-        redirect: 'manual',
         ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
         ...(signal ? { signal } : {}),
       });
-      text = await response.text();
     } catch (error) {
       // The request may have reached the server: a create can exist without its id.
       this.rememberLost(method, url, request.path, request.body, `${method} ${url.pathname} → no response`);
+      // fetch wraps the system error in `cause`; node:http throws it as it is.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const reason =
-        cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+      const code = (error as { code?: unknown }).code;
+      const aborted = error instanceof Error && error.name === 'AbortError';
+      const reason = aborted
+        ? 'This operation was aborted'
+        : (cause?.code ??
+          (typeof code === 'string' ? code : undefined) ??
+          cause?.message ??
+          (error instanceof Error ? error.message : String(error)));
       throw new TallyError(
         'NETWORK_ERROR',
         `${method} ${url.pathname} got no response (${reason}): ${method === 'GET' ? 'nothing was read' : 'the server may or may not have acted'}. Check that the app is running at ${this.origin}; after a lost create, lookup the collection before retrying.`,
         { method, path: url.pathname },
       );
     }
+    const text = response.text;
     let body: unknown = text;
-    if (text && (response.headers.get('content-type') ?? '').includes('json')) {
+    if (text && (response.header('content-type') ?? '').includes('json')) {
       try {
         body = JSON.parse(text);
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    const location = response.headers.get('location') ?? undefined;
+    const location = response.header('location') ?? undefined;
     // A redirect is not a success: the request was not carried out where it was sent.
     const ok = response.status >= 200 && response.status < 300;
     // Ids only from a successful write's own response.
