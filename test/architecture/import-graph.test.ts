@@ -123,6 +123,7 @@ describe('dependency direction', () => {
       'hook-digest-record-command.ts',
       'hook-gate-command.ts',
       'hook-unknown-command.ts',
+      'records-query-fast.ts',
     ]) {
       expect(heavyImportsFrom(join(src, 'surfaces', 'cli', entry)).loaded, entry).toEqual([]);
     }
@@ -148,6 +149,12 @@ describe('dependency direction', () => {
     ).toEqual([]);
     // The walk itself must see the dispatch: without following the lazy imports it sees one file.
     expect(reachFrom(HOOK_ENTRY).modules).toEqual(['surfaces/cli/hook-entry.ts']);
+  });
+
+  it('the records query fast path loads no commander and no command table (only Node built-ins and SQLite)', () => {
+    const { modules, packages } = reachFrom(join(src, 'surfaces', 'cli', 'records-query-fast.ts'));
+    expect(packages.filter((line) => !/ → (node:.*|better-sqlite3)$/.test(line))).toEqual([]);
+    expect(modules).not.toContain('surfaces/cli/main.ts');
   });
 
   it('the scout sub-agent tool is an agent: it loads packs and core only, and no model SDK until a model is given', () => {
