@@ -24,6 +24,8 @@ export interface InvokeContext {
   signal?: AbortSignal;
   /** Which transport made the call: agent, mcp or cli. */
   source?: string;
+  /** The model's id for this call (AI SDK `toolCallId`): kept in the entry, so traces can name it. */
+  toolCallId?: string;
   /** Overrides the tool's own deadline (ms). */
   timeoutMs?: number;
   /** A last word before execution (gates, a finished run): return an error to refuse the call. */
@@ -255,6 +257,7 @@ export async function invokeTool(
       ...(record.error ? { error: record.error } : {}),
       durationMs,
       ...(context.source ? { source: context.source } : {}),
+      ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
     },
   });
   return { ...record, durationMs };

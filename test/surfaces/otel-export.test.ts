@@ -79,11 +79,12 @@ describe('OpenTelemetry export', () => {
       'tally.tool.target': 'items/a1',
       'tally.tool.outcome': 'ok',
     });
-    // gen_ai.tool.call.id names each call's own ledger entry (RUN#SEQ), so a trace leads to
-    // the very entry `tally runs show RUN` prints: distinct per call, and the right entry.
+    // gen_ai.tool.call.id is the model's own id for the call (kept in its ledger entry), so a
+    // trace leads to the very entry `tally runs show RUN` prints: distinct per call, the right one.
     const callIds = tools.map((span) => span.attributes['gen_ai.tool.call.id']);
     const toolEntries = ledger.entries(result.runId).filter((entry) => entry.kind === 'tool_call');
-    expect(callIds).toEqual(toolEntries.map((entry) => `${result.runId}#${entry.seq}`));
+    expect(callIds).toEqual(toolEntries.map((entry) => entry.data.toolCallId));
+    for (const id of callIds) expect(id).toEqual(expect.stringMatching(/^(?!.*#\d+$).+/));
     expect(toolEntries.map((entry) => entry.name)).toEqual(['put_item', 'get_item', 'finish']);
     expect(new Set(callIds).size).toBe(3);
     // A failed call is an error span with the error's code as error.type.

@@ -100,6 +100,7 @@ async function handleCall(
     recorder: context.recorder,
     failOpen: context.failOpen,
     source: 'agent',
+    toolCallId,
     ...(context.signal ? { signal: context.signal } : {}),
     admit: (name) => {
       if (state.ending && name !== STOP_TOOL) {
