@@ -97,7 +97,7 @@ describe('tally demo and tally fish cleanup are runs like any other', () => {
     }
   });
 
-  it('tally fish cleanup: observed (--events) and listed by tally runs from another folder', async () => {
+  it('tally fish cleanup from another folder: finds the run, records the cleanup beside it, observed (--events), listed by tally runs', async () => {
     const { app } = await demoApp();
     const state = tempDir('tally-state-');
     const [project, elsewhere] = [tempDir(), tempDir()];
@@ -121,7 +121,8 @@ describe('tally demo and tally fish cleanup are runs like any other', () => {
     expect(fish.code, fish.stderr).toBe(0);
     const fishRun = (JSON.parse(fish.stdout) as { runId: string }).runId;
 
-    const cleanup = await runTally(['fish', 'cleanup', fishRun, '--json', '--events'], { cwd: project, env });
+    // From another folder: the run is found in the user's list, and its cleanup is recorded beside it.
+    const cleanup = await runTally(['fish', 'cleanup', fishRun, '--json', '--events'], { cwd: elsewhere, env });
     expect(cleanup.code, cleanup.stderr).toBe(0);
     const cleaned = JSON.parse(cleanup.stdout) as { runId: string; cleanedRunId: string; status: string };
     expect(cleaned).toMatchObject({ cleanedRunId: fishRun, status: 'success' });
@@ -139,5 +140,6 @@ describe('tally demo and tally fish cleanup are runs like any other', () => {
       { id: fishRun, agent: 'fisherman' },
     ]);
     expect(listed.every((run) => run.ledger === ledgerOf(project) && run.status === 'success')).toBe(true);
+    expect(existsSync(join(elsewhere, '.tally'))).toBe(false);
   });
 });

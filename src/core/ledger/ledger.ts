@@ -403,6 +403,12 @@ export class Ledger {
     ];
   }
 
+  /** Whether this ledger has the run (written or still queued), without reading its entries. */
+  hasRun(runId: string): boolean {
+    if (this.runQueue.some((run) => run.id === runId)) return true;
+    return this.database.prepare('SELECT 1 FROM runs WHERE id = ?').get(runId) !== undefined;
+  }
+
   getRun(runId: string): RunRecord {
     this.flush();
     const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;

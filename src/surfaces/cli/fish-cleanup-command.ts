@@ -4,7 +4,8 @@ import type { Ledger } from '../../core/ledger/ledger.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
-import { openLedgerFor } from './open-ledger.js';
+import { ledgerPathHolding } from './known-ledgers.js';
+import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 
 async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Promise<CleanupResult> {
@@ -55,12 +56,23 @@ export default async function fishCleanupCommand(
   // `fish cleanup RUN --json --login x`: commander hands flags after the subcommand that
   // `fish` also declares to `fish`; they were written for cleanup, so they count here.
   const options: FishFlags = { ...(command.parent?.opts() as FishFlags), ...ownOptions };
-  const ledger = openLedgerFor(command);
+  // Each cleanup is recorded in the ledger that holds the run it cleans (any of the user's,
+  // as `runs show` finds it); a run found nowhere is reported by this project's ledger.
+  const ledgers = new Map<string, Ledger>();
+  const ledgerOf = (runId: string): Ledger => {
+    const path = ledgerPathHolding(command, runId) ?? ledgerPathFor(command);
+    let ledger = ledgers.get(path);
+    if (!ledger) {
+      ledger = openLedgerAt(path);
+      ledgers.set(path, ledger);
+    }
+    return ledger;
+  };
   try {
     // Each cleanup is a run of its own, observed like `tally fish` (progress, --events, OTel).
-    const results = await observeRuns(runSurfacesOf(command, ledger.path), async () => {
+    const results = await observeRuns(runSurfacesOf(command, ledgerPathFor(command)), async () => {
       const done: CleanupResult[] = [];
-      for (const runId of runIds) done.push(await cleanOne(runId, options, ledger));
+      for (const runId of runIds) done.push(await cleanOne(runId, options, ledgerOf(runId)));
       return done;
     });
     if (options.json) {
@@ -71,6 +83,6 @@ export default async function fishCleanupCommand(
     }
     return results.every(cleaned) ? EXIT.ok : EXIT.notMet;
   } finally {
-    ledger.close();
+    for (const ledger of ledgers.values()) ledger.close();
   }
 }

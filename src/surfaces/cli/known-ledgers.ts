@@ -61,6 +61,23 @@ export function listRunsAcross(paths: string[], options: { limit: number; agent?
 }
 
 /**
+ * The known ledger that holds this run (see `knownLedgerPaths`), or undefined: where a command
+ * that acts on a run (`fish cleanup`) records what it does, next to the run it acts on.
+ */
+export function ledgerPathHolding(command: Command, runId: string): string | undefined {
+  for (const path of knownLedgerPaths(command)) {
+    const ledger = openExistingLedgerAt(path);
+    if (!ledger) continue;
+    try {
+      if (ledger.hasRun(runId)) return path;
+    } finally {
+      ledger.close();
+    }
+  }
+  return undefined;
+}
+
+/**
  * The run with this id in the first known ledger that has it: the one lookup of `runs show`
  * and `report`. RUN_NOT_FOUND names the one ledger --ledger gave, else every ledger searched.
  */
