@@ -71,5 +71,8 @@ export default defineConfig({
     testNamePattern: /^(?!.*`tally )/,
     pool: 'threads',
     sequence: { sequencer: FastFirst },
+    // As in vitest.config.ts: no test writes into the real user's cache or state folders.
+    globalSetup: ['test/setup/xdg-global.ts'],
+    setupFiles: ['test/setup/xdg-setup.ts'],
   },
 });
