@@ -1,17 +1,27 @@
 import type { PlanCall, PlanOutcome } from '../../core/agent/run-plan.js';
 import type { Effect } from '../../core/effects.js';
 import { singular } from '../../packs/http/endpoints/resource-name.js';
+import type { UniqueToken } from '../../packs/http/openapi/sample-value.js';
 import type { FishermanFinish } from './fisherman-finish.js';
 import type { ParentLink } from './plan-data-request.js';
 import { type BoundedTask, runBounded } from './run-bounded.js';
 
 const TITLE_FIELDS = /^(title|name|label|subject|heading|summary)$/i;
 
+/**
+ * The body for one item: its label (title fields) and its token — the run's marker and the
+ * item's number in the run — for values that must differ between items and runs (emails,
+ * usernames, codes). A spec plan builds each item's body from the schema; without one the
+ * example is replayed with a fresh title.
+ */
+export type FreshBody = (label: string, unique: UniqueToken) => Record<string, unknown>;
+
 /** What execution needs of a plan: a captured plan, a recipe and a spec plan all have it. */
 export interface ExecutableType {
   type: string;
   count: number;
   example: { path: string; requestBody?: unknown };
+  fresh?: FreshBody;
 }
 
 export interface ExecutablePlan {
@@ -20,6 +30,7 @@ export interface ExecutablePlan {
   container?: {
     type: string;
     example: { path: string; requestBody?: unknown };
+    fresh?: FreshBody;
     link: ParentLink;
     id?: string;
   };
@@ -30,8 +41,13 @@ export interface ExecuteOptions {
   concurrency?: number;
 }
 
-function freshBody(example: unknown, label: string): Record<string, unknown> {
-  const body = structuredClone(example ?? {}) as Record<string, unknown>;
+function freshBody(
+  step: { example: { requestBody?: unknown }; fresh?: FreshBody },
+  label: string,
+  unique: UniqueToken,
+): Record<string, unknown> {
+  if (step.fresh) return step.fresh(label, unique);
+  const body = structuredClone(step.example.requestBody ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(body))
     if (TITLE_FIELDS.test(key) && typeof body[key] === 'string') body[key] = label;
   return body;
@@ -127,7 +143,7 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
         const label = `${capitalize(singular(plan.parent.type))} ${parentNumber} · ${marker}`;
         let target = {
           path: plan.parent.example.path,
-          body: freshBody(plan.parent.example.requestBody, label),
+          body: freshBody(plan.parent, label, { run: marker, serial: parentNumber }),
         };
         if (into.id && plan.container)
           target = linkTo(target.path, target.body, plan.container.link, into.id);
@@ -141,9 +157,11 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
           (_unused, at): BoundedTask =>
             async () => {
               const childLabel = `${capitalize(singular(child.type))} ${parentNumber}.${at + 1} · ${marker}`;
+              // Serials: the container 0, parents 1…P, then every child its own.
+              const serial = plan.parent.count + (parentNumber - 1) * child.count + at + 1;
               const linked = linkTo(
                 child.example.path,
-                freshBody(child.example.requestBody, childLabel),
+                freshBody(child, childLabel, { run: marker, serial }),
                 child.link,
                 parent.id,
               );
@@ -218,7 +236,7 @@ async function resolveContainer(
   const made = await create(
     container.type,
     collection,
-    freshBody(container.example.requestBody, `${capitalize(kind)} 1 · ${marker}`),
+    freshBody(container, `${capitalize(kind)} 1 · ${marker}`, { run: marker, serial: 0 }),
   );
   if ('error' in made) return { stop: made.error, failed: true };
   return {

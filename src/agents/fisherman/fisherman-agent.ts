@@ -1,15 +1,17 @@
 import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
+import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { type HttpToolContext, httpTools } from '../../packs/http/tools/index.js';
 import { fishermanFinish } from './fisherman-finish.js';
 import { fishermanInstructions } from './fisherman-prompt.js';
 import { fishermanVerifier, itemsFromCreates } from './fisherman-verifier.js';
-import { listEndpointsTool } from './list-endpoints-tool.js';
+import { endpointSource, listEndpointsTool } from './list-endpoints-tool.js';
 import type { DataRequest } from './parse-data-request.js';
 import { requestProblems } from './request-met.js';
 
 export interface FishermanAgentOptions {
-  context: HttpToolContext;
+  /** With `spec` when the run has OpenAPI documents (achieve mode, or both). */
+  context: HttpToolContext & { spec?: ApiSpecIndex };
   /** The request's structure, when the grammar could read it: success then means it was met. */
   request?: DataRequest;
   model?: string;
@@ -22,7 +24,7 @@ export function createFishermanAgent(options: FishermanAgentOptions): Agent {
   const scope: Scope = context.scope;
   return defineAgent({
     name: 'fisherman',
-    instructions: fishermanInstructions(scope, context.client.marker),
+    instructions: fishermanInstructions(scope, context.client.marker, endpointSource(context)),
     tools: [listEndpointsTool(context), ...httpTools(context)],
     finish: fishermanFinish,
     verifier: fishermanVerifier,

@@ -4,7 +4,7 @@ import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatten-schema.js';
 import { sampleValue } from '../../packs/http/openapi/sample-value.js';
-import type { ExecutablePlan, ExecutableType } from './execute-data-plan.js';
+import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './plan-data-request.js';
 
@@ -14,14 +14,16 @@ const parameterName = (segment: string) => /^\{([^}]+)\}$/.exec(segment)?.[1];
 
 type Planned = { plan: ExecutablePlan } | { error: string };
 
+/** A POST to a collection (not to an item path like `/pet/{petId}`): what creates things. */
+const isCreate = (operation: ApiOperation) =>
+  operation.method === 'POST' &&
+  operation.resource !== undefined &&
+  parameterName(segmentsOf(operation.path).at(-1) ?? '') === undefined;
+
 /** POST operations that create a type: a collection (not an item path) whose resource is that type. */
 function creators(type: string, spec: ApiSpecIndex): ApiOperation[] {
   return spec.operations.filter(
-    (operation) =>
-      operation.method === 'POST' &&
-      operation.resource !== undefined &&
-      sameType(type, operation.resource) &&
-      parameterName(segmentsOf(operation.path).at(-1) ?? '') === undefined,
+    (operation) => isCreate(operation) && sameType(type, operation.resource as string),
   );
 }
 
@@ -86,7 +88,12 @@ function fillPath(operation: ApiOperation, scope: Scope, link?: ParentLink): str
   return `/${filled.join('/')}`;
 }
 
-/** An executable step for a type from the spec: the concrete path and a body built from the request schema. */
+/**
+ * An executable step for a type from the spec: the concrete path, a body built from the
+ * request schema (shown as the example), and each item's own body built the same way with
+ * its label and its token (the run's marker and its serial) — so emails, usernames, codes
+ * and the like differ between items and between runs.
+ */
 function stepFor(
   type: string,
   count: number,
@@ -102,7 +109,9 @@ function stepFor(
     return { error: `the request body of POST ${operation.path} is not a JSON object` };
   const path = fillPath(operation, scope, link);
   if (typeof path !== 'string') return path;
-  return { type, count, example: { path, requestBody: body ?? {} } };
+  const fresh: FreshBody = (label, unique) =>
+    (schema ? (sampleValue(schema, { label, unique }) ?? {}) : {}) as Record<string, unknown>;
+  return { type, count, example: { path, requestBody: body ?? {} }, fresh };
 }
 
 /** The creator of a child type that links to the parent (a nested collection preferred). */
@@ -125,7 +134,15 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
     return { error: `no operation of the OpenAPI documents puts a ${request.type} into a ${named.type}` };
   const step = stepFor(named.type, 1, creator, scope);
   if ('error' in step) return step;
-  return { container: { type: named.type, example: step.example, link, id: named.id } };
+  return {
+    container: {
+      type: named.type,
+      example: step.example,
+      ...(step.fresh ? { fresh: step.fresh } : {}),
+      link,
+      id: named.id,
+    },
+  };
 }
 
 /**
@@ -134,7 +151,8 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
  * parameter or body field named after it), bodies built from the request schemas.
  */
 export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope: Scope): Planned {
-  const known = [...new Set(spec.operations.filter((op) => op.method === 'POST').map((op) => op.resource))];
+  // Only what could be created: a POST to an item path (`/pet/{petId}`) updates, it never creates.
+  const known = [...new Set(spec.operations.filter(isCreate).map((op) => op.resource))];
   const parentCreators = creators(request.type, spec);
   // The least nested creator: a top-level collection needs no parent of its own.
   const top = [...parentCreators].sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];

@@ -109,6 +109,11 @@ describe('planning from OpenAPI alone', () => {
     ).toEqual({
       error: expect.stringMatching(/cannot tell how a toys links to its pets/),
     });
+    // A POST to an item path updates that item: it is never offered as a way to create.
+    const updatesOnly = await specWith({ '/pet/{petId}': { post: body({ type: 'object' }) } });
+    expect(planSpecRequest({ count: 1, type: 'pet' }, updatesOnly, noScope)).toEqual({
+      error: 'no operation of the OpenAPI documents creates "pet" (creatable: nothing)',
+    });
     expect(planSpecRequest({ count: 1, type: 'beds' }, spec, noScope)).toEqual({
       error: expect.stringMatching(/cannot fill \{roomId\} of POST \/rooms\/\{roomId\}\/beds.*--scope/),
     });

@@ -176,6 +176,53 @@ describe('request bodies from schemas', () => {
     expect(body).not.toHaveProperty('server');
   });
 
+  it('an object with oneOf variants keeps its own fields and meets one variant (ReadMe v1: a doc needs a title and a category)', async () => {
+    const index = await indexOf(example('3.0', 'readme-legacy'));
+    const docs = index.operation('POST', '/docs')?.requestBody?.schema ?? {};
+    expect(sampleValue(docs, { label: 'Doc 1 · a1b2c3' })).toEqual({
+      title: 'Doc 1 · a1b2c3',
+      category: 'tally',
+    });
+    const card = sampleValue({
+      type: 'object',
+      required: ['kind', 'owner'],
+      properties: { kind: { type: 'string' }, owner: { type: 'string' } },
+      oneOf: [
+        {
+          required: ['number'],
+          properties: {
+            kind: { type: 'string', const: 'card' },
+            number: { type: 'string', pattern: '^\\d{4}$' },
+          },
+        },
+        { required: ['iban'], properties: { kind: { const: 'bank' }, iban: { type: 'string' } } },
+      ],
+    });
+    // The variant's own word wins where both speak (`kind` is "card", not any string).
+    expect(card).toEqual({ kind: 'card', owner: 'tally', number: '1111' });
+  });
+
+  it('a title field whose pattern the label breaks gets a value of the pattern, the label elsewhere', () => {
+    const schema = {
+      type: 'object',
+      required: ['name', 'title'],
+      properties: { name: { type: 'string', pattern: '^[a-z0-9-]{3,30}$' }, title: { type: 'string' } },
+    };
+    const body = sampleValue(schema, {
+      label: 'Team 1 · a1b2c3',
+      unique: { run: 'a1b2c3', serial: 1 },
+    }) as Record<string, string>;
+    expect(body.title).toBe('Team 1 · a1b2c3');
+    expect(body.name).toMatch(/^[a-z0-9-]{3,30}$/);
+    // An unanchored pattern the label meets keeps the label (ReadMe's branch names).
+    expect(
+      sampleValue(
+        { type: 'object', properties: { name: { type: 'string', pattern: '[0-9]+' } } },
+        { label: 'Branch 1 · x' },
+      ),
+    ).toEqual({ name: 'Branch 1 · x' });
+  });
+
   it('summarizes limits and enums, leaving out read-only fields of a request', () => {
     const summary = summarizeSchema(schema) as { properties: Record<string, Record<string, unknown>> };
     expect(summary.properties.kind?.enum).toEqual(['alpha', 'beta']);
