@@ -76,6 +76,12 @@ interface QueuedEntry {
   data: string;
 }
 
+/**
+ * The longest an appended entry waits for its commit while appends keep coming. Reads through
+ * the ledger, `flush()`, close and process exit write the queue at once.
+ */
+const GROUP_COMMIT_MS = 5;
+
 function toEntry(row: EntryRow): LedgerEntry {
   return {
     runId: row.run_id,
@@ -104,8 +110,9 @@ function toRun(row: RunRow): RunInfo {
  * insert assigns its own sequence number under SQLite's write lock.
  *
  * Appends are group-committed: queued in memory and written in one transaction at the end
- * of the current event-loop turn, before any read through this ledger, on close, and on
- * process exit. A hard kill can lose at most the entries of the turn in progress.
+ * of the current event-loop turn — or, while appends keep coming, at most GROUP_COMMIT_MS
+ * after the previous commit — and always before any read through this ledger, on `flush()`,
+ * on close, and on process exit. A hard kill can lose at most the last few milliseconds.
  */
 export class Ledger {
   readonly path: string;
@@ -116,6 +123,8 @@ export class Ledger {
   private readonly newRunId = createRunIdGenerator();
   private queue: QueuedEntry[] = [];
   private flushScheduled = false;
+  /** When the last batch was written (performance.now()): appends faster than the window share a commit. */
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
   private readonly writeQueue: Database.Transaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
   private runQueue: QueuedRun[] = [];
   private readonly flushOnExit = () => this.finalFlush(false);
@@ -250,7 +259,11 @@ export class Ledger {
     if (this.retryTimer) return;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flushInBackground());
+      // Group commit: an append after a quiet spell is written at the end of this turn; while
+      // appends keep coming (a plan's creates), one commit per GROUP_COMMIT_MS takes them all.
+      const wait = this.lastFlushAt + GROUP_COMMIT_MS - performance.now();
+      if (wait <= 0) setImmediate(() => this.flushInBackground());
+      else setTimeout(() => this.flushInBackground(), wait).unref();
     }
   }
 
@@ -266,6 +279,7 @@ export class Ledger {
       this.retryTimer = undefined;
     }
     if ((this.queue.length === 0 && this.runQueue.length === 0) || !this.database.open) return true;
+    this.lastFlushAt = performance.now();
     const runs = this.runQueue;
     const rows = this.queue;
     this.runQueue = [];

@@ -160,6 +160,9 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
       failOpen,
       source: 'mcp',
     });
+    // The client (or the user running `tally runs show` beside it) may read the ledger as
+    // soon as it has the result: the call's entry is committed before the answer goes out.
+    options.ledger.flush();
     if (record.outcome === 'ok') {
       counts.ok += 1;
       // The text and the structured copy both carry the result, so each gets half the cap.

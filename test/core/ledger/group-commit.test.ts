@@ -1,0 +1,71 @@
+// Appends are group-committed: a burst of appends shares commits, yet every entry is on disk
+// within a few milliseconds, and a read through the ledger sees everything at once.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { tempDir } from '../../helpers.js';
+
+const open: Ledger[] = [];
+afterEach(() => {
+  for (const ledger of open.splice(0)) ledger.close();
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Rows another connection (another process, `tally runs show`) sees now. */
+function onDisk(path: string, runId: string): number {
+  const reader = new Database(path, { readonly: true });
+  try {
+    return reader.prepare('SELECT COUNT(*) FROM entries WHERE run_id = ?').pluck().get(runId) as number;
+  } finally {
+    reader.close();
+  }
+}
+
+describe('group commit', () => {
+  it('one append after a quiet spell is on disk at the end of its turn', async () => {
+    const path = join(tempDir(), 'ledger.db');
+    const ledger = Ledger.open(path);
+    open.push(ledger);
+    const run = ledger.startRun({ agent: 't', task: 'x' });
+    await sleep(20);
+    run.append({ kind: 'note', data: { n: 1 } });
+    await nextTurn();
+    expect(onDisk(path, run.runId)).toBe(1);
+  });
+
+  it('a burst of appends over many turns is on disk within milliseconds of the last, and a read sees all at once', async () => {
+    const path = join(tempDir(), 'ledger.db');
+    const ledger = Ledger.open(path);
+    open.push(ledger);
+    const run = ledger.startRun({ agent: 't', task: 'burst' });
+    for (let index = 0; index < 200; index++) {
+      run.append({ kind: 'note', data: { index } });
+      await nextTurn();
+    }
+    // A read through the ledger never waits for the window.
+    expect(run.entries().map((entry) => entry.data.index)).toEqual([...Array(200).keys()]);
+    for (let index = 200; index < 300; index++) {
+      run.append({ kind: 'note', data: { index } });
+      await nextTurn();
+    }
+    await sleep(30);
+    expect(onDisk(path, run.runId)).toBe(300);
+  });
+
+  it('flush() commits the queue now, whatever the window', async () => {
+    const path = join(tempDir(), 'ledger.db');
+    const ledger = Ledger.open(path);
+    open.push(ledger);
+    const run = ledger.startRun({ agent: 't', task: 'flush' });
+    for (let index = 0; index < 10; index++) {
+      run.append({ kind: 'note', data: { index } });
+      await nextTurn();
+    }
+    run.append({ kind: 'note', data: { index: 10 } });
+    ledger.flush();
+    expect(onDisk(path, run.runId)).toBe(11);
+  });
+});
