@@ -45,6 +45,16 @@ describe('the prompt names the source of the endpoints', () => {
     expect(tool('list_endpoints').description).toMatch(/OpenAPI documents/);
     expect(listed.note).not.toMatch(/browser|captur/i);
     expect(listed.endpoints).toContain('POST /owners/{ownerId}/pets');
+    // An endpoint that does not exist is answered from the documents, not from "captures".
+    const missing = (await tool('get_endpoint_spec').execute(
+      { method: 'POST', path: '/no-such-thing' },
+      { runId: 'r', failOpen: () => {} },
+    )) as { result: { found: boolean; message: string } };
+    expect(missing.result.found).toBe(false);
+    expect(missing.result.message).not.toMatch(/captur/i);
+    expect(missing.result.message).toMatch(
+      /POST operations in the OpenAPI documents: .*POST \/owners\/\{ownerId\}\/pets/,
+    );
   });
 
   it('replicate mode (captures only): the browser and its captured examples', async () => {

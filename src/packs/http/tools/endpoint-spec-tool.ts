@@ -33,13 +33,26 @@ export function endpointSpecTool(context: HttpToolContext & { spec?: ApiSpecInde
         };
       }
       if (!example) {
-        const known = context.index
-          .endpointLines(context.scope)
-          .filter((line) => line.startsWith(`${input.method} `));
+        const sameMethod = (line: string) => line.startsWith(`${input.method} `);
+        // Name the sources this run has: the documents' operations, captured traffic, or both.
+        const documented = context.spec?.endpointLines().filter(sameMethod);
+        const hasCaptures = !documented || context.index.captures.length > 0;
+        const captured = context.index.endpointLines(context.scope).filter(sameMethod);
+        const sought = !documented
+          ? `captured ${input.method} request`
+          : `${input.method} operation${hasCaptures ? ' or captured request' : ''}`;
+        const lists = [
+          ...(documented
+            ? [`${input.method} operations in the OpenAPI documents: ${documented.join(', ') || 'none'}`]
+            : []),
+          ...(hasCaptures
+            ? [`Captured ${input.method} endpoints in scope: ${captured.join(', ') || 'none'}`]
+            : []),
+        ];
         return {
           result: {
             found: false,
-            message: `No captured ${input.method} request matches ${input.path}. Captured ${input.method} endpoints in scope: ${known.join(', ') || 'none'}.`,
+            message: `No ${sought} matches ${input.path}. ${lists.join('. ')}.`,
           },
         };
       }

@@ -20,7 +20,7 @@ export function requestTool(context: HttpToolContext) {
   return defineTool({
     name: 'request',
     description:
-      'Send one HTTP request to the app API as the logged-in user. Returns the HTTP status, the error category and the server message, the ids the response returned, and the body. Use get_endpoint_spec before the first use of an endpoint.',
+      "Send one HTTP request to the app API with the run's credentials (the live session, or the configured headers). Returns the HTTP status, the error category and the server message, the ids the response returned, and the body. Use get_endpoint_spec before the first use of an endpoint.",
     inputSchema: requestInput,
     annotations: { destructive: true, openWorld: true },
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
