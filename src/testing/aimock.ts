@@ -12,7 +12,9 @@ export interface AimockServer {
 /**
  * Starts `@copilotkit/aimock` (a real OpenAI/Anthropic wire-format server) on 127.0.0.1 and
  * a free port. Register fixtures in `setup`; remember that the first matching fixture wins,
- * so register `onToolResult` fixtures before `onMessage` ones.
+ * so register `onToolResult` fixtures before `onMessage` ones. A run with an observer streams
+ * its model calls, and aimock answers those as server-sent events: a fixture's `chunkSize`
+ * and `latency` options say how small the pieces are and how far apart.
  */
 export async function startAimock(setup: (mock: LLMock) => void = () => {}): Promise<AimockServer> {
   let module: typeof import('@copilotkit/aimock');

@@ -36,6 +36,11 @@ export const callTools = (calls: ScriptedToolCall[], text?: string): ScriptStep 
   toolCalls: calls,
 });
 
+/** A text in the pieces a provider streams it in: word by word, each with the space after it. */
+function wordPieces(text: string): string[] {
+  return text.split(/(?<=\s)(?=\S)/);
+}
+
 const USAGE = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 5, text: 5, reasoning: undefined },
@@ -98,6 +103,7 @@ export class ScriptedModel implements LanguageModelV3 {
     };
   }
 
+  /** The next step, streamed word by word (a run whose text someone watches is streamed). */
   async doStream(
     options: LanguageModelV3CallOptions,
   ): Promise<{ stream: ReadableStream<LanguageModelV3StreamPart> }> {
@@ -107,7 +113,11 @@ export class ScriptedModel implements LanguageModelV3 {
       if (part.type === 'text') {
         parts.push(
           { type: 'text-start', id: String(index) },
-          { type: 'text-delta', id: String(index), delta: part.text },
+          ...wordPieces(part.text).map((delta) => ({
+            type: 'text-delta' as const,
+            id: String(index),
+            delta,
+          })),
           { type: 'text-end', id: String(index) },
         );
       } else if (part.type === 'tool-call') {

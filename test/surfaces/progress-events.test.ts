@@ -75,7 +75,7 @@ describe('run progress', () => {
     expect(ledger.entries(result.runId).at(-1)?.kind).toBe('end');
   });
 
-  it('the renderer prints each model call, its text, and each tool call with target and status', async () => {
+  it('the renderer prints the model text as it streams, each model call, and each tool call with target and status', async () => {
     const { agent } = itemAgent();
     const out = collector();
     const renderer = await createProgressRenderer({ stream: out.stream, verbose: false, spinner: false });
@@ -88,9 +88,11 @@ describe('run progress', () => {
     renderer.stop();
     const lines = out.text().split('\n');
     expect(lines[0]).toMatch(/^▸ items \(.+\) run run_/);
-    expect(lines[1]).toMatch(/^◆ model .+ round 1/);
-    expect(lines[2]).toBe('  “Storing a1.”');
+    // The text streams in before its model call completes; it is not shown a second time.
+    expect(lines[1]).toBe('  “Storing a1.”');
+    expect(lines[2]).toMatch(/^◆ model .+ round 1/);
     expect(lines[3]).toMatch(/^✓ put_item items\/a1 · \d+ ms$/);
+    expect(out.text().match(/Storing a1/g)).toHaveLength(1);
     expect(out.text()).toMatch(/⊘ get_item items\/missing · rejected ITEM_NOT_FOUND: No item "missing"\./);
     expect(out.text()).toMatch(/■ success · finished/);
     expect(out.text()).not.toContain('claim'); // claims only with --verbose

@@ -62,6 +62,11 @@ export function loadCassette(path: string, vars: Record<string, string> = {}): C
   return substitute(parsed.data, { ...parsed.data.vars, ...vars });
 }
 
+/** A text in the pieces a provider streams it in: word by word, each with the space after it. */
+function wordPieces(text: string): string[] {
+  return text.split(/(?<=\s)(?=\S)/);
+}
+
 const USAGE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 0, text: 0, reasoning: undefined },
@@ -127,6 +132,7 @@ export class CassetteModel implements LanguageModelV3 {
     };
   }
 
+  /** The next response, streamed word by word (a replay on a terminal shows it as it comes). */
   async doStream(
     options: LanguageModelV3CallOptions,
   ): Promise<{ stream: ReadableStream<LanguageModelV3StreamPart> }> {
@@ -136,7 +142,11 @@ export class CassetteModel implements LanguageModelV3 {
       if (part.type === 'text')
         parts.push(
           { type: 'text-start', id: String(index) },
-          { type: 'text-delta', id: String(index), delta: part.text },
+          ...wordPieces(part.text).map((delta) => ({
+            type: 'text-delta' as const,
+            id: String(index),
+            delta,
+          })),
           { type: 'text-end', id: String(index) },
         );
       else if (part.type === 'tool-call') parts.push(part);

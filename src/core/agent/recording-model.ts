@@ -1,49 +1,187 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import {
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3Usage,
+  UnsupportedFunctionalityError,
+} from '@ai-sdk/provider';
+import { simulateStreamingMiddleware, wrapLanguageModel } from 'ai';
 import type { RunRecorder } from '../ledger/ledger.js';
+import type { Redactor } from '../redact.js';
 import type { RunState } from './run-state.js';
+
+export interface RecordingListeners {
+  /** Told the (redacted) text of each response, after its `model_call` entry. */
+  onText?: (text: string) => void;
+  /**
+   * Told the response's text while it arrives, redacted piece by piece. Set, the model is
+   * called with `doStream`; unset, with `doGenerate` (see `recordingModel`).
+   */
+  onTextDelta?: (delta: string) => void;
+}
+
+const NO_USAGE: LanguageModelV3Usage = {
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
+
+const BEARER_WORD = /\b(?:Bearer|Basic|Token)\s*$/;
+
+/**
+ * Security: a delta is redacted before anyone sees it, but a secret can arrive split over
+ * several deltas. Text is therefore let out only up to the last whitespace (a secret token
+ * is never cut in two), never right after `Bearer`/`Basic`/`Token` (the redactor masks the
+ * word that follows), and each piece goes through the redactor first. What no piece can
+ * catch — a known secret that itself contains spaces — is still scrubbed from the whole
+ * text that the ledger, `model-text` and `RunResult` carry.
+ */
+function deltaGate(redactor: Redactor, tell: (delta: string) => void) {
+  let raw = '';
+  let shown = 0;
+  const show = (end: number) => {
+    if (end <= shown) return;
+    const piece = redactor.redactText(raw.slice(shown, end));
+    shown = end;
+    if (piece) tell(piece);
+  };
+  return {
+    push(delta: string) {
+      raw += delta;
+      let end = Math.max(raw.lastIndexOf(' '), raw.lastIndexOf('\n'), raw.lastIndexOf('\t')) + 1;
+      while (end > shown && BEARER_WORD.test(raw.slice(shown, end))) {
+        const before = raw.slice(0, end).replace(BEARER_WORD, '');
+        end = before.length;
+      }
+      show(end);
+    },
+    flush: () => show(raw.length),
+  };
+}
+
+function textOf(parts: readonly { type: string; text?: string }[]): string {
+  return parts
+    .map((part) => (part.type === 'text' ? (part.text ?? '') : ''))
+    .join('')
+    .trim();
+}
 
 /**
  * Wraps a model so each call lands in the ledger as `model_call` the moment the response
  * arrives — before the tool calls it asked for run, so the ledger reads in causal order.
+ *
+ * The loop always calls `doStream`. Only when someone watches the text as it comes
+ * (`onTextDelta`) does that reach the provider as a streamed request; otherwise, and for a
+ * model that refuses to stream (`UnsupportedFunctionalityError`), the response comes from
+ * `doGenerate` and is replayed as a stream (the AI SDK's `simulateStreamingMiddleware`).
+ * Why not stream always: an unwatched run gains nothing from it, and its calls stay the very
+ * requests they were (some OpenAI-compatible servers send no usage in a stream; wrappers that
+ * watch `doGenerate` keep working). Either way the entry is the same: usage and finish reason
+ * from the response's end, no entry for a call that failed.
  */
 export function recordingModel(
   model: LanguageModelV3,
   recorder: RunRecorder,
   state: RunState,
-  /** Told the (redacted) text of each response, after its `model_call` entry; only when observed. */
-  onText?: (text: string) => void,
+  listeners: RecordingListeners = {},
 ): LanguageModelV3 {
   const modelId = `${model.provider}:${model.modelId}`;
+  const { onText, onTextDelta } = listeners;
+
+  const record = (
+    usage: LanguageModelV3Usage,
+    finishReason: LanguageModelV3FinishReason,
+    started: number,
+    text: string,
+  ): void => {
+    state.rounds += 1;
+    recorder.append({
+      kind: 'model_call',
+      name: modelId,
+      data: {
+        model: modelId,
+        round: state.rounds,
+        inputTokens: usage.inputTokens.total ?? null,
+        outputTokens: usage.outputTokens.total ?? null,
+        finishReason: finishReason.unified,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      },
+    });
+    if (onText && text) onText(recorder.redactor.redactText(text));
+  };
+
+  const doGenerate: LanguageModelV3['doGenerate'] = async (options) => {
+    const started = performance.now();
+    const result = await model.doGenerate(options);
+    record(result.usage, result.finishReason, started, onText ? textOf(result.content) : '');
+    return result;
+  };
+
+  const simulated = wrapLanguageModel({
+    model: { ...fields(model), doGenerate, doStream: (options) => model.doStream(options) },
+    middleware: simulateStreamingMiddleware(),
+  });
+
+  // A model that refused to stream once is not asked again in this run.
+  let streams = typeof model.doStream === 'function';
+  const streamed = async (options: LanguageModelV3CallOptions, tell: (delta: string) => void) => {
+    const started = performance.now();
+    let response: Awaited<ReturnType<LanguageModelV3['doStream']>>;
+    try {
+      response = await model.doStream(options);
+    } catch (error) {
+      if (!UnsupportedFunctionalityError.isInstance(error)) throw error;
+      streams = false;
+      return simulated.doStream(options);
+    }
+    const gate = deltaGate(recorder.redactor, tell);
+    let text = '';
+    let recorded = false;
+    const end = (usage: LanguageModelV3Usage, finishReason: LanguageModelV3FinishReason) => {
+      recorded = true;
+      gate.flush();
+      record(usage, finishReason, started, text.trim());
+    };
+    const recording = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        if (part.type === 'error') {
+          // The call failed, as a throwing doGenerate would have: no entry, and the loop
+          // ends the run with model_error instead of finishing a half-made step.
+          controller.error(part.error);
+          return;
+        }
+        if (part.type === 'text-delta') {
+          text += part.delta;
+          gate.push(part.delta);
+        } else if (part.type === 'finish') {
+          end(part.usage, part.finishReason);
+        }
+        controller.enqueue(part);
+      },
+      // A stream that closed without its finish part still was a call (the SDK ends the step
+      // with finish reason "other" and no usage): it is recorded the same way.
+      flush() {
+        if (!recorded) end(NO_USAGE, { unified: 'other', raw: undefined });
+      },
+    });
+    return { ...response, stream: response.stream.pipeThrough(recording) };
+  };
+
+  return {
+    ...fields(model),
+    doGenerate,
+    doStream: (options) =>
+      onTextDelta && streams ? streamed(options, onTextDelta) : simulated.doStream(options),
+  };
+}
+
+function fields(
+  model: LanguageModelV3,
+): Pick<LanguageModelV3, 'specificationVersion' | 'provider' | 'modelId' | 'supportedUrls'> {
   return {
     specificationVersion: 'v3',
     provider: model.provider,
     modelId: model.modelId,
     supportedUrls: model.supportedUrls,
-    doGenerate: async (options) => {
-      const started = performance.now();
-      const result = await model.doGenerate(options);
-      state.rounds += 1;
-      recorder.append({
-        kind: 'model_call',
-        name: modelId,
-        data: {
-          model: modelId,
-          round: state.rounds,
-          inputTokens: result.usage.inputTokens.total ?? null,
-          outputTokens: result.usage.outputTokens.total ?? null,
-          finishReason: result.finishReason.unified,
-          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        },
-      });
-      if (onText) {
-        const text = result.content
-          .map((part) => (part.type === 'text' ? part.text : ''))
-          .join('')
-          .trim();
-        if (text) onText(recorder.redactor.redactText(text));
-      }
-      return result;
-    },
-    doStream: (options) => model.doStream(options),
   };
 }

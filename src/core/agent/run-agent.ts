@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { generateText, type ModelMessage, type StepResult, stepCountIs, type ToolSet } from 'ai';
+import { type ModelMessage, type StepResult, stepCountIs, streamText, type ToolSet } from 'ai';
 import { errorMessage, ModelNotConfiguredError } from '../errors.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
@@ -77,6 +77,29 @@ function recordStep(context: RunToolsContext, step: StepResult<ToolSet>, toolNam
   if (firing) recordGuard(context, firing);
 }
 
+/** What the loop reads of one segment, as `generateText` returned it. */
+interface Segment {
+  steps: StepResult<ToolSet>[];
+  response: { messages: ModelMessage[] };
+}
+
+/**
+ * One segment of the loop through `streamText`, settled as `generateText` settles: with the
+ * steps once the stream is drained, or with the error that ended it — a call that failed
+ * after its retries, or the caller's abort — so the endings stay what they were.
+ */
+async function streamSegment(settings: Parameters<typeof streamText<ToolSet>>[0]): Promise<Segment> {
+  // The stream carries errors as parts, read below; the default handler would also print them.
+  const result = streamText({ ...settings, onError: () => undefined });
+  for await (const part of result.fullStream) {
+    // Stop at the first error: generateText would not have gone on to another step.
+    if (part.type === 'error') throw part.error;
+    if (part.type === 'abort') throw settings.abortSignal?.reason ?? new Error('the caller aborted the run');
+  }
+  const [steps, response] = await Promise.all([result.steps, result.response]);
+  return { steps, response };
+}
+
 function injectNudges(recorder: RunRecorder, state: RunState, messageCount: number): void {
   for (const nudge of state.pendingNudges) {
     recorder.append({ kind: 'nudge', name: nudge.why, data: { why: nudge.why, text: nudge.text } });
@@ -95,13 +118,25 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     model: `${model.provider}:${model.modelId}`,
   });
   const state = newRunState();
+  // Observed, the text streams in as the model writes it; unobserved, nobody would see it.
   const tracedModel = recordingModel(
     model,
     recorder,
     state,
-    emit &&
-      ((text) =>
-        emit({ type: 'model-text', runId: recorder.runId, agent: agent.name, text, time: Date.now() })),
+    emit
+      ? {
+          onText: (text) =>
+            emit({ type: 'model-text', runId: recorder.runId, agent: agent.name, text, time: Date.now() }),
+          onTextDelta: (delta) =>
+            emit({
+              type: 'model-text-delta',
+              runId: recorder.runId,
+              agent: agent.name,
+              delta,
+              time: Date.now(),
+            }),
+        }
+      : {},
   );
   const toolNames = new Set([...agent.tools.map((tool) => tool.name), 'finish', 'stop']);
   const context: RunToolsContext = {
@@ -138,9 +173,9 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
       }
       const firstRound = state.rounds === 0;
       const segmentStart = messages;
-      let result: Awaited<ReturnType<typeof generateText>>;
+      let result: Segment;
       try {
-        result = await generateText({
+        result = await streamSegment({
           model: tracedModel,
           system: agent.instructions,
           messages: segmentStart,

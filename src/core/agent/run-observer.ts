@@ -5,7 +5,11 @@ import type { NewEntry } from '../ledger/entry.js';
 /**
  * What an observer of a run is told, as it happens. `entry` is every ledger append of the
  * run (tool_call, model_call, guard, nudge, gate, claim, fail_open, end), already redacted;
- * `model-text` is the text of a model response (not persisted: the ledger keeps counts).
+ * `model-text` is the text of a model response (not persisted: the ledger keeps counts),
+ * told after its `model_call` entry. `model-text-delta` is a piece of that text while the
+ * response streams in, before its entry; joined, the pieces of one response are its text
+ * (untrimmed). Pieces are redacted one by one and let out at word ends (see
+ * `recordingModel`); where the two could differ, `model-text` is the redacted truth.
  */
 export type RunEvent =
   | {
@@ -17,7 +21,8 @@ export type RunEvent =
       time: number;
     }
   | { type: 'entry'; runId: string; agent: string; entry: NewEntry; time: number }
-  | { type: 'model-text'; runId: string; agent: string; text: string; time: number };
+  | { type: 'model-text'; runId: string; agent: string; text: string; time: number }
+  | { type: 'model-text-delta'; runId: string; agent: string; delta: string; time: number };
 
 /** Called synchronously on the loop's path: keep it cheap; it must not throw (if it does, it is detached). */
 export type RunObserver = (event: RunEvent) => void;

@@ -7,6 +7,9 @@ export interface ProgressStyle {
   verbose: boolean;
 }
 
+/** As many characters of a model's text as a line shows without --verbose. */
+export const MODEL_TEXT_LIMIT = 240;
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 export function formatDuration(ms: unknown): string {
@@ -53,8 +56,9 @@ export function formatProgressEvent(event: RunEvent, style: ProgressStyle): stri
       text(event.meta.model) ?? (text(event.meta.tier) === 'deterministic' ? 'deterministic plan' : '');
     return `${pc.bold('▸')} ${event.agent}${how ? ` (${how})` : ''} ${pc.dim(`run ${event.runId}`)}`;
   }
+  if (event.type === 'model-text-delta') return undefined; // shown as it comes: see streamedText
   if (event.type === 'model-text') {
-    const said = style.verbose ? event.text : truncate(event.text, 240);
+    const said = style.verbose ? event.text : truncate(event.text, MODEL_TEXT_LIMIT);
     return pc.dim(`  “${said}”`);
   }
   const { entry } = event;
@@ -88,7 +92,7 @@ export function formatProgressEvent(event: RunEvent, style: ProgressStyle): stri
 
 /** What the spinner says while nothing happens: what the run is waiting for now. */
 export function waitingText(event: RunEvent, modelDriven: boolean): string | undefined {
-  if (event.type === 'model-text') return undefined;
+  if (event.type === 'model-text' || event.type === 'model-text-delta') return undefined;
   if (event.type === 'entry' && event.entry.kind === 'end') return undefined;
   if (event.type === 'entry' && event.entry.kind === 'model_call')
     return event.entry.data.finishReason === 'tool-calls' ? 'running tools…' : 'checking the answer…';

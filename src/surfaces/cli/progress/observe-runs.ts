@@ -41,14 +41,15 @@ function wantsProgress(surfaces: RunSurfaces, stream: NodeJS.WriteStream): boole
 export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<T>): Promise<T> {
   const stream = process.stderr;
   const observers: RunObserver[] = [];
-  if (surfaces.events) observers.push(eventsWriter(stream));
   const progress = wantsProgress(surfaces, stream)
     ? await (await import('./progress-renderer.js')).createProgressRenderer({
         stream,
         verbose: surfaces.verbose,
       })
     : undefined;
+  // Progress first: it ends a streamed text's line before an --events line lands on the same stderr.
   if (progress) observers.push(progress.observer);
+  if (surfaces.events) observers.push(eventsWriter(stream));
   const telemetry = telemetryEnabled()
     ? await (await import('../../telemetry/start-telemetry.js')).startTelemetry({
         failOpen: createFailOpen({ logPath: surfaces.failOpenLog }),

@@ -1,5 +1,6 @@
 import type { RunObserver } from '../../../core/agent/run-observer.js';
 import { formatProgressEvent, type ProgressStyle, waitingText } from './format-progress-event.js';
+import { streamedText } from './streamed-text.js';
 
 export interface ProgressRenderer {
   observer: RunObserver;
@@ -15,7 +16,9 @@ export interface ProgressRendererOptions extends ProgressStyle {
 
 /**
  * Live progress on a terminal: one line per model call and tool call as it lands, the
- * model's text per step, and an ora spinner saying what the run waits for in between.
+ * model's text as the model writes it, and an ora spinner saying what the run waits for in
+ * between. The spinner stops while text streams (it would redraw over the line being
+ * written) and starts again with the next line.
  */
 export async function createProgressRenderer(options: ProgressRendererOptions): Promise<ProgressRenderer> {
   const { default: ora } = await import('ora');
@@ -25,10 +28,25 @@ export async function createProgressRenderer(options: ProgressRendererOptions): 
   // Silent (not merely disabled) without animation: a disabled ora still prints "- text" lines.
   const spinner = ora({ stream: options.stream, discardStdin: false, isSilent: !animate });
   const modelDriven = new Set<string>();
+  const text = streamedText(options);
   return {
     observer: (event) => {
+      if (event.type === 'model-text-delta') {
+        const piece = text.piece(event.runId, event.delta);
+        if (!piece) return;
+        // Only a spinning ora may be stopped: stopping moves the cursor to the line's start.
+        if (spinner.isSpinning) spinner.stop();
+        options.stream.write(piece);
+        return;
+      }
+      const ended = text.close();
+      if (ended) options.stream.write(ended);
       if (event.type === 'run-start' && typeof event.meta.model === 'string') modelDriven.add(event.runId);
-      const line = formatProgressEvent(event, options);
+      // A text shown while it streamed is not shown again whole.
+      const line =
+        event.type === 'model-text' && text.takeShown(event.runId)
+          ? undefined
+          : formatProgressEvent(event, options);
       if (line !== undefined) {
         spinner.clear();
         options.stream.write(`${line}\n`);
@@ -42,6 +60,10 @@ export async function createProgressRenderer(options: ProgressRendererOptions): 
       if (spinner.isSpinning) spinner.text = waiting;
       else spinner.start(waiting);
     },
-    stop: () => spinner.stop(),
+    stop: () => {
+      const ended = text.close();
+      if (ended) options.stream.write(ended);
+      spinner.stop();
+    },
   };
 }
