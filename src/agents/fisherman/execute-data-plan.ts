@@ -1,12 +1,11 @@
 import type { PlanCall, PlanOutcome } from '../../core/agent/run-plan.js';
 import type { Effect } from '../../core/effects.js';
+import { freshenExample } from '../../packs/http/endpoints/freshen-example.js';
 import { singular } from '../../packs/http/endpoints/resource-name.js';
 import type { UniqueToken } from '../../packs/http/openapi/sample-value.js';
 import type { FishermanFinish } from './fisherman-finish.js';
 import type { ParentLink } from './plan-data-request.js';
 import { type BoundedTask, runBounded } from './run-bounded.js';
-
-const TITLE_FIELDS = /^(title|name|label|subject|heading|summary)$/i;
 
 /**
  * The body for one item: its label (title fields) and its token — the run's marker and the
@@ -47,10 +46,7 @@ function freshBody(
   unique: UniqueToken,
 ): Record<string, unknown> {
   if (step.fresh) return step.fresh(label, unique);
-  const body = structuredClone(step.example.requestBody ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(body))
-    if (TITLE_FIELDS.test(key) && typeof body[key] === 'string') body[key] = label;
-  return body;
+  return freshenExample(step.example.requestBody, label, unique);
 }
 
 function linkTo(
@@ -69,6 +65,9 @@ function linkTo(
   segments[link.index + 1] = encodeURIComponent(parentId);
   return { path: segments.join('/'), body };
 }
+
+/** `an account`, `a user`, `an upload`, `a unit`: the article a reader expects before a type. */
+const withArticle = (word: string) => `${/^([aeio]|u(?!s|ni|ti|ri))/i.test(word) ? 'an' : 'a'} ${word}`;
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -127,7 +126,9 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
         const unknown = lost
           ? " (the response was lost and no item with this run's marker was found: the outcome is unknown)"
           : '';
-        return { error: `creating a ${singular(type)} failed: ${failureOf('POST', path, record)}${unknown}` };
+        return {
+          error: `creating ${withArticle(singular(type))} failed: ${failureOf('POST', path, record)}${unknown}`,
+        };
       }
       const title =
         typeof body.title === 'string' ? body.title : typeof body.name === 'string' ? body.name : undefined;

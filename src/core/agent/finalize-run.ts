@@ -138,7 +138,7 @@ export function finalize(
     summary =
       status === 'failed'
         ? `Not done. ${told}`
-        : `Partly done: ${plural(verified.length, 'item')} made before the run ended are backed by the ledger. ${told}`;
+        : `Partly done: ${plural(verified.length, 'item')} made before the run ended ${verified.length === 1 ? 'is' : 'are'} backed by the ledger. ${told}`;
   }
   summary = recorder.redactor.redactText(summary);
   recorder.append({

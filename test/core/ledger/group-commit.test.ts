@@ -31,7 +31,7 @@ describe('group commit', () => {
     open.push(ledger);
     const run = ledger.startRun({ agent: 't', task: 'x' });
     await sleep(20);
-    run.append({ kind: 'note', data: { n: 1 } });
+    run.append({ kind: 'nudge', data: { n: 1 } });
     await nextTurn();
     expect(onDisk(path, run.runId)).toBe(1);
   });
@@ -42,13 +42,13 @@ describe('group commit', () => {
     open.push(ledger);
     const run = ledger.startRun({ agent: 't', task: 'burst' });
     for (let index = 0; index < 200; index++) {
-      run.append({ kind: 'note', data: { index } });
+      run.append({ kind: 'nudge', data: { index } });
       await nextTurn();
     }
     // A read through the ledger never waits for the window.
     expect(run.entries().map((entry) => entry.data.index)).toEqual([...Array(200).keys()]);
     for (let index = 200; index < 300; index++) {
-      run.append({ kind: 'note', data: { index } });
+      run.append({ kind: 'nudge', data: { index } });
       await nextTurn();
     }
     await sleep(30);
@@ -61,10 +61,10 @@ describe('group commit', () => {
     open.push(ledger);
     const run = ledger.startRun({ agent: 't', task: 'flush' });
     for (let index = 0; index < 10; index++) {
-      run.append({ kind: 'note', data: { index } });
+      run.append({ kind: 'nudge', data: { index } });
       await nextTurn();
     }
-    run.append({ kind: 'note', data: { index: 10 } });
+    run.append({ kind: 'nudge', data: { index: 10 } });
     ledger.flush();
     expect(onDisk(path, run.runId)).toBe(11);
   });

@@ -57,7 +57,7 @@ export function isUniqueField(field: string): boolean {
 }
 
 /** `a1b2c3` and item 12 → `a1b2c3c`: short, letters and digits only. */
-const tokenText = (unique: UniqueToken) => `${unique.run}${unique.serial.toString(36)}`;
+export const tokenText = (unique: UniqueToken) => `${unique.run}${unique.serial.toString(36)}`;
 
 /**
  * A number for varying patterned strings: the run's hash times a prime, plus the item's
@@ -70,7 +70,7 @@ function seedOf(unique: UniqueToken): bigint {
 }
 
 /** A UUID of the token's own (version-4 shaped): the same token, the same UUID. */
-function tokenUuid(unique: UniqueToken): string {
+export function tokenUuid(unique: UniqueToken): string {
   const hex = createHash('sha256').update(`${unique.run}:${unique.serial}`).digest('hex');
   const variant = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
