@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { NewEntry } from '../../core/ledger/entry.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
 import type { TurnResult } from './run-turn.js';
@@ -119,6 +119,28 @@ export function tappedModel(model: LanguageModelV3, listener: TurnEventListener)
       if (text) listener({ type: 'text', text });
       return result;
     },
-    doStream: (options) => model.doStream(options),
+    // A watched run streams: the step's text is gathered from its deltas and told at the end
+    // of the step, as doGenerate tells it.
+    doStream: async (options) => {
+      const result = await model.doStream(options);
+      const parts: string[] = [];
+      const tell = () => {
+        const text = parts.join('').trim();
+        parts.length = 0;
+        if (text) listener({ type: 'text', text });
+      };
+      return {
+        ...result,
+        stream: result.stream.pipeThrough(
+          new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+            transform(part, controller) {
+              if (part.type === 'text-delta') parts.push(part.delta);
+              if (part.type === 'finish') tell();
+              controller.enqueue(part);
+            },
+          }),
+        ),
+      };
+    },
   };
 }

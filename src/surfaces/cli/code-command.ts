@@ -11,7 +11,7 @@ import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { EXIT } from './exit-codes.js';
 import { formatCodeTurn, formatTurnEvent } from './format-code-turn.js';
 import { openLedgerFor } from './open-ledger.js';
-import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
+import { observeRuns, runSurfacesOf, textShownByProgress } from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
 
 interface CodeFlags {
@@ -68,11 +68,18 @@ function exitCodeOf(result: TurnResult): number {
   return result.recovery || result.flags.length > 0 ? EXIT.notMet : EXIT.ok;
 }
 
-/** Prints a turn's events as they happen; remembers the last text so the reply is not printed twice. */
-function eventPrinter(): { onEvent: (event: TurnEvent) => void; lastText: () => string | undefined } {
+/**
+ * Prints a turn's events as they happen; remembers the last text so the reply is not printed
+ * twice. Step texts are left out where the progress display streams them on the same terminal.
+ */
+function eventPrinter(skipText: boolean): {
+  onEvent: (event: TurnEvent) => void;
+  lastText: () => string | undefined;
+} {
   let last: string | undefined;
   return {
     onEvent: (event) => {
+      if (event.type === 'text' && skipText) return;
       if (event.type === 'text') last = event.text;
       const line = formatTurnEvent(event);
       if (line) process.stdout.write(`${line}\n`);
@@ -156,9 +163,10 @@ export default async function codeCommand(
         turn: turnSettings(options, cassette?.model),
       });
     }
-    return await observeRuns(runSurfacesOf(command, ledger.path), async () => {
+    const surfaces = runSurfacesOf(command, ledger.path);
+    return await observeRuns(surfaces, async () => {
       if (!message) return await interactive(ledger, options, root);
-      const printer = cassette && !options.json ? eventPrinter() : undefined;
+      const printer = cassette && !options.json ? eventPrinter(textShownByProgress(surfaces)) : undefined;
       const result = await runTurn({
         message,
         root,

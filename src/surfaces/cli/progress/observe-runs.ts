@@ -28,6 +28,14 @@ export function runSurfacesOf(command: Command, ledgerPath: string): RunSurfaces
   };
 }
 
+/**
+ * Whether the model's text is already on this terminal, streamed by the progress display:
+ * then a command's own copy of each step's text on the same terminal would only repeat it.
+ */
+export function textShownByProgress(surfaces: RunSurfaces): boolean {
+  return wantsProgress(surfaces, process.stderr) && process.stdout.isTTY === true;
+}
+
 /** Progress only on a terminal, never under --json or --quiet. */
 function wantsProgress(surfaces: RunSurfaces, stream: NodeJS.WriteStream): boolean {
   return !surfaces.json && !surfaces.quiet && stream.isTTY === true && process.env.TERM !== 'dumb';
