@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AuthSample, Capture, CaptureSet, SkippedCapture } from './capture.js';
 import { CapturesNotFoundError } from './capture-error.js';
@@ -9,6 +9,31 @@ import { asInputFileError, readRegularFile } from './read-regular-file.js';
 
 /** HARs with bodies run to tens of MB; past this, JSON.parse alone would take seconds and GBs. */
 export const HAR_SIZE_LIMIT = 200 * 1024 * 1024;
+
+/**
+ * HARs parsed in this process, by file identity (device, inode, size, change times): a library
+ * that prepares data again and again (an MCP server, a test suite) parses a HAR once. A file
+ * that changed in any way has another identity and is parsed again. The parsed captures are
+ * only ever read. At most a few are kept: a HAR with bodies can be tens of MB.
+ */
+const parsedHars = new Map<string, ReturnType<typeof parseHar>>();
+const PARSED_HARS_KEPT = 4;
+
+function parseHarFile(path: string): ReturnType<typeof parseHar> {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  const key = stats?.isFile()
+    ? `${path}\0${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
+    : undefined;
+  const cached = key === undefined ? undefined : parsedHars.get(key);
+  if (cached) return cached;
+  // Read through the regular-file check (no links, FIFOs or devices), as always.
+  const parsed = parseHar(readRegularFile(path, 'HAR file', HAR_SIZE_LIMIT), path);
+  if (key !== undefined) {
+    parsedHars.set(key, parsed);
+    if (parsedHars.size > PARSED_HARS_KEPT) parsedHars.delete(parsedHars.keys().next().value as string);
+  }
+  return parsed;
+}
 
 /** Loads HAR files and explorbot directories; a malformed HAR throws CaptureFormatError. */
 export function loadCaptures(
@@ -35,7 +60,7 @@ export function loadCaptures(
       auth.push(...parsed.auth);
       skipped.push(...parsed.skipped);
     } else {
-      const parsed = parseHar(readRegularFile(path, 'HAR file', HAR_SIZE_LIMIT), path);
+      const parsed = parseHarFile(path);
       all.push(...parsed.captures);
       auth.push(...parsed.auth);
     }

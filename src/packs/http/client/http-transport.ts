@@ -12,7 +12,10 @@ export interface TransportRequest {
 /** What the API client reads of a response. */
 export interface TransportResponse {
   status: number;
+  /** One header, repeated values joined with ", " (as fetch's Headers.get). */
   header(name: string): string | undefined;
+  /** Every `Set-Cookie` line, never joined (a cookie's Expires holds a comma). */
+  setCookies(): string[];
   text: string;
 }
 
@@ -31,13 +34,14 @@ export const nodeHttpTransport: Transport = (url, request) =>
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     const outgoing = send(
       url,
-      { method: request.method, headers, ...(request.signal ? { signal: request.signal } : {}) },
+      { method: request.method.toUpperCase(), headers, ...(request.signal ? { signal: request.signal } : {}) },
       (response) => {
         readBody(response).then(
           (text) =>
             resolve({
               status: response.statusCode ?? 0,
               header: (name) => headerValue(response, name),
+              setCookies: () => response.headers['set-cookie'] ?? [],
               text,
             }),
           reject,
@@ -59,7 +63,12 @@ export function fetchTransport(fetchImpl: typeof fetch): Transport {
       ...(request.signal ? { signal: request.signal } : {}),
     });
     const text = await response.text();
-    return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text };
+    return {
+      status: response.status,
+      header: (name) => response.headers.get(name) ?? undefined,
+      setCookies: () => response.headers.getSetCookie(),
+      text,
+    };
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TallyError } from '../../../core/errors.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
+import { nodeHttpTransport, type TransportRequest, type TransportResponse } from './http-transport.js';
 
 /** A recipe is a few lines of JSON; anything bigger is not one. */
 export const LOGIN_RECIPE_SIZE_LIMIT = 1024 * 1024;
@@ -138,16 +139,16 @@ export function recipeSecrets(recipe: LoginRecipe, env: NodeJS.ProcessEnv = proc
   return [...values(recipe.form), ...values(recipe.json)];
 }
 
-/** fetch, with a network failure (refused, DNS, reset) as a LoginError that says what to check. */
-async function reach(url: URL, init: RequestInit): Promise<Response> {
+/** One request of the login (never following a redirect), a network failure as a LoginError that says what to check. */
+async function reach(url: URL, request: TransportRequest): Promise<TransportResponse> {
   try {
-    return await fetch(url, init);
+    return await nodeHttpTransport(url, request);
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const code = (error as { code?: unknown }).code;
+    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
     throw new LoginError(
       'LOGIN_UNREACHABLE',
-      `Cannot reach ${url.origin} to log in (${cause?.code ?? cause?.message ?? error.message}). Check --base-url and that the app is running.`,
+      `Cannot reach ${url.origin} to log in (${reason}). Check --base-url and that the app is running.`,
       { url: url.href },
     );
   }
@@ -165,13 +166,12 @@ export async function logIn(
   const json = expand(recipe.json, env);
   const response = await reach(loginUrl, {
     method: recipe.method,
-    redirect: 'manual',
     headers: form
       ? { 'content-type': 'application/x-www-form-urlencoded' }
       : { 'content-type': 'application/json' },
     body: form ? new URLSearchParams(form).toString() : JSON.stringify(json ?? {}),
   });
-  jar.store(response.headers.getSetCookie());
+  jar.store(response.setCookies());
   if (response.status >= 400 || jar.size === 0) {
     throw new LoginError(
       'LOGIN_FAILED',
@@ -182,11 +182,11 @@ export async function logIn(
   const session: LiveSession = { jar, startedAt: new Date().toISOString() };
   if (pageUrl) {
     const page = await reach(pageUrl, {
+      method: 'GET',
       headers: { cookie: jar.header(pageUrl.pathname) ?? '' },
-      redirect: 'manual',
     });
-    jar.store(page.headers.getSetCookie());
-    const match = META_CSRF.exec(await page.text());
+    jar.store(page.setCookies());
+    const match = META_CSRF.exec(page.text);
     const token = match?.[1] ?? match?.[2];
     if (!token)
       throw new LoginError(
