@@ -6,7 +6,8 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/demo-app/server.js';
 import type { BenchRow } from '../measure.js';
 
 const HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
-const SAMPLES = 5;
+const SAMPLES = 9;
+const WARMUPS = 3;
 
 interface DemoProcess {
   url: string;
@@ -87,22 +88,27 @@ export async function fishVsFetchLoop(dir: string): Promise<BenchRow[]> {
       const request = `${suites} suites with ${tests} tests each`;
       const times: Record<string, number[]> = { loop: [], c1: [], c4: [] };
       const requests: Record<string, number> = {};
-      // One warm-up of each, not counted: module loading and JIT are not what is compared.
-      await fetchLoop(app.url, suites, tests, `warm-${entities}`);
-      await prepareData({
-        request,
-        captures: [HAR],
-        scope: '/projects/alpha-shop',
-        baseUrl: app.url,
-        login: {
-          url: '/login',
-          method: 'POST',
-          form: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
-          csrfPage: '/projects',
-          csrfHeader: 'x-csrf-token',
-        },
-        ledger,
-      });
+      // Warm-ups of each side, not counted: module loading, JIT and connection set-up are not
+      // what is compared (a small run is over before the JIT has seen its code otherwise).
+      for (let warm = 0; warm < WARMUPS; warm++) {
+        await fetchLoop(app.url, suites, tests, `warm-${entities}-${warm}`);
+        for (const concurrency of [1, 4])
+          await prepareData({
+            request,
+            captures: [HAR],
+            scope: '/projects/alpha-shop',
+            baseUrl: app.url,
+            login: {
+              url: '/login',
+              method: 'POST',
+              form: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+              csrfPage: '/projects',
+              csrfHeader: 'x-csrf-token',
+            },
+            ledger,
+            concurrency,
+          });
+      }
       await app.count();
       for (let sample = 0; sample < SAMPLES; sample++) {
         let started = performance.now();
