@@ -122,7 +122,10 @@ describe('tally demo and tally fish cleanup are runs like any other', () => {
     const fishRun = (JSON.parse(fish.stdout) as { runId: string }).runId;
 
     // From another folder: the run is found in the user's list, and its cleanup is recorded beside it.
-    const cleanup = await runTally(['fish', 'cleanup', fishRun, '--json', '--events'], { cwd: elsewhere, env });
+    const cleanup = await runTally(['fish', 'cleanup', fishRun, '--json', '--events'], {
+      cwd: elsewhere,
+      env,
+    });
     expect(cleanup.code, cleanup.stderr).toBe(0);
     const cleaned = JSON.parse(cleanup.stdout) as { runId: string; cleanedRunId: string; status: string };
     expect(cleaned).toMatchObject({ cleanedRunId: fishRun, status: 'success' });

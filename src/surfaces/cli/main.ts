@@ -246,7 +246,10 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--var <name=value...>', "--replay: fill the cassette's {{NAME}} placeholders")
     .option('--ui', 'serve a chat page on 127.0.0.1 instead of the terminal chat')
     .option('--port <n>', '--ui: port (0 picks a free one)', parsePort, '0')
-    .option('--records-root <dir>', 'records root: where decision records go, and what the scout tool searches (default: --root when it has references/)')
+    .option(
+      '--records-root <dir>',
+      'records root: where decision records go, and what the scout tool searches (default: --root when it has references/)',
+    )
     .action(lazy(() => import('./code-command.js'), setCode));
 
   program

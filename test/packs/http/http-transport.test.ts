@@ -62,9 +62,9 @@ describe('nodeHttpTransport', () => {
     await server.close();
     servers.pop();
     const client = new ApiClient({ baseUrl: url, marker: 'run-1' });
-    await expect(client.send({ method: 'POST', path: '/things', body: { title: 'A run-1' } })).rejects.toThrow(
-      /POST \/things got no response \(ECONNREFUSED\): the server may or may not have acted/,
-    );
+    await expect(
+      client.send({ method: 'POST', path: '/things', body: { title: 'A run-1' } }),
+    ).rejects.toThrow(/POST \/things got no response \(ECONNREFUSED\): the server may or may not have acted/);
   });
 
   it('a connection the server drops mid-response is a lost response, not a crash', async () => {

@@ -34,7 +34,11 @@ export const nodeHttpTransport: Transport = (url, request) =>
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     const outgoing = send(
       url,
-      { method: request.method.toUpperCase(), headers, ...(request.signal ? { signal: request.signal } : {}) },
+      {
+        method: request.method.toUpperCase(),
+        headers,
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
       (response) => {
         readBody(response).then(
           (text) =>
