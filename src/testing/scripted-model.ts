@@ -6,6 +6,7 @@ import type {
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { TallyError } from '../core/errors.js';
+import { streamOfResult } from '../core/models/stream-of-result.js';
 
 export interface ScriptedToolCall {
   toolName: string;
@@ -35,11 +36,6 @@ export const callTools = (calls: ScriptedToolCall[], text?: string): ScriptStep 
   ...(text ? { text } : {}),
   toolCalls: calls,
 });
-
-/** A text in the pieces a provider streams it in: word by word, each with the space after it. */
-function wordPieces(text: string): string[] {
-  return text.split(/(?<=\s)(?=\S)/);
-}
 
 const USAGE = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -107,32 +103,7 @@ export class ScriptedModel implements LanguageModelV3 {
   async doStream(
     options: LanguageModelV3CallOptions,
   ): Promise<{ stream: ReadableStream<LanguageModelV3StreamPart> }> {
-    const result = await this.doGenerate(options);
-    const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    result.content.forEach((part, index) => {
-      if (part.type === 'text') {
-        parts.push(
-          { type: 'text-start', id: String(index) },
-          ...wordPieces(part.text).map((delta) => ({
-            type: 'text-delta' as const,
-            id: String(index),
-            delta,
-          })),
-          { type: 'text-end', id: String(index) },
-        );
-      } else if (part.type === 'tool-call') {
-        parts.push(part);
-      }
-    });
-    parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
-    return {
-      stream: new ReadableStream({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    };
+    return streamOfResult(await this.doGenerate(options));
   }
 
   /** Fails when steps were left unused or the harness asked for more steps than scripted. */

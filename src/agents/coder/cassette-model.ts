@@ -9,6 +9,7 @@ import type {
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
+import { streamOfResult } from '../../core/models/stream-of-result.js';
 
 const stepSchema = z.object({
   text: z.string().optional(),
@@ -60,11 +61,6 @@ export function loadCassette(path: string, vars: Record<string, string> = {}): C
       { path },
     );
   return substitute(parsed.data, { ...parsed.data.vars, ...vars });
-}
-
-/** A text in the pieces a provider streams it in: word by word, each with the space after it. */
-function wordPieces(text: string): string[] {
-  return text.split(/(?<=\s)(?=\S)/);
 }
 
 const USAGE = {
@@ -136,29 +132,6 @@ export class CassetteModel implements LanguageModelV3 {
   async doStream(
     options: LanguageModelV3CallOptions,
   ): Promise<{ stream: ReadableStream<LanguageModelV3StreamPart> }> {
-    const result = await this.doGenerate(options);
-    const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    result.content.forEach((part, index) => {
-      if (part.type === 'text')
-        parts.push(
-          { type: 'text-start', id: String(index) },
-          ...wordPieces(part.text).map((delta) => ({
-            type: 'text-delta' as const,
-            id: String(index),
-            delta,
-          })),
-          { type: 'text-end', id: String(index) },
-        );
-      else if (part.type === 'tool-call') parts.push(part);
-    });
-    parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
-    return {
-      stream: new ReadableStream({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    };
+    return streamOfResult(await this.doGenerate(options));
   }
 }
