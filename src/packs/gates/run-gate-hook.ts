@@ -179,6 +179,36 @@ function turnRecord(
   return report;
 }
 
+/**
+ * What a gate needs before it can hold anything: its skill installed, and this session's turn
+ * state readable. Undefined (the gate releases, the reason logged by `fail`) when either is not.
+ */
+function heldTurn(
+  gate: 'how-do-i' | 'am-i-done',
+  payload: Payload,
+  env: NodeJS.ProcessEnv,
+  locate: () => GateStateDir,
+  session: unknown,
+  fail: Fail,
+) {
+  const skill = resolveSkill(gate, env, payload.cwd);
+  if ('unresolvable' in skill) {
+    fail('skill-unresolvable', skill.unresolvable);
+    return undefined;
+  }
+  const located = locate();
+  if ('refused' in located) {
+    fail('gate-state-unreadable', located.why);
+    return undefined;
+  }
+  const read = readTurnState(located.dir, session);
+  if (!('state' in read)) {
+    fail('gate-state-unreadable', 'missing' in read ? read.missing : read.unreadable);
+    return undefined;
+  }
+  return { skill, dir: located.dir, state: read.state };
+}
+
 function gateHowDoI(
   report: GateHookReport,
   payload: Payload,
@@ -194,22 +224,10 @@ function gateHowDoI(
   }
   const call = classifyToolCall(payload.tool_name, payload.tool_input);
   if (!call.writes) return report;
-  const skill = resolveSkill('how-do-i', env, payload.cwd);
-  if ('unresolvable' in skill) {
-    fail('skill-unresolvable', skill.unresolvable);
-    return report;
-  }
-  const located = locate();
-  if ('refused' in located) {
-    fail('gate-state-unreadable', located.why);
-    return report;
-  }
-  const read = readTurnState(located.dir, session);
-  if (!('state' in read)) {
-    fail('gate-state-unreadable', 'missing' in read ? read.missing : read.unreadable);
-    return report;
-  }
-  if (read.state.scout) return report;
+  const held = heldTurn('how-do-i', payload, env, locate, session, fail);
+  if (!held) return report;
+  const { skill, state } = held;
+  if (state.scout) return report;
   const reason =
     `Tally gate how-do-i: ${call.why}, so it is held until the scout has run in this turn. ` +
     `To satisfy it, call the Skill tool with skill "${skill.invokeAs}" and your goal as args ` +
@@ -241,22 +259,10 @@ function gateAmIDone(
   }
   // Claude Code is already continuing because a Stop hook blocked: never block twice in a row.
   if (payload.stop_hook_active === true) return report;
-  const skill = resolveSkill('am-i-done', env, payload.cwd);
-  if ('unresolvable' in skill) {
-    fail('skill-unresolvable', skill.unresolvable);
-    return report;
-  }
-  const located = locate();
-  if ('refused' in located) {
-    fail('gate-state-unreadable', located.why);
-    return report;
-  }
-  const read = readTurnState(located.dir, session);
-  if (!('state' in read)) {
-    fail('gate-state-unreadable', 'missing' in read ? read.missing : read.unreadable);
-    return report;
-  }
-  if (read.state.reviewAsked || read.state.reviewed) return report;
+  const held = heldTurn('am-i-done', payload, env, locate, session, fail);
+  if (!held) return report;
+  const { skill, dir, state } = held;
+  if (state.reviewAsked || state.reviewed) return report;
   const turn = readTranscriptTurn(payload.transcript_path);
   if ('unreadable' in turn) {
     fail('gate-state-unreadable', turn.unreadable);
@@ -266,7 +272,7 @@ function gateAmIDone(
   const writes = turn.toolUses.filter((use) => classifyToolCall(use.name, use.input).writes);
   if (writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
-  const written = writeTurnState(located.dir, session, { ...read.state, reviewAsked: true });
+  const written = writeTurnState(dir, session, { ...state, reviewAsked: true });
   if ('refused' in written) {
     fail('store-unwritable', written.refused);
     return report;
