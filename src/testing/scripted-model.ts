@@ -1,12 +1,11 @@
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
-  LanguageModelV3Content,
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { TallyError } from '../core/errors.js';
-import { streamOfResult } from '../core/models/stream-of-result.js';
+import { replyResult, streamOfResult } from '../core/models/stream-of-result.js';
 
 export interface ScriptedToolCall {
   toolName: string;
@@ -79,24 +78,18 @@ export class ScriptedModel implements LanguageModelV3 {
     const resolved = typeof step === 'function' ? step(options) : step;
     if ('error' in resolved)
       throw typeof resolved.error === 'string' ? new Error(resolved.error) : resolved.error;
-    const content: LanguageModelV3Content[] = [];
-    if (resolved.text) content.push({ type: 'text', text: resolved.text });
-    for (const call of resolved.toolCalls ?? []) {
-      this.callCounter += 1;
-      content.push({
-        type: 'tool-call',
-        toolCallId: call.toolCallId ?? `call_${this.callCounter}`,
-        toolName: call.toolName,
-        input: call.rawInput ?? JSON.stringify(call.input),
-      });
-    }
-    const hasCalls = (resolved.toolCalls ?? []).length > 0;
-    return {
-      content,
-      finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: hasCalls ? 'tool_calls' : 'stop' },
-      usage: USAGE,
-      warnings: [],
-    };
+    return replyResult(
+      resolved.text,
+      (resolved.toolCalls ?? []).map((call) => {
+        this.callCounter += 1;
+        return {
+          toolCallId: call.toolCallId ?? `call_${this.callCounter}`,
+          toolName: call.toolName,
+          input: call.rawInput ?? JSON.stringify(call.input),
+        };
+      }),
+      USAGE,
+    );
   }
 
   /** The next step, streamed word by word (a run whose text someone watches is streamed). */

@@ -3,13 +3,12 @@ import { basename } from 'node:path';
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
-  LanguageModelV3Content,
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
-import { streamOfResult } from '../../core/models/stream-of-result.js';
+import { replyResult, streamOfResult } from '../../core/models/stream-of-result.js';
 
 const stepSchema = z.object({
   text: z.string().optional(),
@@ -109,23 +108,16 @@ export class CassetteModel implements LanguageModelV3 {
       );
     }
     this.played += 1;
-    const content: LanguageModelV3Content[] = [];
-    if (step.text) content.push({ type: 'text', text: step.text });
-    (step.toolCalls ?? []).forEach((call, index) => {
-      content.push({
-        type: 'tool-call',
-        toolCallId: `cassette_${this.played}_${index}`,
+    const played = this.played;
+    return replyResult(
+      step.text,
+      (step.toolCalls ?? []).map((call, index) => ({
+        toolCallId: `cassette_${played}_${index}`,
         toolName: call.toolName,
         input: JSON.stringify(call.input ?? {}),
-      });
-    });
-    const hasCalls = (step.toolCalls ?? []).length > 0;
-    return {
-      content,
-      finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: hasCalls ? 'tool_calls' : 'stop' },
-      usage: USAGE,
-      warnings: [],
-    };
+      })),
+      USAGE,
+    );
   }
 
   /** The next response, streamed word by word (a replay on a terminal shows it as it comes). */

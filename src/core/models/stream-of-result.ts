@@ -1,4 +1,8 @@
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 
 /** A text in the pieces a provider streams it in: word by word, each with the space after it. */
 export function wordPieces(text: string): string[] {
@@ -31,5 +35,27 @@ export function streamOfResult(
         controller.close();
       },
     }),
+  };
+}
+
+/**
+ * The response a replaying or scripted model gives for one recorded reply: its text, then its
+ * tool calls (input as the JSON text a provider sends), finishing with `tool-calls` when there
+ * are any, else `stop`.
+ */
+export function replyResult(
+  text: string | undefined,
+  calls: { toolCallId: string; toolName: string; input: string }[],
+  usage: LanguageModelV3GenerateResult['usage'],
+): LanguageModelV3GenerateResult {
+  const content: LanguageModelV3Content[] = [];
+  if (text) content.push({ type: 'text', text });
+  for (const call of calls) content.push({ type: 'tool-call', ...call });
+  const hasCalls = calls.length > 0;
+  return {
+    content,
+    finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: hasCalls ? 'tool_calls' : 'stop' },
+    usage,
+    warnings: [],
   };
 }
