@@ -19,6 +19,7 @@ const MUTATE_NOW = [
   'src/packs/http/client/api-client.ts', // origin lock, whole-URL DELETE rule, lost-create memory
   'src/packs/http/tools/http-effects.ts', // what an HTTP exchange did to which resource
   'src/core/redact.ts', // secret names, known secret values, `apiKeyId`-style names not secret
+  'src/agents/scout/scout-tool.ts', // a sub-run's GOVERNS come back only with the reads behind them
 ];
 
 /**

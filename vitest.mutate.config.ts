@@ -62,6 +62,7 @@ export default defineConfig({
       'test/agents/fisherman/cleanup-run-record.test.ts',
       'test/core/redact.test.ts',
       'test/core/redaction-rules.test.ts',
+      'test/agents/scout-tool.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],

@@ -32,7 +32,12 @@ function fastPath() {
   // `tally hook NAME`: the hook entry takes the name where tally-hook.js has it.
   if (command === 'hook' && sub !== undefined && !sub.startsWith('-') && !rest.some(isHelp)) {
     const hook = fast('hook');
-    if (hook) return hook.runHookEntry([argv[0], argv[1], sub, ...rest]);
+    // A hook never fails its host: even a fault of ours releases (exit 0), as tally-hook.js does.
+    if (hook)
+      return hook.runHookEntry([argv[0], argv[1], sub, ...rest]).catch((error) => {
+        process.stderr.write(`tally hook ${sub}: ${error?.message ?? error}; released.\n`);
+        return 0;
+      });
   }
   if (command === 'records' && sub === 'query') {
     const records = fast('records-query');
