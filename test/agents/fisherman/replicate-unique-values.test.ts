@@ -68,6 +68,11 @@ describe('captured bodies replayed with values of their own', () => {
       expect(one[field]).not.toBe(two[field]);
     // The captured example itself is never changed.
     expect(captured.email).toBe('ada+old@example.org');
+    // A body that is not an object is replayed as captured.
+    expect(freshenExample([{ email: 'a@b.co' }], 'x', { run: 'r', serial: 1 })).toEqual([
+      { email: 'a@b.co' },
+    ]);
+    expect(freshenExample('title=Old', 'x', { run: 'r', serial: 1 })).toBe('title=Old');
   });
 
   it('"3 accounts" twice against a server that refuses duplicates: 6 creates, all accepted, all verified', async () => {

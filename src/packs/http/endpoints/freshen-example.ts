@@ -43,7 +43,8 @@ const ownedField = (key: string) =>
  */
 export function freshenExample(body: unknown, label: string, unique: UniqueToken): Record<string, unknown> {
   const copy = structuredClone(body ?? {}) as Record<string, unknown>;
-  if (!copy || typeof copy !== 'object' || Array.isArray(copy)) return {};
+  // A body that is not an object (a JSON array, a text) is replayed as captured.
+  if (!copy || typeof copy !== 'object' || Array.isArray(copy)) return copy;
   const visit = (object: Record<string, unknown>, depth: number, top: boolean) => {
     for (const [key, value] of Object.entries(object)) {
       if (typeof value === 'string') {
