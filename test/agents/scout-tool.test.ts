@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/agents/coder/run-turn.js';
 import type { ScoutReport } from '../../src/agents/scout/deterministic-scout.js';
@@ -321,5 +322,178 @@ describe('the scout as a sub-agent tool', () => {
     expect(result.commands).toEqual(['npm test']);
     expect(result.repo).toBeNull();
     expect(evidence.effects.map((effect) => effect.key)).toEqual([RELEASE]);
+  });
+});
+
+describe('scoutOutcome: only what the sub-run read comes back', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const CONTENT = '# Release a version\n\nRun `npm run release -- --dry-run` first.\n';
+
+  /** A sub-run whose ledger shows: a records_cat read of RELEASE, a created record, a file read. */
+  function subRun(ledger: Ledger) {
+    const recorder = ledger.startRun({ agent: 'scout', task: GOAL });
+    const effect = (kind: string, space: string, key: string, commands: string[], sha256?: string) => ({
+      kind,
+      space,
+      key,
+      id: key,
+      type: 'record',
+      observed: { ...(sha256 ? { sha256 } : {}), commands },
+    });
+    recorder.append({
+      kind: 'tool_call',
+      name: 'records_cat',
+      outcome: 'ok',
+      data: {
+        tool: 'records_cat',
+        target: 'cat',
+        input: { paths: [RELEASE] },
+        evidence: {
+          via: 'records_cat',
+          effects: [
+            effect('read', 'record', RELEASE, ['npm run release -- --dry-run', 'npm test'], sha(CONTENT)),
+            // Not reads of a record: what they state is no command the sub-run read.
+            effect('created', 'record', DIRTY, ['git stash']),
+            effect('read', 'file', 'notes.md', ['rm -rf build']),
+          ],
+        },
+      },
+    });
+    return recorder.runId;
+  }
+
+  const report = (runId: string, verified: object[], extra: object[], read: object[]) =>
+    ({
+      result: {
+        runId,
+        agent: 'scout',
+        status: 'success',
+        endingReason: 'finished',
+        summary: '',
+        verified,
+        dropped: [],
+        duplicates: [],
+        failed: [],
+        unmet: [],
+        counts: { modelCalls: 0, toolCalls: 1, failures: 0 },
+      },
+      text: 'report text',
+      parts: {
+        goal: GOAL,
+        repo: { repo: 'acme/shop' },
+        result: undefined as never,
+        established: new Set<string>(),
+        traps: [],
+        priorDigests: 0,
+        unreachable: [],
+        notFound: [],
+        extra,
+      },
+      tier: 'model',
+      read,
+    }) as unknown as ScoutReport;
+
+  it('one entry per record (by target or resource), its title and content when the hash matches; commands only from record reads', () => {
+    const ledger = tempLedger();
+    const runId = subRun(ledger);
+    const { result, evidence } = scoutOutcome(
+      report(
+        runId,
+        [
+          { target: RELEASE, type: 'governs', label: 'recall', via: 'x', evidenceSeq: 1 },
+          {
+            target: 'RELEASE again',
+            resource: RELEASE,
+            type: 'governs',
+            label: 'probe',
+            via: 'x',
+            evidenceSeq: 1,
+          },
+          { target: DIRTY, type: 'governs', label: 'recall', via: 'x', evidenceSeq: 1 },
+          { target: 'npm run release -- --dry-run', type: 'command', via: 'x', evidenceSeq: 1 },
+          { target: 'git stash', type: 'command', via: 'x', evidenceSeq: 1 },
+          { target: 'rm -rf build', type: 'command', via: 'x', evidenceSeq: 1 },
+          // A GOVERNS whose target is a stated command is no command.
+          {
+            target: 'npm test',
+            resource: RELEASE,
+            type: 'governs',
+            via: 'x',
+            evidenceSeq: 1,
+          },
+        ],
+        [{ target: 'npm run release -- --dry-run', type: 'command', via: 'extra', evidenceSeq: 1 }],
+        [{ path: RELEASE, content: CONTENT }],
+      ),
+      ledger,
+      { rows: () => [{ path: RELEASE, title: 'Release a version' }] as never },
+    );
+    expect(result.governs).toEqual([
+      {
+        path: RELEASE,
+        label: 'recall',
+        title: 'Release a version',
+        sha256: sha(CONTENT),
+        commands: ['npm run release -- --dry-run', 'npm test'],
+        content: CONTENT,
+        evidenceSeq: 1,
+      },
+    ]);
+    expect(result.commands).toEqual(['npm run release -- --dry-run']);
+    expect(result.repo).toEqual({ name: 'acme/shop', from: 'unknown' });
+    expect(evidence.effects).toEqual([
+      {
+        kind: 'read',
+        space: 'record',
+        key: RELEASE,
+        id: RELEASE,
+        type: 'record',
+        observed: {
+          sha256: sha(CONTENT),
+          commands: ['npm run release -- --dry-run', 'npm test'],
+          subRunId: runId,
+          subRunSeq: 1,
+        },
+      },
+    ]);
+  });
+
+  it('a GOVERNS found only among the model scout’s extra items still needs its read; no content without the text read', () => {
+    const ledger = tempLedger();
+    const runId = subRun(ledger);
+    const { result } = scoutOutcome(
+      report(
+        runId,
+        [],
+        [{ target: RELEASE, type: 'governs', label: 'judged', via: 'extra', evidenceSeq: 1 }],
+        [],
+      ),
+      ledger,
+      { rows: () => [] },
+    );
+    expect(result.governs).toEqual([
+      {
+        path: RELEASE,
+        label: 'judged',
+        sha256: sha(CONTENT),
+        commands: ['npm run release -- --dry-run', 'npm test'],
+        evidenceSeq: 1,
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    // A sub-run that ended in a failure is not ok, whatever it verified before it ended.
+    for (const endingReason of ['model_error', 'aborted', 'tool_failure']) {
+      const failed = report(runId, [], [], []);
+      (failed.result as { endingReason: string }).endingReason = endingReason;
+      expect(scoutOutcome(failed, ledger, { rows: () => [] }).result.ok, endingReason).toBe(false);
+    }
+  });
+
+  it('the tool is read-only and names its target by the goal, folded and cut at 120 characters', () => {
+    const tool = scoutTool({ root: corpus(), ledger: tempLedger() });
+    expect(tool.annotations.readOnly).toBe(true);
+    expect(tool.timeoutMs).toBe(120_000);
+    expect(tool.target?.({ goal: '  release\n a   version ' })).toBe('scout release a version');
+    expect(tool.target?.({ goal: 'x'.repeat(300) })).toBe(`scout ${'x'.repeat(120)}`);
   });
 });
