@@ -1,6 +1,7 @@
 // The API client sends through node:http (a third of fetch's CPU per request). What a user
 // relied on from fetch must still hold: the body the server meant, no redirect followed, the
 // byte length declared, errors that say what failed — checked against a real local server.
+import { createServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/packs/http/client/api-client.js';
@@ -16,6 +17,34 @@ async function serve(...args: Parameters<typeof localServer>) {
   const server = await localServer(...args);
   servers.push(server);
   return server;
+}
+
+/**
+ * A raw HTTP server whose connections answer their first request (kept alive) and drop the
+ * second unanswered, as a server closing an idle connection just then would.
+ */
+async function droppingServer(): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket: Socket) => {
+    sockets.add(socket);
+    let requests = 0;
+    socket.on('data', (chunk) => {
+      requests += 1;
+      seen.push(`${chunk.toString('latin1').split(' ', 2).join(' ')} #${requests}`);
+      if (requests > 1) return socket.destroy();
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen };
 }
 
 describe('nodeHttpTransport', () => {
@@ -77,5 +106,20 @@ describe('nodeHttpTransport', () => {
     await expect(client.send({ method: 'POST', path: '/things', body: {} })).rejects.toThrow(
       /got no response \((ECONNRESET|aborted)\)/,
     );
+  });
+
+  it('a kept-alive connection the server drops as a request goes out: an idempotent request is sent again on a new one, a create is not', async () => {
+    const get = await droppingServer();
+    const read = () => nodeHttpTransport(new URL(`${get.url}/items`), { method: 'GET', headers: {} });
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+    expect(get.seen).toEqual(['GET /items #1', 'GET /items #2', 'GET /items #1']);
+
+    const post = await droppingServer();
+    const create = () =>
+      nodeHttpTransport(new URL(`${post.url}/items`), { method: 'POST', headers: {}, body: '{"title":"A"}' });
+    expect((await create()).status).toBe(200);
+    await expect(create()).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(post.seen).toEqual(['POST /items #1', 'POST /items #2']);
   });
 });

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** One request as the API client sends it: no redirects followed, a string body or none. */
 export interface TransportRequest {
@@ -22,24 +22,46 @@ export interface TransportResponse {
 export type Transport = (url: URL, request: TransportRequest) => Promise<TransportResponse>;
 
 /**
- * node:http(s) on the default keep-alive agents: a third of `fetch`'s CPU per request on
- * Node 20 (undici's WHATWG streams), which is most of what a data run spends besides waiting.
+ * Keep-alive connections, closed after a second idle (sooner when the server's Keep-Alive
+ * header says so): a burst of creates reuses one connection, while a request after a pause
+ * (a model thinking) never lands on a socket the server is closing — gunicorn waits 2 s,
+ * Node's own servers 5 s — which would fail a create that never reached it.
+ */
+const IDLE_MS = 1000;
+const agents = {
+  http: new HttpAgent({ keepAlive: true, timeout: IDLE_MS }),
+  https: new HttpsAgent({ keepAlive: true, timeout: IDLE_MS }),
+};
+
+/** Methods that change nothing more when sent twice: retried once on a connection the server had closed. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * node:http(s) on keep-alive agents: a third of `fetch`'s CPU per request on Node 20
+ * (undici's WHATWG streams), which is most of what a data run spends besides waiting.
  * Like `fetch` with `redirect: 'manual'` it never follows a redirect; like `response.text()`
  * it decodes the body as UTF-8 (a BOM dropped) after undoing gzip, deflate or br.
  */
-export const nodeHttpTransport: Transport = (url, request) =>
-  new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+export const nodeHttpTransport: Transport = (url, request) => sendOnce(url, request, true);
+
+function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const https = url.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
+    const method = request.method.toUpperCase();
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+    let answered = false;
     const outgoing = send(
       url,
       {
-        method: request.method.toUpperCase(),
+        method,
         headers,
+        agent: https ? agents.https : agents.http,
         ...(request.signal ? { signal: request.signal } : {}),
       },
       (response) => {
+        answered = true;
         readBody(response).then(
           (text) =>
             resolve({
@@ -52,9 +74,17 @@ export const nodeHttpTransport: Transport = (url, request) =>
         );
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as this request went out: nothing was
+      // answered, and for an idempotent method sending it again on a new one is safe.
+      const stale =
+        outgoing.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      if (stale && mayRetry && IDEMPOTENT.has(method)) sendOnce(url, request, false).then(resolve, reject);
+      else reject(error);
+    });
     outgoing.end(request.body);
   });
+}
 
 /** Any fetch (a test's fault injector, a user's instrumented fetch) as a transport. */
 export function fetchTransport(fetchImpl: typeof fetch): Transport {
