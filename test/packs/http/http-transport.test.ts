@@ -77,12 +77,18 @@ describe('nodeHttpTransport', () => {
     expect(made.body).toEqual({ id: 3, echo: JSON.stringify(body) });
     expect(server.seen[0]?.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(body))));
     expect(server.seen[0]?.headers['transfer-encoding']).toBeUndefined();
+    expect(server.seen[0]?.headers['user-agent']).toBe('tally-harness');
+    await nodeHttpTransport(new URL(`${server.url}/ua`), {
+      method: 'GET',
+      headers: { 'User-Agent': 'mine/1' },
+    });
+    expect(server.seen.at(-1)?.headers['user-agent']).toBe('mine/1');
 
     const moved = await nodeHttpTransport(new URL(`${server.url}/moved`), { method: 'GET', headers: {} });
     expect(moved.status).toBe(303);
     expect(moved.header('Location')).toBe('/elsewhere');
     expect(moved.header('set-cookie')).toBe('a=1, b=2');
-    expect(server.seen.map((seen) => seen.url)).toEqual(['/x', '/moved']);
+    expect(server.seen.map((seen) => seen.url)).toEqual(['/x', '/ua', '/moved']);
   });
 
   it('a server that is not there is named by its system error, and the create is remembered as lost', async () => {

@@ -49,7 +49,8 @@ function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promi
     const https = url.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const method = request.method.toUpperCase();
-    const headers: Record<string, string> = { ...request.headers };
+    // A name, as fetch sends `node`: some servers and proxies refuse a request without one.
+    const headers: Record<string, string> = { 'user-agent': 'tally-harness', ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     let answered = false;
     const outgoing = send(
