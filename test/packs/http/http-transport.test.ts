@@ -6,7 +6,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/packs/http/client/api-client.js';
 import { nodeHttpTransport } from '../../../src/packs/http/client/http-transport.js';
-import { localServer } from './local-server.js';
+import { json, localServer } from './local-server.js';
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -127,5 +127,18 @@ describe('nodeHttpTransport', () => {
     expect((await create()).status).toBe(200);
     await expect(create()).rejects.toMatchObject({ code: 'ECONNRESET' });
     expect(post.seen).toEqual(['POST /items #1', 'POST /items #2']);
+  });
+
+  it('a server slower than the idle timeout still answers: the idle limit is for unused connections only', async () => {
+    const server = await serve((_, res) => {
+      setTimeout(() => json(res, 201, { id: 9 }), 1300);
+    });
+    const made = await new ApiClient({ baseUrl: server.url }).send({
+      method: 'POST',
+      path: '/slow',
+      body: {},
+    });
+    expect(made.status).toBe(201);
+    expect(made.ids).toEqual(['9']);
   });
 });
