@@ -1,19 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
+import { readOwnFile } from '../../core/read-own-file.js';
 import { type Chat, chatSchema } from './chat-record.js';
 
 /** Where chats live between turns. The default keeps one JSON file per chat. */
@@ -78,34 +68,22 @@ export function fileChatStore(projectRoot: string): ChatStore {
     },
     load: (id) => {
       const path = pathOf(id);
-      let fd: number;
-      try {
-        fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-      } catch (error) {
-        if (codeOf(error) === 'ENOENT')
-          throw new ChatStoreError(
-            'CHAT_NOT_FOUND',
-            `No chat "${id}" in ${chatsDir}. Check the id, or omit --chat to start a new chat.`,
-            { id, path },
-          );
-        if (codeOf(error) === 'ELOOP')
-          throw new ChatStoreError(
-            'CHAT_STORE_UNSAFE',
-            `${path} is a symbolic link; Tally does not follow links for its state. Remove it.`,
-            { path },
-          );
-        throw error;
-      }
-      let text: string;
-      try {
-        if (!fstatSync(fd).isFile())
-          throw new ChatStoreError('CHAT_STORE_UNSAFE', `${path} is not a regular file. Remove it.`, {
-            path,
-          });
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
+      const read = readOwnFile(path);
+      if ('absent' in read)
+        throw new ChatStoreError(
+          'CHAT_NOT_FOUND',
+          `No chat "${id}" in ${chatsDir}. Check the id, or omit --chat to start a new chat.`,
+          { id, path },
+        );
+      if ('refused' in read)
+        throw new ChatStoreError(
+          'CHAT_STORE_UNSAFE',
+          read.refused === 'a symbolic link'
+            ? `${path} is a symbolic link; Tally does not follow links for its state. Remove it.`
+            : `${path} is not a regular file. Remove it.`,
+          { path },
+        );
+      const text = read.text;
       let json: unknown;
       try {
         json = JSON.parse(text);

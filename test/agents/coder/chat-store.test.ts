@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +56,20 @@ describe('the file chat store', () => {
       expect.objectContaining({ code: 'CHAT_STORE_UNSAFE' }),
     );
     expect(readdirSync(outside)).toEqual(['victim.json']);
+  });
+
+  it('a FIFO or a folder planted at a chat path is refused at once, never waited on', () => {
+    const root = tempDir();
+    const store = fileChatStore(root);
+    mkdirSync(join(root, '.tally', 'chats'), { recursive: true });
+    execFileSync('mkfifo', [join(root, '.tally', 'chats', 'chat_fifo.json')]);
+    mkdirSync(join(root, '.tally', 'chats', 'chat_dir.json'));
+    for (const id of ['chat_fifo', 'chat_dir'])
+      expect(() => store.load(id)).toThrow(
+        expect.objectContaining({
+          code: 'CHAT_STORE_UNSAFE',
+          message: expect.stringMatching(/is not a regular file/),
+        }),
+      );
   });
 });

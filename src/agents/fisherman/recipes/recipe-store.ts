@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
-  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -15,6 +13,7 @@ import {
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../../core/errors.js';
+import { readOwnFile } from '../../../core/read-own-file.js';
 import { type Recipe, recipeSchema } from './recipe.js';
 
 export class RecipeStoreError extends TallyError {}
@@ -102,30 +101,17 @@ export class RecipeStore {
   }
 
   private read(path: string): Recipe | undefined {
-    let descriptor: number;
-    try {
-      descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return undefined;
-      if (errnoOf(error) === 'ELOOP')
-        throw new RecipeStoreError('RECIPE_UNREADABLE', `${path} is a symlink; delete it and run again.`, {
-          path,
-        });
-      throw error;
-    }
-    let text: string;
-    try {
-      const stats = fstatSync(descriptor);
-      if (!stats.isFile() || stats.size > RECIPE_SIZE_LIMIT)
-        throw new RecipeStoreError(
-          'RECIPE_UNREADABLE',
-          `${path} is not a regular file under ${RECIPE_SIZE_LIMIT} bytes; delete it and run again.`,
-          { path },
-        );
-      text = readFileSync(descriptor, 'utf8');
-    } finally {
-      closeSync(descriptor);
-    }
+    const read = readOwnFile(path, RECIPE_SIZE_LIMIT);
+    if ('absent' in read) return undefined;
+    if ('refused' in read)
+      throw new RecipeStoreError(
+        'RECIPE_UNREADABLE',
+        read.refused === 'a symbolic link'
+          ? `${path} is a symlink; delete it and run again.`
+          : `${path} is not a regular file under ${RECIPE_SIZE_LIMIT} bytes; delete it and run again.`,
+        { path },
+      );
+    const text = read.text;
     let json: unknown;
     try {
       json = JSON.parse(text);
