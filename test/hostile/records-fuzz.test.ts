@@ -111,7 +111,7 @@ describe('frontmatter, fuzzed in process', () => {
         try {
           expect(source.query({ keyword: 'zebra' }).map((row) => row.path)).toContain('plans/anchor.md');
           source.query({ kind: 'plan' });
-          source.failureModes();
+          source.recallCandidates();
           const skipped = source.skipped?.() ?? [];
           const problems = lintRecords(
             source.rows(),

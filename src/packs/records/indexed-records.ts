@@ -4,7 +4,7 @@ import { tokenize } from './bm25.js';
 import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
 import type { RecallCandidate, RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
-import { FAILURE_STORE, projectMatches } from './record-query.js';
+import { projectMatches } from './record-query.js';
 import {
   ensureRecordsIndexDir,
   INDEX_VERSION,
@@ -19,7 +19,7 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), names BLOB NOT NULL, numbers BLOB NOT NULL)',
   `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL,
-     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, body TEXT, skipped TEXT)`,
+     id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, skipped TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
@@ -238,37 +238,10 @@ export class IndexedRecords implements RecordSource {
     return query.limit === undefined ? rows : rows.slice(0, query.limit);
   }
 
-  bodyOf(path: string): string {
-    return (
-      (this.statement('SELECT body FROM records WHERE path = ?').pluck().get(path) as string | null) ?? ''
-    );
-  }
-
   /**
-   * Failure-mode records; with `terms`, only those whose text may hold one of them (an FTS
-   * MATCH, a superset of recall's whole-word match), so --recall scores a few rows, not all.
-   */
-  failureModes(terms?: string): RecordRow[] {
-    const match = terms === undefined ? undefined : recallMatchQuery(terms);
-    const rows = (
-      match === undefined
-        ? this.statement(
-            "SELECT row FROM records WHERE (store = ? OR kind = 'failure-mode') AND skipped IS NULL ORDER BY path",
-          )
-            .pluck()
-            .all(FAILURE_STORE)
-        : this.statement(
-            'SELECT r.row FROM recall_fts JOIN records r ON r.path = recall_fts.path WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
-          )
-            .pluck()
-            .all(match)
-    ) as string[];
-    return rows.map((text) => JSON.parse(text) as RecordRow);
-  }
-
-  /**
-   * Path, gloss and the stored recall text of the failure-mode records that may match `terms`
-   * (all of them without terms): no JSON row parsed, no body fetched per record.
+   * Path, gloss and the stored recall text of the failure-mode records; with `terms`, only
+   * those whose text may hold one of them (an FTS MATCH, a superset of recall's whole-word
+   * match), so --recall scores a few rows, not all. No JSON row parsed, no body fetched.
    */
   recallCandidates(terms?: string): RecallCandidate[] {
     const match = terms === undefined ? undefined : recallMatchQuery(terms);

@@ -49,21 +49,14 @@ export function recallText(row: Pick<RecordRow, 'keywords' | 'title'>, body: str
 }
 
 export interface RecordSource {
-  /** The body of a failure-mode record (what --recall searches besides its fields). */
-  bodyOf(path: string): string;
   query(query: RecordQuery): RecordRow[];
   /** Just path and gloss (the survey), cheaper than whole rows. */
   survey(query: RecordQuery): { path: string; gloss: string }[];
   /** Every path a query can return: the only paths --cat will dump. */
   paths(): Set<string>;
   /**
-   * Failure-mode records only (what --recall searches), without loading every record; with
-   * `terms`, a source may leave out records that cannot match them.
-   */
-  failureModes(terms?: string): RecordRow[];
-  /**
    * What --recall scores: failure-mode records as one text each; with `terms`, a source may
-   * leave out records that cannot match them. Cheaper than `failureModes` plus `bodyOf`.
+   * leave out records that cannot match them.
    */
   recallCandidates(terms?: string): RecallCandidate[];
   rows(): RecordRow[];

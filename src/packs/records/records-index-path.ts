@@ -5,7 +5,7 @@ import { RecordsUnavailableError } from './records-error.js';
 import { secureStateDir, statIfAny, unusablePath } from './secure-state-dir.js';
 
 /** Bumped with every change of the index layout: a new layout never reads an old file. */
-export const INDEX_VERSION = '5';
+export const INDEX_VERSION = '6';
 
 export type RecordsIndexLocation = { path: string; cacheDir?: string };
 

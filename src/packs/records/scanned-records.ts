@@ -45,7 +45,6 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
   const rows = entries.map(toRow);
   const bodies = new Map(entries.map((entry) => [entry.path, entry.body]));
   const source: RecordSource = {
-    bodyOf: (path) => bodies.get(path) ?? '',
     survey: (query) => source.query(query).map((row) => ({ path: row.path, gloss: row.gloss })),
     query: (query) => {
       let result = filterRows(rows, query);
@@ -61,7 +60,6 @@ export function scanRecords(root: string, stores: StoreInfo[]): RecordSource {
       return query.limit === undefined ? result : result.slice(0, query.limit);
     },
     paths: () => new Set(rows.map((row) => row.path)),
-    failureModes: () => rows.filter(isFailureMode),
     recallCandidates: () =>
       rows.filter(isFailureMode).map((row) => ({
         path: row.path,

@@ -16,7 +16,7 @@ export function writeRecords(
     db.prepare(`DELETE FROM ${table} WHERE path = ?`),
   );
   const insertRecord = db.prepare(
-    'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, row, body, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, row, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
   const insertFts = db.prepare('INSERT INTO fts (path, keywords, title, gloss) VALUES (?, ?, ?, ?)');
@@ -29,7 +29,7 @@ export function writeRecords(
     if (!entry) continue;
     if (entry.unrepresentable !== undefined) {
       // Kept (so it is not re-read on every call) but out of every query; lint reports it.
-      insertRecord.run(entry.path, entry.store, null, null, null, '', '{}', null, entry.errors.join('; '));
+      insertRecord.run(entry.path, entry.store, null, null, null, '', '{}', entry.errors.join('; '));
       continue;
     }
     const row: RecordRow = {
@@ -39,7 +39,6 @@ export function writeRecords(
       gloss: entry.gloss,
       errors: entry.errors,
     };
-    const failureMode = isFailureMode(row);
     insertRecord.run(
       entry.path,
       entry.store,
@@ -48,13 +47,13 @@ export function writeRecords(
       row.project ?? null,
       row.gloss,
       JSON.stringify(row),
-      // Failure-mode bodies are kept for --recall, so it never reads thousands of files.
-      failureMode ? entry.body : null,
       null,
     );
     for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
     insertFts.run(entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
-    if (failureMode) insertRecall.run(entry.path, recallText(row, entry.body));
+    // Failure-mode text (keywords, title, body) is kept for --recall, so it never reads
+    // thousands of files.
+    if (isFailureMode(row)) insertRecall.run(entry.path, recallText(row, entry.body));
   }
 }
 

@@ -25,11 +25,9 @@ export function refreshingRecordsTools(
   };
   const active = (): RecordSource => current ?? refresh();
   const source: RecordSource = {
-    bodyOf: (path) => active().bodyOf(path),
     query: (query) => active().query(query),
     survey: (query) => active().survey(query),
     paths: () => active().paths(),
-    failureModes: () => active().failureModes(),
     recallCandidates: (terms) => active().recallCandidates(terms),
     rows: () => active().rows(),
     close: () => {
