@@ -82,18 +82,15 @@ export function ledgerPathHolding(command: Command, runId: string): string | und
  * and `report`. RUN_NOT_FOUND names the one ledger --ledger gave, else every ledger searched.
  */
 export function findRun(command: Command, runId: string): RunRecord {
-  const paths = knownLedgerPaths(command);
-  for (const path of paths) {
-    const ledger = openExistingLedgerAt(path);
-    if (!ledger) continue;
+  const holding = ledgerPathHolding(command, runId);
+  const ledger = holding === undefined ? undefined : openExistingLedgerAt(holding);
+  if (ledger)
     try {
       return ledger.getRun(runId);
-    } catch (error) {
-      if (!(error instanceof RunNotFoundError)) throw error;
     } finally {
       ledger.close();
     }
-  }
+  const paths = knownLedgerPaths(command);
   const own = ledgerPathFor(command);
   if (ledgerNamed(command) || paths.length === 0) throw new RunNotFoundError(runId, own);
   const named =
