@@ -8,6 +8,8 @@ export const FAIL_OPEN_REASONS = [
   'gate-state-unreadable',
   'ledger-unavailable',
   'verifier-threw',
+  'review-threw',
+  'contract-threw',
   'telemetry-unavailable',
   'registry-unwritable',
   // records, digests and Claude Code hooks

@@ -1,17 +1,17 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import type { NetEffects } from '../effects.js';
 import { AgentConfigError, PromptLintError } from '../errors.js';
-import type { LedgerEntry } from '../ledger/entry.js';
 import type { ToolDefinition } from '../tool.js';
 import type { Claim, ClaimEffect, ClaimResolver, ClaimVerifier, EvidenceView } from './claims.js';
 import { verifyAgainstEffects } from './claims.js';
+import { type ContractSpec, PLAN_TOOL, type RequestCheckContext } from './contract.js';
 import { isConversational } from './conversational.js';
 import type { VerifiedItem } from './ending.js';
 import { defaultFinishSpec, FINISH_TOOL, type FinishSpec, STOP_TOOL } from './finish-spec.js';
 import type { GateRule } from './gate-keeper.js';
 import { type GuardSettings, resolveGuardSettings } from './guard-settings.js';
 import { lintPrompt } from './prompt-lint.js';
+import type { RunReview } from './run-review.js';
 
 export interface AgentOptions {
   name: string;
@@ -31,6 +31,16 @@ export interface AgentOptions {
    * (empty when met). A non-empty answer makes a verified finish `partial`.
    */
   checkRequest?: (context: RequestCheckContext) => string[];
+  /**
+   * The request contract: read from the request where the wording allows, else stated by the
+   * model through the `plan` tool before any effectful call; success means it was met.
+   */
+  contract?: ContractSpec;
+  /**
+   * A last look before the verdict is written (a chat agent's flags, a turn that ended on a
+   * failed call): may only make the status worse, and is part of the ledger's end entry.
+   */
+  review?: RunReview;
   guards?: Partial<GuardSettings>;
   gates?: GateRule[];
   /** A pinned model spec (`openai:gpt-4.1-mini`); sub-agents never inherit their parent's. */
@@ -41,11 +51,7 @@ export interface AgentOptions {
   promptLint?: { allow?: string[] };
 }
 
-export interface RequestCheckContext {
-  net: NetEffects;
-  entries: LedgerEntry[];
-  verified: VerifiedItem[];
-}
+export type { RequestCheckContext };
 
 /** The claim resolvers the tools bring, one per space. */
 export function resolversOf(tools: readonly ToolDefinition[]): ClaimResolver[] {
@@ -64,6 +70,8 @@ export interface Agent {
   readonly verifier: ClaimVerifier;
   readonly itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
   readonly checkRequest?: (context: RequestCheckContext) => string[];
+  readonly contract?: ContractSpec;
+  readonly review?: RunReview;
   readonly guards: GuardSettings;
   readonly gates: GateRule[];
   readonly model?: string;
@@ -89,7 +97,11 @@ function jsonSchemaCache(): Agent['inputJsonSchema'] {
 export function defineAgent(options: AgentOptions): Agent {
   const names = new Set<string>();
   for (const tool of options.tools) {
-    if (tool.name === FINISH_TOOL || tool.name === STOP_TOOL) {
+    if (
+      tool.name === FINISH_TOOL ||
+      tool.name === STOP_TOOL ||
+      (options.contract?.plan && tool.name === PLAN_TOOL)
+    ) {
       throw new AgentConfigError(
         options.name,
         `tool "${tool.name}" is reserved`,
@@ -108,7 +120,7 @@ export function defineAgent(options: AgentOptions): Agent {
   const guards = resolveGuardSettings(options.name, options.guards);
   const unknown = lintPrompt(
     options.instructions,
-    [...names, FINISH_TOOL, STOP_TOOL],
+    [...names, FINISH_TOOL, STOP_TOOL, ...(options.contract?.plan ? [PLAN_TOOL] : [])],
     options.promptLint?.allow,
   );
   if (unknown.length > 0) throw new PromptLintError(options.name, unknown);
@@ -137,6 +149,8 @@ export function defineAgent(options: AgentOptions): Agent {
       }),
     ...(options.itemsFromLedger ? { itemsFromLedger: options.itemsFromLedger } : {}),
     ...(options.checkRequest ? { checkRequest: options.checkRequest } : {}),
+    ...(options.contract ? { contract: options.contract } : {}),
+    ...(options.review ? { review: options.review } : {}),
     guards,
     gates: options.gates ?? [],
     ...(options.model ? { model: options.model } : {}),

@@ -5,10 +5,12 @@ import { invokeTool, toolResultForModel } from '../invoke-tool.js';
 import type { RunRecorder } from '../ledger/ledger.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 import type { Agent } from './agent-definition.js';
+import { crossChecked, PLAN_TOOL, recordContract } from './contract.js';
 import { FINISH_TOOL, STOP_TOOL, stopInput } from './finish-spec.js';
 import type { GateKeeper } from './gate-keeper.js';
 import { type GuardFiring, type GuardState, NUDGES } from './guard-state.js';
 import type { RunState } from './run-state.js';
+import { settledCalls } from './step-calls.js';
 import { verifyFinish } from './verify-finish.js';
 
 export interface RunToolsContext {
@@ -42,7 +44,21 @@ function finishTool(context: RunToolsContext): ToolDefinition {
     inputSchema: agent.finish.inputSchema,
     annotations: { readOnly: true },
     execute: async (input) => {
-      const { verified, dropped, duplicates } = await verifyFinish(agent, recorder, context.failOpen, input);
+      // The claims are checked against a settled world: never beside calls still running.
+      const step = state.step;
+      const siblings = (await settledCalls(step)).filter((call) => call.name !== FINISH_TOOL);
+      if (siblings.length > 0) {
+        throw new ToolRejectedError(
+          'FINISH_NOT_ALONE',
+          `finish was called in the same step as ${siblings.map((call) => call.name).join(', ')}; claims are checked only once every call has returned. Read their results, then call finish alone.`,
+        );
+      }
+      const { verified, dropped, duplicates, problems } = await verifyFinish(
+        agent,
+        recorder,
+        context.failOpen,
+        input,
+      );
       if (verified.length === 0) {
         const reasons = dropped.map((entry) => `"${String(entry.claim.target)}": ${entry.why}`).join('; ');
         throw new ToolRejectedError(
@@ -59,6 +75,7 @@ function finishTool(context: RunToolsContext): ToolDefinition {
           dropped,
           duplicates,
           failed: agent.finish.failedOf?.(input) ?? [],
+          ...(problems.length ? { problems } : {}),
         },
       };
       return {
@@ -87,6 +104,55 @@ function stopTool(context: RunToolsContext): ToolDefinition {
   });
 }
 
+/** The model states the request's structure; it becomes the run's contract until the first effect. */
+function planTool(context: RunToolsContext, task: string): ToolDefinition | undefined {
+  const { agent, recorder, state } = context;
+  const plan = agent.contract?.plan;
+  if (!plan || state.contract?.source === 'request') return undefined;
+  return defineTool({
+    name: PLAN_TOOL,
+    description: plan.description,
+    inputSchema: plan.inputSchema,
+    annotations: { readOnly: true },
+    execute: async (input) => {
+      if (state.effectRan)
+        throw new ToolRejectedError(
+          'CONTRACT_FIXED',
+          `The contract was fixed when the first change ran ("${state.contract?.description ?? 'none'}"); it cannot be restated now. Finish against it, or list what you could not do in finish's failed list.`,
+        );
+      const contract = crossChecked(plan.toContract(input, task), task, agent.contract ?? {}, 'model');
+      state.contract = contract;
+      recordContract(recorder, contract);
+      return {
+        result: {
+          ok: true,
+          contract: contract.description,
+          ...(contract.dropped?.length
+            ? {
+                missing: contract.dropped,
+                note: `This plan leaves out words of the request (${contract.dropped.map((word) => `"${word}"`).join(', ')}); a run on it cannot succeed. Call plan again with every count, name, quoted text and path the request states.`,
+              }
+            : {}),
+        },
+      };
+    },
+  });
+}
+
+/** Effectful calls wait for a stated contract when the agent asks the model for one. */
+function contractRefusal(
+  context: RunToolsContext,
+  definition: ToolDefinition | undefined,
+): ToolRejectedError | undefined {
+  const { agent, state } = context;
+  if (!definition || definition.annotations.readOnly || !agent.contract?.plan || state.contract)
+    return undefined;
+  return new ToolRejectedError(
+    'PLAN_REQUIRED',
+    `${definition.name} changes things, and the request's structure has not been stated yet. Call ${PLAN_TOOL} first with what the request asks for (every count, name, quoted text and path), then call ${definition.name} again.`,
+  );
+}
+
 /** Runs one call the way every agent call runs: gates, the ledger, then the guards. */
 async function handleCall(
   context: RunToolsContext,
@@ -109,10 +175,13 @@ async function handleCall(
           `The run has already ended (${state.ending.reason}); ${name} was not run.`,
         );
       }
+      const unplanned = contractRefusal(context, definition);
+      if (unplanned) return unplanned;
       const decision = gates.check(name);
-      return decision.allowed
-        ? undefined
-        : new ToolRejectedError('GATE_DENIED', decision.message ?? 'Denied by a gate.');
+      if (!decision.allowed)
+        return new ToolRejectedError('GATE_DENIED', decision.message ?? 'Denied by a gate.');
+      if (!definition.annotations.readOnly) state.effectRan = true;
+      return undefined;
     },
   });
   if (record.outcome === 'ok') gates.noteSuccess(definition.name);
@@ -123,12 +192,21 @@ async function handleCall(
 }
 
 /** The agent's tools plus finish and stop, as an AI SDK tool set whose calls all go through the ledger. */
-export function buildRunTools(context: RunToolsContext): {
+export function buildRunTools(
+  context: RunToolsContext,
+  task: string,
+): {
   toolSet: ToolSet;
   definitions: Map<string, ToolDefinition>;
 } {
   const definitions = new Map<string, ToolDefinition>();
-  for (const definition of [...context.agent.tools, finishTool(context), stopTool(context)]) {
+  const plan = planTool(context, task);
+  for (const definition of [
+    ...context.agent.tools,
+    ...(plan ? [plan] : []),
+    finishTool(context),
+    stopTool(context),
+  ]) {
     definitions.set(definition.name, definition);
   }
   const toolSet: ToolSet = {};

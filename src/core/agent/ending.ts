@@ -63,6 +63,23 @@ export interface RunResult {
   counts: RunCounts;
   /** The model's last text for the user, if any. */
   text?: string;
+  /** What was asked, in data, when the agent knows it (see `ContractSpec`). */
+  contract?: RunContract;
+  /** Statements the ledger contradicts (a review's flags), part of the verdict. */
+  flags?: unknown[];
+  /** Set when the run ended badly in a way its ending reason alone does not tell (a chat turn). */
+  recovery?: { reason: EndingReason; summary: string };
+  /** A review's facts (the Coder's changes), as the end entry holds them. */
+  facts?: Record<string, unknown>;
+}
+
+/** A run's request contract as results and the ledger carry it. */
+export interface RunContract {
+  source: 'request' | 'model' | 'agent';
+  description: string;
+  data: unknown;
+  words: string[];
+  dropped?: string[];
 }
 
 const EXPLANATIONS: Record<EndingReason, string> = {

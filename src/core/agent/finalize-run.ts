@@ -1,9 +1,11 @@
 import { dirname, join } from 'node:path';
 import { netEffects } from '../effects.js';
+import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
+import { contractProblems, contractRecord, type RequestContract } from './contract.js';
 import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
 import {
   combineObservers,
@@ -12,9 +14,11 @@ import {
   type RunEvent,
   type RunObserver,
 } from './run-observer.js';
+import { type ReviewOutcome, worseStatus } from './run-review.js';
 import type { Ending } from './run-state.js';
 import { unmetReasons, unrecoveredFailures } from './run-status.js';
 import { summarizeRun } from './summarize-run.js';
+import { overCounts } from './summary-counts.js';
 import { readOnlyToolsOf } from './verify-finish.js';
 
 export interface RecordedRunOptions {
@@ -77,11 +81,19 @@ function finishedStatus(
   agent: Agent,
   recorder: RunRecorder,
   finish: NonNullable<Ending['finish']>,
+  contract: RequestContract | undefined,
 ): { status: RunStatus; unmet: string[]; summary: string } {
   const entries = recorder.entries();
-  const requestProblems = agent.checkRequest
-    ? agent.checkRequest({ net: netEffects(entries), entries, verified: finish.verified })
-    : [];
+  const check = { net: netEffects(entries), entries, verified: finish.verified };
+  const requestProblems = [
+    ...(agent.checkRequest ? agent.checkRequest(check) : []),
+    ...contractProblems(contract, agent.contract, check),
+    ...(agent.contract?.plan && !contract
+      ? ['no request contract was stated (the plan step never ran), so nothing shows the request was met']
+      : []),
+    ...(finish.problems ?? []),
+    ...overCounts(finish.summary, finish.verified),
+  ];
   const unmet = unmetReasons({
     droppedCount: finish.dropped.length,
     failures: unrecoveredFailures(entries, agent.tools),
@@ -99,15 +111,44 @@ function finishedStatus(
   };
 }
 
-/** Writes the `end` entry and builds the one result shape; never leaves a summary empty. */
-export function finalize(
-  agent: Agent,
-  recorder: RunRecorder,
-  endingOrUndefined: Ending | undefined,
-  lastText: string,
-  counts: RunCounts,
-): RunResult {
-  const ending = endingOrUndefined ?? {
+export interface FinalizeInput {
+  agent: Agent;
+  recorder: RunRecorder;
+  ending: Ending | undefined;
+  lastText: string;
+  counts: RunCounts;
+  contract?: RequestContract;
+  failOpen?: FailOpen;
+}
+
+/** A review that throws fails closed: the run cannot be a success it was not shown to be. */
+async function reviewOf(
+  input: FinalizeInput,
+  draft: Omit<RunResult, 'text'>,
+): Promise<ReviewOutcome | undefined> {
+  const { agent, recorder } = input;
+  if (!agent.review) return undefined;
+  try {
+    return await agent.review({
+      runId: recorder.runId,
+      entries: recorder.entries(),
+      draft,
+      ...(input.lastText ? { text: input.lastText } : {}),
+    });
+  } catch (error) {
+    input.failOpen?.('review', 'review-threw', recorder.runId);
+    return { status: 'partial', unmet: [`the agent's review of the run failed: ${errorMessage(error)}`] };
+  }
+}
+
+/**
+ * Writes the `end` entry and builds the one result shape; never leaves a summary empty. The
+ * end entry holds the whole verdict — status, reason, unmet, flags, recovery, contract — and
+ * every surface reads that one object.
+ */
+export async function finalize(input: FinalizeInput): Promise<RunResult> {
+  const { agent, recorder, counts, contract } = input;
+  const ending = input.ending ?? {
     reason: 'aborted' as const,
     detail: 'the loop ended without a reason (a harness bug)',
   };
@@ -120,13 +161,21 @@ export function finalize(
   let summary: string;
   if (ending.finish) {
     verified = ending.finish.verified;
-    ({ status, unmet, summary } = finishedStatus(agent, recorder, ending.finish));
-  } else if (ending.noChange !== undefined) {
-    status = 'success';
-    summary = ending.noChange;
-  } else if (ending.answer !== undefined) {
-    status = 'success';
-    summary = `Answered without claiming any change: ${ending.answer}`;
+    ({ status, unmet, summary } = finishedStatus(agent, recorder, ending.finish, contract));
+  } else if (ending.noChange !== undefined || ending.answer !== undefined) {
+    const entries = recorder.entries();
+    const problems = contractProblems(contract, agent.contract, {
+      net: netEffects(entries),
+      entries,
+      verified: [],
+    });
+    status = problems.length === 0 ? 'success' : 'partial';
+    unmet = problems;
+    const told =
+      ending.noChange !== undefined
+        ? ending.noChange
+        : `Answered without claiming any change: ${ending.answer as string}`;
+    summary = problems.length === 0 ? told : `Partly done: ${problems.join('; ')}. ${told}`;
   } else {
     const entries = recorder.entries();
     const readOnly = readOnlyToolsOf(agent);
@@ -138,9 +187,34 @@ export function finalize(
     summary =
       status === 'failed'
         ? `Not done. ${told}`
-        : `Partly done: ${plural(verified.length, 'item')} made before the run ended ${verified.length === 1 ? 'is' : 'are'} backed by the ledger. ${told}`;
+        : `${ending.reason === 'aborted' ? 'Aborted' : 'Partly done'}: ${plural(verified.length, 'item')} made before the run ended ${verified.length === 1 ? 'is' : 'are'} backed by the ledger. ${told}`;
+  }
+  const runContract = contract ? (contractRecord(contract) as unknown as RunResult['contract']) : undefined;
+  const draft: Omit<RunResult, 'text'> = {
+    runId: recorder.runId,
+    agent: agent.name,
+    status,
+    endingReason: ending.reason,
+    summary,
+    verified,
+    dropped,
+    duplicates,
+    failed,
+    unmet,
+    counts,
+    ...(runContract ? { contract: runContract } : {}),
+  };
+  const review = await reviewOf(input, draft);
+  if (review) {
+    const reviewed = worseStatus(status, review.status ?? (review.unmet?.length ? 'partial' : undefined));
+    unmet = [...unmet, ...(review.unmet ?? [])];
+    if (review.recovery) summary = review.recovery.summary;
+    else if (reviewed !== status)
+      summary = `${reviewed === 'failed' ? 'Not done' : 'Partly done'}: ${(review.unmet ?? []).join('; ')}. ${summary}`;
+    status = reviewed;
   }
   summary = recorder.redactor.redactText(summary);
+  const flags = review?.flags?.length ? review.flags : undefined;
   recorder.append({
     kind: 'end',
     name: ending.reason,
@@ -154,23 +228,23 @@ export function finalize(
       ...(duplicates.length ? { duplicates: duplicates.length } : {}),
       ...(failed.length ? { failed } : {}),
       ...(unmet.length ? { unmet } : {}),
+      ...(flags ? { flags } : {}),
+      ...(review?.recovery ? { recovery: review.recovery } : {}),
+      ...(review?.facts ? { facts: review.facts } : {}),
+      ...(runContract ? { contract: runContract } : {}),
       counts,
       ...(ending.detail ? { detail: ending.detail } : {}),
     },
   });
   return {
-    runId: recorder.runId,
-    agent: agent.name,
+    ...draft,
     status,
-    endingReason: ending.reason,
     summary,
-    verified,
-    dropped,
-    duplicates,
-    failed,
     unmet,
-    counts,
-    ...(lastText ? { text: recorder.redactor.redactText(lastText) } : {}),
+    ...(flags ? { flags } : {}),
+    ...(review?.recovery ? { recovery: review.recovery } : {}),
+    ...(review?.facts ? { facts: review.facts } : {}),
+    ...(input.lastText ? { text: recorder.redactor.redactText(input.lastText) } : {}),
   };
 }
 

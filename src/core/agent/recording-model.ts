@@ -10,6 +10,7 @@ import { simulateStreamingMiddleware, wrapLanguageModel } from 'ai';
 import type { RunRecorder } from '../ledger/ledger.js';
 import type { Redactor } from '../redact.js';
 import type { RunState } from './run-state.js';
+import { stepCalls } from './step-calls.js';
 
 export interface RecordingListeners {
   /** Told the (redacted) text of each response, after its `model_call` entry. */
@@ -112,7 +113,12 @@ export function recordingModel(
 
   const doGenerate: LanguageModelV3['doGenerate'] = async (options) => {
     const started = performance.now();
+    const step = stepCalls();
+    state.step = step;
     const result = await model.doGenerate(options);
+    for (const part of result.content)
+      if (part.type === 'tool-call') step.add(part.toolCallId, part.toolName);
+    step.end();
     record(result.usage, result.finishReason, started, onText ? textOf(result.content) : '');
     return result;
   };
@@ -135,10 +141,13 @@ export function recordingModel(
       return simulated.doStream(options);
     }
     const gate = deltaGate(recorder.redactor, tell);
+    const step = stepCalls();
+    state.step = step;
     let text = '';
     let recorded = false;
     const end = (usage: LanguageModelV3Usage, finishReason: LanguageModelV3FinishReason) => {
       recorded = true;
+      step.end();
       gate.flush();
       record(usage, finishReason, started, text.trim());
     };
@@ -153,6 +162,8 @@ export function recordingModel(
         if (part.type === 'text-delta') {
           text += part.delta;
           gate.push(part.delta);
+        } else if (part.type === 'tool-call') {
+          step.add(part.toolCallId, part.toolName);
         } else if (part.type === 'finish') {
           end(part.usage, part.finishReason);
         }

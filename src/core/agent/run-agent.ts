@@ -5,6 +5,7 @@ import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
 import type { Agent } from './agent-definition.js';
 import { buildRunTools, type RunToolsContext, recordGuard } from './build-run-tools.js';
+import { contractFromRequest, PLAN_TOOL, recordContract } from './contract.js';
 import type { RunResult } from './ending.js';
 import { finalize, startRecordedRun } from './finalize-run.js';
 import { GateKeeper } from './gate-keeper.js';
@@ -118,6 +119,13 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     model: `${model.provider}:${model.modelId}`,
   });
   const state = newRunState();
+  const stated = contractFromRequest(agent.contract, task, () =>
+    failOpen('contract', 'contract-threw', recorder.runId),
+  );
+  if (stated) {
+    state.contract = stated;
+    recordContract(recorder, stated);
+  }
   // Observed, the text streams in as the model writes it; unobserved, nobody would see it.
   const tracedModel = recordingModel(
     model,
@@ -138,7 +146,12 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
         }
       : {},
   );
-  const toolNames = new Set([...agent.tools.map((tool) => tool.name), 'finish', 'stop']);
+  const toolNames = new Set([
+    ...agent.tools.map((tool) => tool.name),
+    'finish',
+    'stop',
+    ...(agent.contract?.plan && !stated ? [PLAN_TOOL] : []),
+  ]);
   const context: RunToolsContext = {
     agent,
     recorder,
@@ -148,7 +161,7 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     failOpen,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const { toolSet } = buildRunTools(context);
+  const { toolSet } = buildRunTools(context, task);
   const conversational = agent.isConversational(task);
   if (conversational) {
     recordGuard(context, {
@@ -158,6 +171,15 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
       preview: task.length > 120 ? `${task.slice(0, 120)}…` : task,
     });
   }
+  const closing = () => ({
+    agent,
+    recorder,
+    ending: state.ending,
+    lastText: state.lastText,
+    counts,
+    failOpen,
+    ...(state.contract ? { contract: state.contract } : {}),
+  });
   let messages: ModelMessage[] = [{ role: 'user', content: task }];
   let finishNudged = false;
   try {
@@ -230,8 +252,8 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     }
   } catch (error) {
     state.ending ??= { reason: 'aborted', detail: `internal error: ${errorMessage(error)}` };
-    finalize(agent, recorder, state.ending, state.lastText, counts);
+    await finalize(closing());
     throw error;
   }
-  return finalize(agent, recorder, state.ending, state.lastText, counts);
+  return finalize(closing());
 }

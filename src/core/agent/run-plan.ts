@@ -1,6 +1,7 @@
 import { errorMessage } from '../errors.js';
 import { invokeTool, type ToolCallRecord } from '../invoke-tool.js';
 import type { Agent } from './agent-definition.js';
+import { contractFromRequest, type RequestContract, recordContract } from './contract.js';
 import type { RunResult } from './ending.js';
 import { finalize, type RecordedRunOptions, startRecordedRun } from './finalize-run.js';
 import type { Ending } from './run-state.js';
@@ -25,6 +26,11 @@ export async function runPlan(
   options: RecordedRunOptions,
 ): Promise<RunResult> {
   const { recorder, counts, failOpen } = startRecordedRun(agent, task, options, { tier: 'deterministic' });
+  // A plan runs only on a request its parser read, so its contract is the request's, stated first.
+  const contract: RequestContract | undefined = contractFromRequest(agent.contract, task, () =>
+    failOpen('contract', 'contract-threw', recorder.runId),
+  );
+  if (contract) recordContract(recorder, contract);
   const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
   let lastFailed = false;
   const call: PlanCall = async (toolName, input) => {
@@ -39,7 +45,12 @@ export async function runPlan(
   try {
     const outcome = await plan(call);
     if ('finish' in outcome) {
-      const { verified, dropped, duplicates } = await verifyFinish(agent, recorder, failOpen, outcome.finish);
+      const { verified, dropped, duplicates, problems } = await verifyFinish(
+        agent,
+        recorder,
+        failOpen,
+        outcome.finish,
+      );
       ending =
         verified.length > 0
           ? {
@@ -50,6 +61,7 @@ export async function runPlan(
                 dropped,
                 duplicates,
                 failed: agent.finish.failedOf?.(outcome.finish) ?? [],
+                ...(problems.length ? { problems } : {}),
               },
             }
           : { reason: 'stopped', detail: 'the plan finished but nothing it claimed is backed by evidence' };
@@ -61,5 +73,13 @@ export async function runPlan(
   } catch (error) {
     ending = { reason: 'aborted', detail: `the plan threw: ${errorMessage(error)}` };
   }
-  return finalize(agent, recorder, ending, '', counts);
+  return finalize({
+    agent,
+    recorder,
+    ending,
+    lastText: '',
+    counts,
+    failOpen,
+    ...(contract ? { contract } : {}),
+  });
 }

@@ -1,5 +1,7 @@
 import type { ModelMessage } from 'ai';
+import type { RequestContract } from './contract.js';
 import type { DroppedClaim, EndingReason, ReportedFailure, VerifiedItem } from './ending.js';
+import type { StepCalls } from './step-calls.js';
 
 /** How a run ended; `finish` is set only for a verified finish. */
 export interface Ending {
@@ -11,6 +13,8 @@ export interface Ending {
     dropped: DroppedClaim[];
     duplicates: DroppedClaim[];
     failed: ReportedFailure[];
+    /** What the finish itself states that no claim backs (content named in words). */
+    problems?: string[];
   };
   /** A conversational or chat reply that ends the turn without finish. */
   answer?: string;
@@ -28,6 +32,12 @@ export interface RunState {
   /** Nudges spliced into the conversation at an absolute message index. */
   injected: { index: number; message: ModelMessage }[];
   handledToolCalls: Set<string>;
+  /** The request contract, once stated (by the request or the model's `plan`). */
+  contract?: RequestContract;
+  /** Set once an effectful call has run: the contract is fixed from then on. */
+  effectRan: boolean;
+  /** The tool calls of the model response being acted on (finish waits for it). */
+  step?: StepCalls;
 }
 
 export function newRunState(): RunState {
@@ -38,6 +48,7 @@ export function newRunState(): RunState {
     pendingNudges: [],
     injected: [],
     handledToolCalls: new Set(),
+    effectRan: false,
   };
 }
 

@@ -7,6 +7,8 @@ export interface UnrecoveredFailure {
   seq: number;
   tool: string;
   intent: string;
+  /** Refused before it ran (nothing changed, nothing done). */
+  refused?: boolean;
   /** `POST /items/articles → 403: You don't have permission…` */
   description: string;
 }
@@ -24,8 +26,14 @@ function failureWords(data: Record<string, unknown>): string {
   return `${String(data.tool)}${target}${error?.message ? ` (${error.message})` : ''}`;
 }
 
+/** Codes of refusals made before the input was read: their intent is unknown. */
+const UNREAD_INPUT = new Set(['INVALID_INPUT']);
+
 function intentOf(tool: ToolDefinition | undefined, data: Record<string, unknown>): string | undefined {
   if (!tool) return undefined;
+  const code = (data.error as { code?: unknown } | undefined)?.code;
+  // Any later success of the tool recovers a call whose input could not be read.
+  if (typeof code === 'string' && UNREAD_INPUT.has(code)) return tool.annotations.readOnly ? undefined : '';
   if (tool.intent) {
     try {
       return tool.intent(data.input as never);
@@ -44,15 +52,18 @@ function intentOf(tool: ToolDefinition | undefined, data: Record<string, unknown
  */
 function recover(open: Map<string, UnrecoveredFailure>, tool: string, intent: string): void {
   for (const [identity, failure] of open)
-    if (failure.tool === tool && (failure.intent === intent || intent.startsWith(`${failure.intent} `)))
+    if (
+      failure.tool === tool &&
+      (failure.intent === '' || failure.intent === intent || intent.startsWith(`${failure.intent} `))
+    )
       open.delete(identity);
 }
 
 /**
- * Effectful calls that failed (executed and failed, or timed out) without a later success
- * with the same intent: a retry that worked recovers a failure, other work does not.
- * Refusals before execution (invalid input, gates, path checks) changed nothing and are not
- * counted here.
+ * Effectful calls that failed or were refused without a later success with the same intent:
+ * a retry that worked recovers a failure, other work does not. A refusal (a protected path,
+ * a path outside the root, an off-origin URL, a gate) changed nothing — but the step it was
+ * meant to take was not taken, so the request it served is not met.
  */
 export function unrecoveredFailures(
   entries: readonly LedgerEntry[],
@@ -73,8 +84,14 @@ export function unrecoveredFailures(
     if (intent === undefined) continue;
     const identity = `${name}\u0000${intent}`;
     if (entry.outcome === 'ok') recover(open, name, intent);
-    else if (entry.outcome === 'error')
-      open.set(identity, { seq: entry.seq, tool: name, intent, description: failureWords(data) });
+    else if (entry.outcome === 'error' || entry.outcome === 'rejected')
+      open.set(identity, {
+        seq: entry.seq,
+        tool: name,
+        intent,
+        refused: entry.outcome === 'rejected',
+        description: failureWords(data),
+      });
   }
   return [...open.values()].sort((a, b) => a.seq - b.seq);
 }
@@ -108,7 +125,7 @@ export function unmetReasons(input: StatusInput): string[] {
     );
   for (const failure of input.failures) {
     unmet.push(
-      `${failure.description} failed and was never retried successfully${isReported(failure, input.reported) ? ' (reported as failed)' : ' (not reported by the agent)'}`,
+      `${failure.description} ${failure.refused ? 'was refused' : 'failed'} and was never retried successfully${isReported(failure, input.reported) ? ' (reported as failed)' : ' (not reported by the agent)'}`,
     );
   }
   for (const item of input.reported) {

@@ -3,12 +3,15 @@ import type { FailOpen } from '../fail-open.js';
 import type { RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { type ClaimVerdict, evidenceView } from './claims.js';
+import { statedContents, withStatedContent } from './content-words.js';
 import type { DroppedClaim, VerifiedItem } from './ending.js';
 
 export interface FinishVerdict {
   verified: VerifiedItem[];
   dropped: DroppedClaim[];
   duplicates: DroppedClaim[];
+  /** What the finish states that no verified claim checks (content named only in the summary). */
+  problems: string[];
 }
 
 export function readOnlyToolsOf(agent: Agent): Set<string> {
@@ -26,7 +29,7 @@ export async function verifyFinish(
   failOpen: FailOpen,
   input: unknown,
 ): Promise<FinishVerdict> {
-  const claims = agent.finish.toClaims(input);
+  const claims = agent.finish.toClaims(input).map(withStatedContent);
   const view = evidenceView(recorder.runId, recorder.entries(), readOnlyToolsOf(agent));
   let verdicts: ClaimVerdict[];
   try {
@@ -75,5 +78,23 @@ export async function verifyFinish(
       });
     }
   }
-  return { verified, dropped, duplicates };
+  return {
+    verified,
+    dropped,
+    duplicates,
+    problems: unbackedContent(agent.finish.summaryOf(input), verdicts),
+  };
+}
+
+/** Content the summary names in words that no verified claim's `contains` checked: refused, never ignored. */
+function unbackedContent(summary: string, verdicts: readonly ClaimVerdict[]): string[] {
+  const checked = verdicts
+    .filter((verdict) => verdict.verified && verdict.claim.contains !== undefined)
+    .map((verdict) => String(verdict.claim.contains));
+  return statedContents(summary)
+    .filter((content) => !checked.some((text) => text.includes(content)))
+    .map(
+      (content) =>
+        `the summary states content that no claim checks ("${content.slice(0, 80)}"): claim it with contains, or leave it out`,
+    );
 }

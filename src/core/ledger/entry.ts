@@ -7,6 +7,7 @@ export const ENTRY_KINDS = [
   'gate',
   'fail_open',
   'claim',
+  'contract',
   'end',
 ] as const;
 

@@ -64,8 +64,22 @@ describe('a failed effectful call stays a failure until the same intent succeeds
     expect(intents(entries)).toEqual(['a.txt']);
   });
 
-  it('a refusal before execution changed nothing and is not a failure', () => {
-    expect(intents([post('POST /a', 'rejected')])).toEqual([]);
+  it('a refused step is a failed step: the request it served is not met until the same intent succeeds', () => {
+    expect(intents([post('POST /a', 'rejected')])).toEqual(['POST /a']);
+    expect(unrecoveredFailures([post('POST /a', 'rejected')], TOOLS)[0]?.refused).toBe(true);
+    expect(intents([post('POST /a', 'rejected'), post('POST /a', 'ok')])).toEqual([]);
+    expect(intents([post('POST /a', 'rejected'), post('POST /b', 'ok')])).toEqual(['POST /a']);
+  });
+
+  it('a call refused because its input could not be read is recovered by any later success of the tool', () => {
+    const unread = call('write', 'rejected', {
+      target: 'write',
+      input: 'not an object',
+      error: { code: 'INVALID_INPUT', message: 'bad' },
+    });
+    expect(intents([unread])).toEqual(['']);
+    expect(intents([unread, call('write', 'ok', { target: 'b.txt' })])).toEqual([]);
+    expect(intents([unread, call('read', 'ok', { target: 'b.txt' })])).toEqual(['']);
   });
 
   it('reads, unknown tools and other entries are never failures', () => {
@@ -145,6 +159,7 @@ describe('a failed effectful call stays a failure until the same intent succeeds
       seq: entries[1]?.seq,
       tool: 'request',
       intent: 'POST /b',
+      refused: false,
       description: 'request POST /b',
     });
   });

@@ -89,6 +89,7 @@ describe('a finish is checked against the run’s ledger, and each verdict is re
           why: 'duplicate: item a (items/a) was already claimed (claim 1); counted once',
         },
       ],
+      problems: [],
     });
     expect(claimEntries(recorder)).toEqual([
       {
@@ -150,6 +151,7 @@ describe('a finish is checked against the run’s ledger, and each verdict is re
         { claim: { target: 'b' }, why: 'the verifier failed: boom' },
       ],
       duplicates: [],
+      problems: [],
     });
     expect(calls).toEqual([['verifier', 'verifier-threw', recorder.runId]]);
     expect(claimEntries(recorder).map((entry) => entry.outcome)).toEqual(['dropped', 'dropped']);
