@@ -454,6 +454,8 @@ export interface FileClaim {
   effect?: string;
   contains?: string;
   sha256?: string;
+  /** The model's words about the file; content named here is checked like `contains`. */
+  title?: string;
 }
 
 /**

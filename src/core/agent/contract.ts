@@ -51,7 +51,7 @@ export interface ContractSpec<Plan = any> {
   /** Words of the request naming things the agent knows (entity types): each must be in a model's contract. */
   typeWords?: (task: string) => string[];
   /** What the net effects lack to meet the contract (empty when met). */
-  check: (contract: RequestContract, context: RequestCheckContext) => string[];
+  check: (contract: RequestContract, context: RequestCheckContext) => string[] | Promise<string[]>;
 }
 
 export const PLAN_TOOL = 'plan';
@@ -69,18 +69,25 @@ export function crossChecked(
 }
 
 /** Reasons a run with this contract is not `success` (empty when met). */
-export function contractProblems(
+export async function contractProblems(
   contract: RequestContract | undefined,
   spec: ContractSpec | undefined,
   context: RequestCheckContext,
-): string[] {
+): Promise<string[]> {
   if (!contract || !spec) return [];
   const problems: string[] = [];
   if (contract.dropped?.length)
     problems.push(
       `the stated contract ("${contract.description}") leaves out words of the request: ${contract.dropped.map((word) => `"${word}"`).join(', ')}`,
     );
-  problems.push(...spec.check(contract, context));
+  try {
+    problems.push(...(await spec.check(contract, context)));
+  } catch (error) {
+    // A check that cannot run has not shown the request met: fail closed, keep the run's end.
+    problems.push(
+      `the contract could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
   return problems;
 }
 

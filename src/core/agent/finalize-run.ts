@@ -77,17 +77,17 @@ function countingRecorder(
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The status rule applied to a verified finish: success only when the request was met. */
-function finishedStatus(
+async function finishedStatus(
   agent: Agent,
   recorder: RunRecorder,
   finish: NonNullable<Ending['finish']>,
   contract: RequestContract | undefined,
-): { status: RunStatus; unmet: string[]; summary: string } {
+): Promise<{ status: RunStatus; unmet: string[]; summary: string }> {
   const entries = recorder.entries();
   const check = { net: netEffects(entries), entries, verified: finish.verified };
   const requestProblems = [
     ...(agent.checkRequest ? agent.checkRequest(check) : []),
-    ...contractProblems(contract, agent.contract, check),
+    ...(await contractProblems(contract, agent.contract, check)),
     ...(agent.contract?.plan && !contract
       ? ['no request contract was stated (the plan step never ran), so nothing shows the request was met']
       : []),
@@ -161,10 +161,10 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
   let summary: string;
   if (ending.finish) {
     verified = ending.finish.verified;
-    ({ status, unmet, summary } = finishedStatus(agent, recorder, ending.finish, contract));
+    ({ status, unmet, summary } = await finishedStatus(agent, recorder, ending.finish, contract));
   } else if (ending.noChange !== undefined || ending.answer !== undefined) {
     const entries = recorder.entries();
-    const problems = contractProblems(contract, agent.contract, {
+    const problems = await contractProblems(contract, agent.contract, {
       net: netEffects(entries),
       entries,
       verified: [],

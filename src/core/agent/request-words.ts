@@ -52,7 +52,8 @@ const FILE_NAME = /^\.?[A-Za-z0-9_-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const DOTFILE = /^\.[A-Za-z][\w.-]*$/;
 const NOT_PATHS = new Set(['e.g', 'i.e', 'etc', 'vs', 'a.m', 'p.m']);
 
-function isPath(token: string): boolean {
+/** A word that names a file or folder: has a slash, a file extension, or is a dotfile. */
+export function isPathWord(token: string): boolean {
   if (NOT_PATHS.has(token.toLowerCase().replace(/\.$/, ''))) return false;
   if (token.includes('/')) return /[A-Za-z0-9]/.test(token);
   return FILE_NAME.test(token) || DOTFILE.test(token);
@@ -96,7 +97,7 @@ export function requestWords(task: string, typeWords: readonly string[] = []): R
   for (const raw of rest.split(/\s+/)) {
     const token = raw.replace(EDGE_PUNCTUATION, '').replace(/\.$/, '');
     if (!token) continue;
-    if (isPath(token)) {
+    if (isPathWord(token)) {
       add({ kind: 'path', text: token, norm: normalizePath(token) });
       continue;
     }

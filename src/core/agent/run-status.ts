@@ -9,6 +9,8 @@ export interface UnrecoveredFailure {
   intent: string;
   /** Refused before it ran (nothing changed, nothing done). */
   refused?: boolean;
+  /** What the refusal said it would accept instead (`details.suggestion`): a success there recovers it. */
+  suggestion?: string;
   /** `POST /items/articles → 403: You don't have permission…` */
   description: string;
 }
@@ -54,7 +56,10 @@ function recover(open: Map<string, UnrecoveredFailure>, tool: string, intent: st
   for (const [identity, failure] of open)
     if (
       failure.tool === tool &&
-      (failure.intent === '' || failure.intent === intent || intent.startsWith(`${failure.intent} `))
+      (failure.intent === '' ||
+        failure.intent === intent ||
+        intent.startsWith(`${failure.intent} `) ||
+        failure.suggestion === intent)
     )
       open.delete(identity);
 }
@@ -84,14 +89,18 @@ export function unrecoveredFailures(
     if (intent === undefined) continue;
     const identity = `${name}\u0000${intent}`;
     if (entry.outcome === 'ok') recover(open, name, intent);
-    else if (entry.outcome === 'error' || entry.outcome === 'rejected')
+    else if (entry.outcome === 'error' || entry.outcome === 'rejected') {
+      const suggestion = (data.error as { details?: { suggestion?: unknown } } | undefined)?.details
+        ?.suggestion;
       open.set(identity, {
         seq: entry.seq,
         tool: name,
         intent,
         refused: entry.outcome === 'rejected',
+        ...(typeof suggestion === 'string' ? { suggestion } : {}),
         description: failureWords(data),
       });
+    }
   }
   return [...open.values()].sort((a, b) => a.seq - b.seq);
 }

@@ -71,6 +71,15 @@ describe('a failed effectful call stays a failure until the same intent succeeds
     expect(intents([post('POST /a', 'rejected'), post('POST /b', 'ok')])).toEqual(['POST /a']);
   });
 
+  it('a refusal that names the path it would accept is recovered by a success there, and only there', () => {
+    const refused = call('write', 'rejected', {
+      target: '/elsewhere/docs/b.md',
+      error: { code: 'PATH_OUTSIDE_PROJECT', message: 'outside', details: { suggestion: 'docs/b.md' } },
+    });
+    expect(intents([refused, call('write', 'ok', { target: 'docs/b.md' })])).toEqual([]);
+    expect(intents([refused, call('write', 'ok', { target: 'docs/c.md' })])).toEqual(['/elsewhere/docs/b.md']);
+  });
+
   it('a call refused because its input could not be read is recovered by any later success of the tool', () => {
     const unread = call('write', 'rejected', {
       target: 'write',
