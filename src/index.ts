@@ -17,12 +17,21 @@ export {
   itemFromNet,
   verifyAgainstEffects,
 } from './core/agent/claims.js';
+export {
+  type ContractSource,
+  type ContractSpec,
+  crossChecked,
+  PLAN_TOOL,
+  type RequestContract,
+  type StatedContract,
+} from './core/agent/contract.js';
 export { isConversational } from './core/agent/conversational.js';
 export {
   type DroppedClaim,
   ENDING_REASONS,
   type EndingReason,
   type ReportedFailure,
+  type RunContract,
   type RunCounts,
   type RunResult,
   type RunStatus,
@@ -32,7 +41,9 @@ export { defaultFinishSpec, type FinishSpec } from './core/agent/finish-spec.js'
 export type { GateRule } from './core/agent/gate-keeper.js';
 export { DEFAULT_GUARDS, type GuardSettings } from './core/agent/guard-settings.js';
 export { lintPrompt } from './core/agent/prompt-lint.js';
+export { type RequestWord, requestWords } from './core/agent/request-words.js';
 export { type RunAgentOptions, runAgent } from './core/agent/run-agent.js';
+export type { ReviewContext, ReviewOutcome, RunReview } from './core/agent/run-review.js';
 export { classifyResult } from './core/classify-result.js';
 export {
   createdResources,
