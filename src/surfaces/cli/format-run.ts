@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { netEffects } from '../../core/effects.js';
 import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
+import { flagLine } from '../report/flag-line.js';
 import { truncate } from './format-table.js';
 
 function describe(entry: LedgerEntry, full: boolean): string {
@@ -21,6 +22,10 @@ function describe(entry: LedgerEntry, full: boolean): string {
       return `model  ${String(data.model)} round ${String(data.round)}  ${String(data.finishReason)}  in ${String(data.inputTokens)} / out ${String(data.outputTokens)}  ${String(data.durationMs)} ms`;
     case 'claim':
       return `claim  ${entry.outcome === 'verified' ? pc.green('verified') : pc.yellow(String(entry.outcome))} ${compact(data.claim)}  ${data.via ? `via ${String(data.via)}` : `why ${String(data.why)}`}`;
+    case 'contract': {
+      const dropped = (data.dropped as string[] | undefined) ?? [];
+      return `contract ${String(data.source)}: ${String(data.description)}${dropped.length ? pc.yellow(`  leaves out ${dropped.map((word) => `"${word}"`).join(', ')}`) : ''}`;
+    }
     case 'end':
       return `end    ${pc.bold(String(data.reason))} (${String(data.status)})`;
     default:
@@ -53,5 +58,11 @@ export function formatRun(record: RunRecord, options: { full?: boolean } = {}): 
       ? `summary: ${String(end.data.summary)}`
       : 'summary: the run has not ended (still running, or its process died).',
   );
+  if (end) {
+    lines.push(`status: ${String(end.data.status)} (${String(end.data.reason)})`);
+    for (const reason of (end.data.unmet as string[] | undefined) ?? []) lines.push(`  unmet: ${reason}`);
+    for (const flag of (end.data.flags as Record<string, unknown>[] | undefined) ?? [])
+      lines.push(`  flagged: ${flagLine(flag)}`);
+  }
   return lines.join('\n');
 }

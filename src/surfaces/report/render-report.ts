@@ -1,5 +1,6 @@
 import { type NetEffect, netEffects } from '../../core/effects.js';
 import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
+import { flagLine } from './flag-line.js';
 import { REPORT_STYLE } from './report-style.js';
 
 /** Security: every piece of run data is text, never markup (captured pages and model output land here). */
@@ -57,6 +58,10 @@ function timelineRow(entry: LedgerEntry): string {
       what = escapeHtml(JSON.stringify(data.claim));
       body = `<div>${escapeHtml(data.via ? `via ${String(data.via)}` : String(data.why ?? ''))}</div>`;
       return `<tr><td>${entry.seq}</td><td>${escapeHtml(entry.ts.slice(11, 23))}</td><td>claim</td><td class="${statusClass(entry.outcome)}">${escapeHtml(entry.outcome)}</td><td>${what}${body}</td><td></td></tr>`;
+    case 'contract':
+      what = `${String(data.source)}: ${String(data.description)}`;
+      body = details('contract', data);
+      break;
     case 'end':
       what = String(data.reason);
       body = `<div>${escapeHtml(data.summary)}</div>`;
@@ -89,6 +94,10 @@ export function renderReport(record: RunRecord): string {
   const claims = entries.filter((entry) => entry.kind === 'claim');
   const unmet = (end?.data.unmet as string[] | undefined) ?? [];
   const failed = (end?.data.failed as { target?: string; type?: string; reason: string }[] | undefined) ?? [];
+  const flags = (end?.data.flags as Record<string, unknown>[] | undefined) ?? [];
+  const contract = (end?.data.contract ?? entries.find((entry) => entry.kind === 'contract')?.data) as
+    | { source?: string; description?: string; dropped?: string[] }
+    | undefined;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -105,7 +114,9 @@ export function renderReport(record: RunRecord): string {
 <p class="task">${escapeHtml(run.task)}</p>
 <p class="ending"><span class="badge ${statusClass(status)}">${escapeHtml(status)}</span> ending <strong>${escapeHtml(end?.data.reason ?? 'not ended')}</strong></p>
 <p class="summary">${escapeHtml(end?.data.summary ?? 'The run has not ended (still running, or its process died).')}</p>
+${contract ? `<h2>What was asked (contract, ${escapeHtml(contract.source)})</h2><p class="contract">${escapeHtml(contract.description)}${contract.dropped?.length ? ` — <span class="bad">leaves out ${escapeHtml(contract.dropped.map((word) => `"${word}"`).join(', '))}</span>` : ''}</p>` : ''}
 ${unmet.length ? `<h2>Why this is not a success</h2><ul>${unmet.map((reason) => `<li>${escapeHtml(reason)}</li>`).join('')}</ul>` : ''}
+${flags.length ? `<h2>Statements the ledger contradicts</h2><ul>${flags.map((flag) => `<li>${escapeHtml(flagLine(flag))}</li>`).join('')}</ul>` : ''}
 ${failed.length ? `<h2>Reported as not done</h2><ul>${failed.map((item) => `<li>${escapeHtml([item.type, item.target].filter(Boolean).join(' '))} ${escapeHtml(item.reason)}</li>`).join('')}</ul>` : ''}
 </header>
 <main>
