@@ -16,7 +16,10 @@ export interface Effect {
   key: string;
   id?: string;
   type?: string;
-  /** What the system observed about the resource: status, server fields, bytes, sha256, links. */
+  /**
+   * What the system observed about the resource: status, server fields, bytes, sha256, links;
+   * `titleMarker`: the run's marker that ends the observed title (a claim may leave it out).
+   */
   observed?: Record<string, unknown>;
   /** A move: the other end (the destination of a `deleted`, the source of a `created`). */
   movedTo?: string;

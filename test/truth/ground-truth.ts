@@ -127,7 +127,9 @@ export class RestWorld implements HttpWorld {
 
   async create(collection: string, body: Record<string, unknown>): Promise<string> {
     const { status, body: answer } = await this.call('POST', `/${collection}`, body);
-    if (status !== 201) throw new Error(`ground truth: seeding ${collection} answered ${status}`);
+    // An app that answers 200 on create (see RestAppOptions.createStatus) seeds as well.
+    if (status !== 201 && status !== 200)
+      throw new Error(`ground truth: seeding ${collection} answered ${status}`);
     return String((answer as { id: unknown }).id);
   }
 
@@ -258,8 +260,12 @@ export interface HttpClaim {
   title?: string;
 }
 
-/** Why a claim `created <type> <id> "title"` is false in the world (empty: it is true). */
-export function falseHttpClaim(before: World, after: World, claim: HttpClaim): string[] {
+/**
+ * Why a claim `created <type> <id> "title"` is false in the world (empty: it is true). With the
+ * run's `marker`, a title is also true of an item whose title is that title plus ` · marker`
+ * (the stamp Tally adds to a create's title; the marker is read from the run's prompt).
+ */
+export function falseHttpClaim(before: World, after: World, claim: HttpClaim, marker?: string): string[] {
   const { created } = diffWorlds(before, after);
   const id = String(claim.id ?? '');
   const collection = collectionOf(claim.type);
@@ -275,7 +281,9 @@ export function falseHttpClaim(before: World, after: World, claim: HttpClaim): s
     return [`${label}: not created by this run${existed ? ' (it existed before the run)' : ''}`];
   }
   const match = matches[0] as Resource;
-  if (claim.title !== undefined && match.record.title !== claim.title)
+  const titles =
+    claim.title === undefined ? [] : [claim.title, ...(marker ? [`${claim.title} · ${marker}`] : [])];
+  if (claim.title !== undefined && !titles.includes(match.record.title as string))
     return [`${label}: title "${claim.title}" claimed, the API says "${String(match.record.title)}"`];
   return [];
 }

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 export interface Post {
   id: number;
   title: string;
+  slug?: string;
 }
 
 export interface Comment {
@@ -25,15 +26,29 @@ export interface RestApp {
 export interface RestAppOptions {
   /** Status for a missing item on GET/DELETE (default 404). */
   missingStatus?: 403 | 404;
+  /**
+   * POST /posts is get-or-create by `slug` (as many upsert APIs are): a post already holding
+   * the body's slug is answered 200 with that post, nothing made.
+   */
+  upsert?: boolean;
+  /** Status of a successful create (default 201; many real APIs answer 200). */
+  createStatus?: 200 | 201;
+  /** Send a `Location` header naming a created item. */
+  location?: boolean;
 }
 
-function send(response: ServerResponse, status: number, body?: unknown): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (body === undefined) {
-    response.writeHead(status);
+    response.writeHead(status, headers);
     response.end();
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json' });
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
@@ -57,6 +72,11 @@ export async function startRestApp(options: RestAppOptions = {}): Promise<RestAp
   const comments = new Map<number, Comment>();
   const next = { posts: 1, comments: 1 };
   const missing = options.missingStatus ?? 404;
+  const created = (collection: string, item: Post | Comment): [number, unknown, Record<string, string>] => [
+    options.createStatus ?? 201,
+    item,
+    options.location ? { location: `/${collection}/${item.id}` } : {},
+  ];
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://rest.local');
@@ -79,9 +99,13 @@ export async function startRestApp(options: RestAppOptions = {}): Promise<RestAp
       if (collection === 'posts') {
         if (typeof body.title !== 'string' || !body.title.trim())
           return send(response, 422, { error: 'title is required' });
-        const post: Post = { id: next.posts++, title: body.title };
+        const slug = typeof body.slug === 'string' ? body.slug : undefined;
+        const existing =
+          options.upsert && slug ? [...posts.values()].find((p) => p.slug === slug) : undefined;
+        if (existing) return send(response, 200, existing);
+        const post: Post = { id: next.posts++, title: body.title, ...(slug ? { slug } : {}) };
         posts.set(post.id, post);
-        return send(response, 201, post);
+        return send(response, ...created('posts', post));
       }
       const postId = Number(body.postId);
       if (!posts.has(postId)) return send(response, 422, { error: `no post ${String(body.postId)}` });
@@ -91,7 +115,7 @@ export async function startRestApp(options: RestAppOptions = {}): Promise<RestAp
         body: typeof body.body === 'string' ? body.body : '',
       };
       comments.set(comment.id, comment);
-      return send(response, 201, comment);
+      return send(response, ...created('comments', comment));
     }
     const id = Number(idText);
     const item = store.get(id);

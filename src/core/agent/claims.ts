@@ -122,6 +122,21 @@ export interface EffectVerifierOptions {
 
 const normalizeText = (text: string) => text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 
+/**
+ * A claimed title matches the observed one, or the observed one without the run's marker at
+ * its end (`Smoke · 3fa9c1` → `Smoke`) when the tool that saw it recorded the marker
+ * (`observed.titleMarker`): the marker is the system's stamp, not the agent's words.
+ */
+function titleMatches(claimed: string, observed: string, marker: unknown): boolean {
+  const want = normalizeText(claimed);
+  if (want === normalizeText(observed)) return true;
+  if (typeof marker !== 'string' || marker === '') return false;
+  const trimmed = observed.trimEnd();
+  if (!trimmed.endsWith(marker)) return false;
+  const rest = trimmed.slice(0, -marker.length).replace(/[\s·•|:,–—-]+$/u, '');
+  return rest !== '' && want === normalizeText(rest);
+}
+
 function describe(net: NetEffect): string {
   return `${net.type ? `${net.type} ` : ''}${net.id ?? net.key}${net.id !== undefined && net.id !== net.key ? ` (${net.key})` : ''}`;
 }
@@ -280,7 +295,7 @@ export function verifyAgainstEffects(options: EffectVerifierOptions = {}): Claim
       if (
         claim.title !== undefined &&
         typeof observedTitle === 'string' &&
-        normalizeText(String(claim.title)) !== normalizeText(observedTitle)
+        !titleMatches(String(claim.title), observedTitle, net.observed.titleMarker)
       ) {
         verdicts.push({
           claim,

@@ -42,6 +42,38 @@ describe('titles', () => {
     const [verdict] = await verify([{ target: '5', effect: 'created', title: 'Fix login' }], entries);
     expect(why(verdict)).toMatch(/^title mismatch/);
   });
+
+  it('the run’s marker ending the observed title (titleMarker) may be left out, nothing else', async () => {
+    const marked = { title: 'Smoke · 3fa9c1', titleMarker: '3fa9c1' };
+    const entries = ledgerOf([{ kind: 'created', ...test5, observed: marked }]);
+    const verdicts = await verify(
+      [
+        { target: '5', effect: 'created', title: 'smoke' },
+        { target: '5', effect: 'created', title: 'Smoke · 3fa9c1' },
+        { target: '5', effect: 'created', title: 'Smok' },
+        { target: '5', effect: 'created', title: 'Smoke 3fa9' },
+      ],
+      entries,
+    );
+    expect(verdicts.map((verdict) => verdict.verified || why(verdict).split(':')[0])).toEqual([
+      true,
+      'duplicate',
+      'title mismatch',
+      'title mismatch',
+    ]);
+    // Without the marker recorded, the title is compared whole; a later title without it is too.
+    const plain = ledgerOf([{ kind: 'created', ...test5, observed: { title: 'Smoke · 3fa9c1' } }]);
+    expect(why((await verify([{ target: '5', effect: 'created', title: 'Smoke' }], plain))[0])).toMatch(
+      /^title mismatch/,
+    );
+    const renamed = ledgerOf(
+      [{ kind: 'created', ...test5, observed: marked }],
+      [{ kind: 'updated', ...test5, observed: { title: 'Other' } }],
+    );
+    expect(why((await verify([{ target: '5', effect: 'created', title: 'Smoke' }], renamed))[0])).toMatch(
+      /^title mismatch/,
+    );
+  });
 });
 
 describe('why a changed resource does not support the claimed change', () => {

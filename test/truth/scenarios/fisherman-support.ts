@@ -51,7 +51,8 @@ export const seedRest =
     await build(world as RestWorld);
   };
 
-export type AppKind = 'demo' | 'rest' | 'rest-403';
+/** `rest-upsert`: the REST app answering 200 on create, with POST /posts get-or-create by slug. */
+export type AppKind = 'demo' | 'rest' | 'rest-403' | 'rest-upsert';
 export type HarKind = 'bundled' | 'model-only' | 'rest' | 'rest-model';
 
 export interface Target {
@@ -83,7 +84,13 @@ export async function openTarget(
     appUrl = demo.url;
     world = await DemoWorld.login(appUrl);
   } else {
-    const rest = await startRestApp(app === 'rest-403' ? { missingStatus: 403 } : {});
+    const rest = await startRestApp(
+      app === 'rest-403'
+        ? { missingStatus: 403 }
+        : app === 'rest-upsert'
+          ? { upsert: true, createStatus: 200 }
+          : {},
+    );
     bag.onClose(() => rest.close());
     appUrl = rest.url;
     world = new RestWorld(appUrl);
@@ -184,7 +191,9 @@ export function fishTruth(run: FishRun, spec: FishSpec): Truth {
   if (run.model) {
     const finish = run.model.lastFinish<{ created?: HttpClaim[] }>();
     truth.check(finish !== undefined, 'the agent never reported (no finish)');
-    for (const claim of finish?.created ?? []) truth.add(falseHttpClaim(run.before, run.after, claim));
+    const marker = run.model.calls[0] ? markerIn(run.model, run.model.calls[0]) : undefined;
+    for (const claim of finish?.created ?? [])
+      truth.add(falseHttpClaim(run.before, run.after, claim, marker));
   }
   if (!(run.result instanceof Error))
     truth.add(falseHttpItems(run.before, run.after, run.result.verified as Record<string, unknown>[]));

@@ -31,6 +31,14 @@ export interface ApiResponse {
   durationMs: number;
   /** Lost creates this read found again (GET only). */
   reconciled?: Reconciled[];
+  /**
+   * What this run knew, before this response, of the resource a successful POST's id names
+   * (`/suites` + `7` → `/suites/7`): `existing` when a read of this run listed or returned it,
+   * or an earlier write of this run made or changed it; `absent` when a read of this run found
+   * it missing (404/410) or an unfiltered read of its collection did not list it. Undefined
+   * when the run knew nothing of it.
+   */
+  before?: 'existing' | 'absent';
 }
 
 /** Canonical form of a resource path: no trailing slash, percent-decoding of unreserved text. */
@@ -105,6 +113,23 @@ export interface Reconciled {
 }
 
 /**
+ * What one run has seen through the client. Kept per run (by the ledger run id the tools
+ * pass), so a run that follows another on the same client (a recipe that fell back to the
+ * model) never inherits its lost creates or its sightings.
+ */
+interface RunMemory {
+  /** Resource paths seen existing: listed or returned by a read, or made/changed by a write. */
+  existing: Set<string>;
+  /** Resource paths seen missing: a read answered 404/410, or a write deleted them. */
+  missing: Set<string>;
+  /** Collection paths read in full (a list, no query string). */
+  listed: Set<string>;
+  lost: LostCreate[];
+}
+
+const itemPath = (collection: string, id: string) => `${collection}/${encodeURIComponent(id)}`;
+
+/**
  * The HTTP client Fisherman's tools use. Origin-locked; headers layered capture auth <
  * live session < configuration; DELETE refused unless this client created the target.
  */
@@ -112,7 +137,7 @@ export class ApiClient {
   readonly origin: string;
   readonly baseUrl: string;
   private readonly created = new Set<string>();
-  private readonly lost: LostCreate[] = [];
+  private readonly runs = new Map<string, RunMemory>();
   private readonly transport: Transport;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -124,6 +149,15 @@ export class ApiClient {
 
   get marker(): string | undefined {
     return this.options.marker;
+  }
+
+  private memory(run: string): RunMemory {
+    let memory = this.runs.get(run);
+    if (!memory) {
+      memory = { existing: new Set(), missing: new Set(), listed: new Set(), lost: [] };
+      this.runs.set(run, memory);
+    }
+    return memory;
   }
 
   /** Security: resolves a path against the base URL and refuses any other origin before sending. */
@@ -178,14 +212,21 @@ export class ApiClient {
     }
   }
 
-  private rememberLost(method: string, url: URL, requestPath: string, body: unknown, via: string): void {
+  private rememberLost(
+    memory: RunMemory,
+    method: string,
+    url: URL,
+    requestPath: string,
+    body: unknown,
+    via: string,
+  ): void {
     const marker = this.options.marker;
     if (method !== 'POST' || !marker || !body || typeof body !== 'object') return;
     const marked: Record<string, string> = {};
     for (const [field, value] of Object.entries(body as Record<string, unknown>))
       if (typeof value === 'string' && value.includes(marker)) marked[field] = value;
     if (Object.keys(marked).length > 0)
-      this.lost.push({
+      memory.lost.push({
         collection: canonicalPath(url.pathname),
         requestPath,
         body: body as Record<string, unknown>,
@@ -195,13 +236,13 @@ export class ApiClient {
   }
 
   /** Lost creates whose marked values this read's items carry. */
-  private reconcile(url: URL, body: unknown): Reconciled[] {
-    if (this.lost.length === 0) return [];
+  private reconcile(memory: RunMemory, url: URL, body: unknown): Reconciled[] {
+    if (memory.lost.length === 0) return [];
     const path = canonicalPath(url.pathname);
     const list = listOf(body);
     const items = list ?? (body && typeof body === 'object' ? [body as Record<string, unknown>] : []);
     const found: Reconciled[] = [];
-    for (const lost of [...this.lost]) {
+    for (const lost of [...memory.lost]) {
       const under = path === lost.collection || path.startsWith(`${lost.collection}/`);
       if (!under) continue;
       for (const candidate of items) {
@@ -212,20 +253,58 @@ export class ApiClient {
         const id = extractIds(item, undefined)[0];
         const matches = Object.entries(lost.marked).every(([field, value]) => item[field] === value);
         if (id === undefined || !matches) continue;
-        const resource = `${lost.collection}/${encodeURIComponent(id)}`;
+        const resource = itemPath(lost.collection, id);
         found.push({ path: resource, id, lostVia: lost.via, lost, item });
         this.created.add(resource);
-        this.lost.splice(this.lost.indexOf(lost), 1);
+        memory.lost.splice(memory.lost.indexOf(lost), 1);
         break;
       }
     }
     return found;
   }
 
-  async send(request: ApiRequest, signal?: AbortSignal): Promise<ApiResponse> {
+  /** What a successful read shows existing (or missing) in this run. */
+  private noteRead(memory: RunMemory, url: URL, status: number, body: unknown): void {
+    const path = canonicalPath(url.pathname);
+    if (status === 404 || status === 410) {
+      memory.missing.add(path);
+      memory.existing.delete(path);
+      return;
+    }
+    if (status < 200 || status >= 300) return;
+    const list = listOf(body);
+    if (!list) {
+      memory.existing.add(path);
+      memory.missing.delete(path);
+      return;
+    }
+    // A filtered read (a query string) lists only some: it proves what exists, not what does not.
+    if (!url.search) memory.listed.add(path);
+    for (const item of list) {
+      const id = extractIds(item, undefined)[0];
+      if (id === undefined) continue;
+      memory.existing.add(itemPath(path, id));
+      memory.missing.delete(itemPath(path, id));
+    }
+  }
+
+  /** What this run knew of a resource before a response named it. */
+  private knownBefore(memory: RunMemory, resource: string): ApiResponse['before'] {
+    if (memory.existing.has(resource)) return 'existing';
+    const collection = resource.slice(0, resource.lastIndexOf('/')) || '/';
+    if (memory.missing.has(resource) || memory.listed.has(collection)) return 'absent';
+    return undefined;
+  }
+
+  /**
+   * Sends one request. `run` is the ledger run it belongs to: lost creates and what the run
+   * has seen existing are kept per run.
+   */
+  async send(request: ApiRequest, signal?: AbortSignal, run = ''): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
     const url = this.resolve(request.path, request.query);
     if (method === 'DELETE') this.checkDelete(url);
+    const memory = this.memory(run);
     const hasBody = request.body !== undefined && method !== 'GET' && method !== 'DELETE';
     const started = performance.now();
     let response: TransportResponse;
@@ -238,7 +317,14 @@ export class ApiClient {
       });
     } catch (error) {
       // The request may have reached the server: a create can exist without its id.
-      this.rememberLost(method, url, request.path, request.body, `${method} ${url.pathname} → no response`);
+      this.rememberLost(
+        memory,
+        method,
+        url,
+        request.path,
+        request.body,
+        `${method} ${url.pathname} → no response`,
+      );
       // fetch wraps the system error in `cause`; node:http throws it as it is.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const code = (error as { code?: unknown }).code;
@@ -269,18 +355,38 @@ export class ApiClient {
     const ok = response.status >= 200 && response.status < 300;
     // Ids only from a successful write's own response.
     const ids = ok && method !== 'GET' && method !== 'DELETE' ? extractIds(body, location) : [];
-    if (method === 'POST')
-      for (const id of ids) this.created.add(`${canonicalPath(url.pathname)}/${encodeURIComponent(id)}`);
-    if (method === 'PUT' && ok && response.status === 201) this.created.add(canonicalPath(url.pathname));
+    const path = canonicalPath(url.pathname);
+    let before: ApiResponse['before'];
+    if (method === 'POST' && ids[0] !== undefined) {
+      before = this.knownBefore(memory, itemPath(path, ids[0]));
+      // An upsert that answered with a resource this run saw existing made nothing to delete.
+      const upsert = before === 'existing' && response.status !== 201;
+      for (const id of ids) {
+        if (!upsert) this.created.add(itemPath(path, id));
+        memory.existing.add(itemPath(path, id));
+        memory.missing.delete(itemPath(path, id));
+      }
+    }
+    if (ok && (method === 'PUT' || method === 'PATCH')) {
+      if (method === 'PUT' && response.status === 201) this.created.add(path);
+      memory.existing.add(path);
+      memory.missing.delete(path);
+    }
+    if (ok && method === 'DELETE') {
+      memory.existing.delete(path);
+      memory.missing.add(path);
+    }
     if (response.status >= 500)
       this.rememberLost(
+        memory,
         method,
         url,
         request.path,
         request.body,
         `${method} ${url.pathname} → ${response.status}`,
       );
-    const reconciled = ok && method === 'GET' ? this.reconcile(url, body) : [];
+    const reconciled = ok && method === 'GET' ? this.reconcile(memory, url, body) : [];
+    if (method === 'GET') this.noteRead(memory, url, response.status, body);
     const category = errorCategory(response.status);
     return {
       method,
@@ -294,6 +400,7 @@ export class ApiClient {
       ...(location ? { location } : {}),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...(reconciled.length > 0 ? { reconciled } : {}),
+      ...(before ? { before } : {}),
     };
   }
 }

@@ -97,10 +97,18 @@ function resource(
 /**
  * What one HTTP exchange did, as effects on resources keyed by their URL path on the
  * locked origin: a create is the collection plus the id the server returned; an action
- * (`POST …/suites/101/move`) updates the resource it acts on; a read of a list reads each
- * listed item. A failed exchange has no effects.
+ * (`POST …/suites/101/move`) updates the resource it acts on; a POST answered 2xx but not
+ * 201 with the id of a resource this run already saw existing (`response.before`) updates it —
+ * an upsert or get-or-create made nothing; a read of a list reads each listed item; a read
+ * that finds a lost create again (`response.reconciled`) is that create. A failed exchange
+ * has no effects.
  */
-export function httpEffects(response: ApiResponse, requestBody: unknown, normalize: Normalize): Effect[] {
+export function httpEffects(
+  response: ApiResponse,
+  requestBody: unknown,
+  normalize: Normalize,
+  marker?: string,
+): Effect[] {
   if (!response.ok) return [];
   const path = canonicalPath(response.path);
   const shape = shapeOf(path, normalize);
@@ -110,9 +118,12 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
   const observed = (source: Record<string, unknown> | undefined, fallback?: Record<string, unknown>) => {
     const title = titleOf(source, fallback);
     const links = linksOf(source, fallback);
+    // The run's marker ends the title: a claim may name the resource without it.
+    const marked = marker && title?.trimEnd().endsWith(marker);
     return {
       status: response.status,
       ...(title !== undefined ? { title } : {}),
+      ...(marked ? { titleMarker: marker } : {}),
       ...(Object.keys(links).length > 0 ? { links } : {}),
     };
   };
@@ -174,6 +185,16 @@ export function httpEffects(response: ApiResponse, requestBody: unknown, normali
           segments: [...shape.segments, encodeURIComponent(id)],
           dynamic: [...shape.dynamic, true],
         };
+        // Get-or-create / upsert: a 2xx other than 201 naming a resource this run already saw
+        // existing changed it, it did not make it. 201 is the server's own word for "made".
+        if (response.before === 'existing' && response.status !== 201)
+          return [
+            resource('updated', created, end + 1, {
+              ...observed(item, sent),
+              parents: parentsOf(shape, end),
+              existed: 'seen earlier in this run',
+            }),
+          ];
         return [
           resource('created', created, end + 1, { ...observed(item, sent), parents: parentsOf(shape, end) }),
         ];

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { serverMessage } from '../client/server-message.js';
-import { httpEffects } from './http-effects.js';
-import { type HttpToolContext, previewBody } from './http-tool-context.js';
+import { exchange, type HttpToolContext, previewBody } from './http-tool-context.js';
 
 export function lookupTool(context: HttpToolContext) {
   return defineTool({
@@ -17,32 +16,24 @@ export function lookupTool(context: HttpToolContext) {
     target: (input) => `GET ${context.index.normalize(input.path)}`,
     timeoutMs: 30_000,
     execute: async (input, toolContext) => {
-      const response = await context.client.send(
+      const { response, effects, found } = await exchange(
+        context,
         { method: 'GET', path: input.path, ...(input.query ? { query: input.query } : {}) },
-        toolContext.signal,
+        toolContext,
       );
       const message = response.ok ? undefined : serverMessage(response.body);
-      const reconciled = response.reconciled ?? [];
       return {
         result: {
           status: response.status,
           ok: response.ok,
           ...(response.category ? { category: response.category } : {}),
           ...(message ? { message } : {}),
-          ...(reconciled.length > 0
-            ? {
-                found: reconciled.map((item) => ({
-                  path: item.path,
-                  id: item.id,
-                  note: `created by ${item.lostVia} (its response was lost); use this id`,
-                })),
-              }
-            : {}),
+          ...(found ? { found } : {}),
           body: previewBody(response.body),
         },
         evidence: {
           via: `GET ${response.path} → ${response.status}`,
-          effects: httpEffects(response, undefined, (path) => context.index.normalize(path)),
+          effects,
           method: 'GET',
           path: response.path,
           status: response.status,

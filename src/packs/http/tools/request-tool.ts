@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { serverMessage } from '../client/server-message.js';
 import { resourceOf } from '../endpoints/path-normalizer.js';
-import { httpEffects } from './http-effects.js';
-import { type HttpToolContext, previewBody } from './http-tool-context.js';
+import { bodyToSend, exchange, type HttpToolContext, previewBody } from './http-tool-context.js';
 import { requestIntent } from './request-intent.js';
 
 const requestInput = z.object({
@@ -20,14 +19,15 @@ export function requestTool(context: HttpToolContext) {
   return defineTool({
     name: 'request',
     description:
-      "Send one HTTP request to the app API with the run's credentials (the live session, or the configured headers). Returns the HTTP status, the error category and the server message, the ids the response returned, and the body. Use get_endpoint_spec before the first use of an endpoint.",
+      "Send one HTTP request to the app API with the run's credentials (the live session, or the configured headers). Returns the HTTP status, the error category and the server message, the ids the response returned, and the body. A create's title gets this run's marker when it lacks it. Use get_endpoint_spec before the first use of an endpoint.",
     inputSchema: requestInput,
     annotations: { destructive: true, openWorld: true },
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
-    intent: (input) => requestIntent(input.method, input.path, input.body),
+    // The intent names the body as sent (marker included), as a lost create's `recovers` does.
+    intent: (input) => requestIntent(input.method, input.path, bodyToSend(context, input).body),
     timeoutMs: 30_000,
     execute: async (input, toolContext) => {
-      const response = await context.client.send(input, toolContext.signal);
+      const { response, effects, stamped, found } = await exchange(context, input, toolContext);
       const pathOnly = response.path.split('?')[0] ?? response.path;
       const pattern = context.index.normalize(pathOnly);
       const message = response.ok ? undefined : serverMessage(response.body);
@@ -39,11 +39,13 @@ export function requestTool(context: HttpToolContext) {
           ...(message ? { message } : {}),
           ids: response.ids,
           ...(response.location ? { location: response.location } : {}),
+          ...(stamped ? { marked: { [stamped.field]: stamped.value } } : {}),
+          ...(found ? { found } : {}),
           body: previewBody(response.body),
         },
         evidence: {
           via: `${response.method} ${pathOnly} → ${response.status}`,
-          effects: httpEffects(response, input.body, (path) => context.index.normalize(path)),
+          effects,
           method: response.method,
           path: response.path,
           pattern,
@@ -51,6 +53,7 @@ export function requestTool(context: HttpToolContext) {
           ids: response.ids,
           ...(resourceOf(pattern) ? { resource: resourceOf(pattern) } : {}),
           ...(response.category ? { category: response.category } : {}),
+          ...(stamped ? { marked: stamped.field } : {}),
           durationMs: response.durationMs,
         },
       };
