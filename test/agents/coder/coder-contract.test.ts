@@ -6,9 +6,18 @@ const files = (task: string) => (parseCoderContract(task)?.data as CoderContract
 describe("the Coder's contract, read from the request", () => {
   it.each([
     ['create notes/todo.md', [{ action: 'create', path: 'notes/todo.md' }]],
-    ['Create a.md and b.md', [{ action: 'create', path: 'a.md' }, { action: 'create', path: 'b.md' }]],
+    [
+      'Create a.md and b.md',
+      [
+        { action: 'create', path: 'a.md' },
+        { action: 'create', path: 'b.md' },
+      ],
+    ],
     ['add .env with the text "PORT=1"', [{ action: 'create', path: '.env', contains: 'PORT=1' }]],
-    ['write hello.txt containing "hello world"', [{ action: 'create', path: 'hello.txt', contains: 'hello world' }]],
+    [
+      'write hello.txt containing "hello world"',
+      [{ action: 'create', path: 'hello.txt', contains: 'hello world' }],
+    ],
     ['update .github/workflows/ci.yml', [{ action: 'change', path: '.github/workflows/ci.yml' }]],
     ['delete old/notes.md', [{ action: 'delete', path: 'old/notes.md' }]],
     ['move a.md to docs/a.md', [{ action: 'move', path: 'a.md', to: 'docs/a.md' }]],
@@ -16,7 +25,10 @@ describe("the Coder's contract, read from the request", () => {
     ['rename the function in src/a.ts', [{ action: 'change', path: 'src/a.ts' }]],
     [
       "fix src/a.ts but don't touch src/b.ts",
-      [{ action: 'change', path: 'src/a.ts' }, { action: 'keep', path: 'src/b.ts' }],
+      [
+        { action: 'change', path: 'src/a.ts' },
+        { action: 'keep', path: 'src/b.ts' },
+      ],
     ],
     ['Read src/a.ts, then edit src/b.ts', [{ action: 'change', path: 'src/b.ts' }]],
   ])('%s', (task, expected) => {

@@ -77,7 +77,9 @@ describe('a failed effectful call stays a failure until the same intent succeeds
       error: { code: 'PATH_OUTSIDE_PROJECT', message: 'outside', details: { suggestion: 'docs/b.md' } },
     });
     expect(intents([refused, call('write', 'ok', { target: 'docs/b.md' })])).toEqual([]);
-    expect(intents([refused, call('write', 'ok', { target: 'docs/c.md' })])).toEqual(['/elsewhere/docs/b.md']);
+    expect(intents([refused, call('write', 'ok', { target: 'docs/c.md' })])).toEqual([
+      '/elsewhere/docs/b.md',
+    ]);
   });
 
   it('a call refused because its input could not be read is recovered by any later success of the tool', () => {
