@@ -9,20 +9,32 @@ export const chatToolCallSchema = z.object({
   error: z.string().optional(),
 });
 
+/**
+ * One file a turn changed, judged by content (before the turn vs after it). `moved`: the
+ * content that stood at `from` now stands at `path` and `from` is gone; `replaced` when a
+ * file was at `path` before. Fields added later are optional, so older chat files load.
+ */
 export const fileChangeSchema = z.object({
   path: z.string(),
   change: z.enum(['created', 'updated', 'deleted', 'moved']),
   from: z.string().optional(),
+  replaced: z.boolean().optional(),
   bytes: z.number().optional(),
   sha256: z.string().optional(),
   via: z.string(),
 });
 
+/**
+ * A statement of the reply that the changes report contradicts, told as "the reply says
+ * `spelling` was `said`; the ledger shows: `truth`". `source`: the reply's `Changes:` list or
+ * its prose (absent in older chat files).
+ */
 export const changeFlagSchema = z.object({
   path: z.string(),
   spelling: z.string(),
   said: z.string(),
   truth: z.string(),
+  source: z.enum(['changes-list', 'prose']).optional(),
 });
 
 export const chatTurnSchema = z.object({

@@ -20,7 +20,12 @@ Tools: fs_tree (the layout; cached for this chat, so one call is enough), fs_lis
 
 - Read before you edit; prefer fs_edit with a line range for small changes.
 - Keep the user informed: a short sentence of what you are doing every few steps.
-- End every turn with a plain-text reply to the user. Mention only files you actually changed in this turn, and say how (created, updated, deleted, moved); the harness checks your reply against the files it saw change and flags anything else.
+- End every turn with a plain-text reply to the user. If this turn changed files, end the reply with a \`Changes:\` line and one bullet per file, exactly one of:
+  - created PATH
+  - updated PATH
+  - deleted PATH
+  - moved FROM -> TO
+  List every file whose content this turn changed and nothing else: a file you moved without editing is moved, not updated; an edit you undid is no change. Mention only files you actually changed in this turn; the harness compares the list and your reply with the files' content before and after the turn and flags every difference.
 - If something fails, say what failed and why; do not pretend it worked.
 - A greeting or a question needs a text answer, not tools.`;
 

@@ -1,16 +1,29 @@
-/** How the model's text describes a change: `written` covers both created and updated. */
-export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved';
+/**
+ * How the model's text describes a change: `written` covers both created and updated;
+ * `changed` is a file named in a change list without a verb (any change fits).
+ */
+export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed';
 
 export interface MentionedChange {
   /** The file as the text spells it. */
   spelling: string;
   said: SaidChange;
   verb: string;
-  /** The sentence refers back to earlier turns (`earlier`, `in turn 1`, `previously` …). */
+  /**
+   * The verb's clause places the change in an earlier turn (`in turn 1 I created`, `created
+   * earlier`, `previously`) and does not repeat it (`again`, `as before`, `as earlier`).
+   */
   recap: boolean;
 }
 
-const RECAP = /\b(earlier|previously|before|already|so far|last turn|previous turn|first turn|turn \d+)\b/i;
+/** Words that put a change in an earlier turn of the chat. */
+const RECAP =
+  /\b(earlier|previously|already|so far|(?:in|during) (?:the |my |our )?(?:last|previous|prior|first|earlier) (?:turn|message|reply)|before this turn|turns? \d+)\b/i;
+/** Words that say a change was made (again) now: never a recap, whatever else the clause says. */
+const REPEAT =
+  /\b(again|once more|anew|as (?:before|earlier|previously|last time|I did|we did|in turn \d+|in (?:the )?(?:last|previous|first) turn)|like (?:before|earlier|last time|in turn \d+)|same as (?:before|earlier))\b/i;
+/** Clause boundaries inside a sentence: a recap word reaches only the clause it stands in. */
+const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas)\s+/gi;
 
 const VERBS: Record<string, SaidChange> = {
   created: 'created',
@@ -80,17 +93,29 @@ const NOT_FILES = new Set([
   'on/off',
   'client/server',
   'w/o',
+  '.net',
+  'asp.net',
 ]);
 const NAME_DOT_EXT = /^[\w@.~-]*[\w@~-]\.[A-Za-z][A-Za-z0-9]{0,9}$/;
+/** A dotfile at any depth: `.env`, `.gitignore`, `.env.local`, `.eslintrc.json`. */
+const DOTFILE = /^\.[\w-][\w.-]*$/;
+/** After a bare `.ts`, what makes it an extension or a method, not a file: `the .ts files`, `.then()`. */
+const NOT_A_DOTFILE_AFTER = /^(?:\(|\s*(?:files?|extensions?|suffix(?:es)?|sources?|modules?)\b)/i;
 
-function fileLike(raw: string): string | undefined {
+/**
+ * The file a token spells, or undefined: a path (contains `/`), a `name.ext`, or a dotfile.
+ * Leading dots are kept (`.env`, `.github/…`, `./a.ts`, `../a.ts`) except an ellipsis.
+ */
+export function fileLike(raw: string, after = ''): string | undefined {
   const token = raw
-    .replace(/^[.:!?]+(?=[^./])/, '')
+    .replace(/^(?:\.{3,}|…)+/, '')
+    .replace(/^[:!?]+/, '')
     .replace(/[.:!?]+$/, '')
     .replace(/:\d+(:\d+)?$/, '');
   if (!token || NOT_FILES.has(token.toLowerCase()) || !/[A-Za-z]/.test(token) || token.startsWith('//'))
     return undefined;
   if (token.includes('/') || NAME_DOT_EXT.test(token)) return token;
+  if (DOTFILE.test(token) && !NOT_A_DOTFILE_AFTER.test(after)) return token;
   return undefined;
 }
 
@@ -110,13 +135,42 @@ function without(text: string, from: number, spans: Span[]): string {
   return out;
 }
 
+const TOKEN = /[^\s"'()<>[\]{},;`*]+/g;
+
+/** The file-like tokens of a piece of text, where they stand. */
+function filesIn(text: string): Span[] {
+  const files: Span[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const end = match.index + match[0].length;
+    const spelling = fileLike(match[0], text.slice(end, end + 24));
+    if (spelling) files.push({ start: match.index, end, text: spelling });
+  }
+  return files;
+}
+
+/** The spellings of the files a piece of text names. */
+export function fileSpellings(text: string): string[] {
+  return filesIn(text).map((file) => file.text);
+}
+
+/** Whether the clause around `at` places a change in an earlier turn (and does not repeat it). */
+function recapAt(sentence: string, at: number): boolean {
+  let start = 0;
+  let end = sentence.length;
+  for (const boundary of sentence.matchAll(CLAUSE)) {
+    if (boundary.index + boundary[0].length <= at) start = boundary.index + boundary[0].length;
+    else if (boundary.index >= at) {
+      end = boundary.index;
+      break;
+    }
+  }
+  const clause = sentence.slice(start, end);
+  return RECAP.test(clause) && !REPEAT.test(clause);
+}
+
 function claimsIn(sentence: string): MentionedChange[] {
   if (sentence.trim().endsWith('?')) return [];
-  const files: Span[] = [];
-  for (const match of sentence.matchAll(/[^\s"'()<>[\]{},;`*]+/g)) {
-    const spelling = fileLike(match[0]);
-    if (spelling) files.push({ start: match.index, end: match.index + match[0].length, text: spelling });
-  }
+  const files = filesIn(sentence);
   if (files.length === 0) return [];
   const verbs: Span[] = [...sentence.matchAll(VERB_PATTERN)].map((match) => ({
     start: match.index,
@@ -151,24 +205,110 @@ function claimsIn(sentence: string): MentionedChange[] {
     const gapHasFile = others.some((other) => other.start >= verb.end && other.end <= file.start);
     // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
     if (!(said === 'moved' && gapHasFile) && INSIDE.test(gap)) said = 'written';
-    claims.push({ spelling: file.text, said, verb: verb.text, recap: RECAP.test(sentence) });
+    claims.push({ spelling: file.text, said, verb: verb.text, recap: recapAt(sentence, verb.start) });
   }
   return claims;
 }
 
+/** Words on a listed line that make a bare file name no claim (`- src/a.ts: unchanged`). */
+const NOT_LISTED_AS_CHANGED =
+  /\b(not|never|no|unchanged|untouched|same|read|checked|reviewed|inspected|looked|skipped|kept|left)\b/i;
+
+/**
+ * One line of a change list (a bullet under a `Changes:` heading): its sentence claims, or —
+ * with no change verb on the line — every file it names as `changed`, unless the line says
+ * otherwise (`unchanged`, `read`, `not` …).
+ */
+export function listedClaims(line: string): MentionedChange[] {
+  const claims = claimsIn(line);
+  if (claims.length > 0 || line.search(VERB_PATTERN) >= 0 || NOT_LISTED_AS_CHANGED.test(line)) return claims;
+  const recap = recapAt(line, 0);
+  return filesIn(line).map((file) => ({ spelling: file.text, said: 'changed', verb: '', recap }));
+}
+
+/** A heading that opens a list of changed files (`Changes:`, `## Files changed`, `**Changes:** none`). */
+const CHANGE_HEADING =
+  /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:changes(?: made)?|file changes|files? changed|changed files?|files? modified|modified files?|files? touched|summary of changes)(?: (?:in )?this turn)?\s*(?:\*\*|__)?\s*(:)?\s*(?:\*\*|__)?\s*(.*?)\s*$/i;
+const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.*\S)\s*$/;
+/** A list (or heading tail) that says nothing changed. */
+export const NOTHING_CHANGED =
+  /^(?:none|nothing|no changes?|no files?(?: were)? (?:changed|modified|touched)|\(none\)|-|—)\.?$/i;
+
+/** A bullet list under a change heading, by line numbers of the text's lines. */
+export interface ChangeBlock {
+  /** The heading line and the last line of the block (inclusive). */
+  first: number;
+  last: number;
+  /** The bullets' text (without the marker), in order. */
+  bullets: string[];
+  /** The heading or a bullet says nothing changed. */
+  none: boolean;
+}
+
+/**
+ * The change lists of a reply: a heading line (`Changes:`, `Files changed:`, `## Changes`,
+ * `**Changes:**`, with a colon or a `#`) followed by bullets (`-`, `*`, `+`, `•`, `1.`),
+ * blank lines allowed between them; the list ends at the first other line. A heading whose
+ * tail says `none` is a list of nothing. Fenced code is never a list.
+ */
+export function changeBlocks(text: string): ChangeBlock[] {
+  const lines = text.split('\n');
+  const blocks: ChangeBlock[] = [];
+  let fenced = false;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    const heading = CHANGE_HEADING.exec(line);
+    if (!heading || !(heading[1] || /^\s*#/.test(line))) continue;
+    const tail = heading[2] ?? '';
+    if (tail && !NOTHING_CHANGED.test(tail)) continue;
+    const block: ChangeBlock = { first: index, last: index, bullets: [], none: tail !== '' };
+    for (let next = index + 1; next < lines.length; next++) {
+      const candidate = lines[next] as string;
+      if (candidate.trim() === '') continue;
+      const bullet = BULLET.exec(candidate);
+      if (!bullet) break;
+      block.bullets.push(bullet[1] as string);
+      block.last = next;
+    }
+    if (block.bullets.some((bullet) => NOTHING_CHANGED.test(bullet.replace(/[`*_]/g, '').trim())))
+      block.none = true;
+    if (block.bullets.length > 0 || block.none) {
+      blocks.push(block);
+      index = block.last;
+    }
+  }
+  return blocks;
+}
+
 /**
  * The file changes a reply asserts. The rule: fenced code blocks and URLs are ignored; the
- * text is cut into sentences (line breaks, and `.`/`!`/`?` before whitespace); questions are
- * skipped. A file-like token (contains `/`, or `name.ext`) is tied to the nearest change verb
+ * bullets of a change list (see `changeBlocks`) are read one per line by `listedClaims`
+ * (a file named without a verb is claimed `changed`); the rest of the text is cut into
+ * sentences (line breaks, and `.`/`!`/`?` before whitespace); questions are skipped. A file-like token (contains `/`, or `name.ext`) is tied to the nearest change verb
  * before it in the sentence (past tense: created, added, wrote, updated, fixed, deleted,
  * moved, …) unless a reading word (read, checked, left, unchanged, but …) sits between them,
  * or else to a change verb right after it in passive form (`src/a.ts was updated`,
  * `src/a.ts: created`). A verb preceded within four words by a negation or intent (not,
  * didn't, will, should, to, if …) is no claim. A verb with a preposition before the file
- * (`added a test to src/a.ts`) claims a content change (`written`). A sentence that refers
- * back (`earlier`, `in turn 1`, `previously` …) is marked as a recap.
+ * (`added a test to src/a.ts`) claims a content change (`written`). A verb whose clause
+ * places it in an earlier turn (`earlier`, `in turn 1`, `previously` …) is marked as a recap,
+ * unless the sentence repeats it now (`again`, `as before`, `as earlier`). Dotfiles (`.env`)
+ * and paths under dot-directories (`.github/workflows/ci.yml`) are files like any other.
  */
 export function mentionedChanges(text: string): MentionedChange[] {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, '\n').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
-  return prose.split(/\n+|(?<=[.!?])\s+/).flatMap(claimsIn);
+  const prose = text
+    .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
+  const lines = prose.split('\n');
+  const claims: MentionedChange[] = [];
+  const listed = new Set<number>();
+  for (const block of changeBlocks(prose)) {
+    for (let index = block.first; index <= block.last; index++) listed.add(index);
+    for (const bullet of block.bullets) claims.push(...listedClaims(bullet));
+  }
+  const rest = lines.map((line, index) => (listed.has(index) ? '' : line)).join('\n');
+  claims.push(...rest.split(/\n+|(?<=[.!?])\s+/).flatMap(claimsIn));
+  return claims;
 }

@@ -14,12 +14,12 @@ import { type BrowserConsoleOptions, browserConsoleTool } from '../../packs/brow
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { scoutTool } from '../scout/scout-tool.js';
-import { changesReport, layoutSignature } from './changes-report.js';
+import { layoutSignature } from './changes-report.js';
 import { historyMessages, toolCallsOf } from './chat-history.js';
 import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
-import { flagFalseStatements } from './flag-false-statements.js';
+import { judgeTurn } from './judge-turn.js';
 import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
 import { safeListener, type TurnEventListener, tappedLedger, tappedModel } from './turn-events.js';
@@ -79,7 +79,7 @@ export interface TurnResult {
   summary: string;
   /** Set when the turn ended badly: the reason and a summary written from the ledger. */
   recovery?: TurnRecovery;
-  /** The files this turn changed, from its net effects. */
+  /** The files this turn changed, by content (before the turn vs after it). */
   changes: FileChange[];
   /** Statements in the reply that the changes report contradicts. */
   flags: ChangeFlag[];
@@ -184,9 +184,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   const entries = options.ledger.entries(result.runId);
   const nets = netEffects(entries);
-  const changes = changesReport(nets);
   const earlier = chat.turns.map((past, index) => ({ turn: index + 1, changes: past.changes }));
-  const flags = result.text ? await flagFalseStatements(result.text, changes, nets, root, earlier) : [];
+  const { changes, flags } = await judgeTurn({ text: result.text, entries, root, earlier });
   const toolCalls = toolCallsOf(entries);
   const recovery = recoveryOf(result, entries);
   const reply = recovery

@@ -3,7 +3,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaimResolver } from '../../core/agent/claims.js';
 import type { Effect, EffectKind } from '../../core/effects.js';
-import type { FileEvidence } from './file-evidence.js';
+import { type FileEvidence, readBackEvidence } from './file-evidence.js';
 import { openRegularFile } from './open-regular-file.js';
 import type { ProjectRoot } from './project-root.js';
 import { walkFiles } from './walk-files.js';
@@ -13,20 +13,66 @@ const INSPECT_LIMIT = 16 * 1024 * 1024;
 /** A directory delete or move reports at most this many files. */
 const TREE_EFFECTS = 2000;
 
-/** An effect on a file, keyed by its real path relative to the real project root. */
+/** A file about to be replaced or removed is hashed up to this size; above it, bytes only. */
+const PRIOR_HASH_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * What a path held just before a call changed it: `null` when nothing was there, bytes and
+ * sha256 of a regular file, bytes alone for a file too large to hash (its content is then
+ * unknown). Recorded as `observed.before` on every write effect, so a turn's changes can be
+ * judged by content: the first `before` of a path against its last observation.
+ */
+export type PriorState = FileEvidence | { bytes: number } | null;
+
+/**
+ * The state of a path before a write, delete or move; undefined when it cannot be told (not
+ * a regular file, unreadable) — the tool's own checks then refuse or go ahead as before.
+ */
+export async function priorState(absolute: string, relative: string): Promise<PriorState | undefined> {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(absolute);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    return undefined;
+  }
+  if (!stats.isFile()) return undefined;
+  if (stats.size > PRIOR_HASH_LIMIT) return { bytes: stats.size };
+  try {
+    return await readBackEvidence(absolute, relative);
+  } catch {
+    return { bytes: stats.size };
+  }
+}
+
+/** The same, from content already in memory (fs_edit reads the file it edits anyway). */
+export function priorStateOf(data: Buffer): PriorState {
+  return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
+/**
+ * An effect on a file, keyed by its real path relative to the real project root. `evidence`
+ * is the file as it stands after the call; `before` (write effects) what the path held just
+ * before it — omitted when unknown.
+ */
 export function fileEffect(
   kind: EffectKind,
   relative: string,
   evidence?: FileEvidence,
   extra: Partial<Effect> = {},
+  before?: PriorState,
 ): Effect {
+  const observed = {
+    ...(evidence ? { bytes: evidence.bytes, sha256: evidence.sha256 } : {}),
+    ...(before !== undefined ? { before } : {}),
+  };
   return {
     kind,
     space: 'file',
     key: relative,
     id: relative,
     type: 'file',
-    ...(evidence ? { observed: { bytes: evidence.bytes, sha256: evidence.sha256 } } : {}),
+    ...(Object.keys(observed).length > 0 ? { observed } : {}),
     ...extra,
   };
 }

@@ -23,7 +23,13 @@ describe('the changes report comes from net effects, not from the reply', () => 
     ]);
     expect(result.changes).toEqual([]);
     expect(result.flags).toEqual([
-      { path: 'src/a.ts', spelling: 'src/a.ts', said: 'updated', truth: 'unchanged this turn (only read)' },
+      {
+        path: 'src/a.ts',
+        spelling: 'src/a.ts',
+        said: 'updated',
+        truth: 'unchanged this turn (only read)',
+        source: 'prose',
+      },
     ]);
   });
 
@@ -35,7 +41,13 @@ describe('the changes report comes from net effects, not from the reply', () => 
     ]);
     expect(result.changes.map((row) => [row.path, row.change])).toEqual([['src/c.ts', 'created']]);
     expect(result.flags).toEqual([
-      { path: 'src/b.ts', spelling: 'src/b.ts', said: 'updated', truth: 'not touched this turn' },
+      {
+        path: 'src/b.ts',
+        spelling: 'src/b.ts',
+        said: 'updated',
+        truth: 'not touched this turn',
+        source: 'prose',
+      },
     ]);
   });
 
@@ -56,7 +68,13 @@ describe('the changes report comes from net effects, not from the reply', () => 
       expect.objectContaining({ path: 'src/a.ts', change: 'updated', bytes: 5 }),
     ]);
     expect(result.flags).toEqual([
-      { path: 'src/ghost.ts', spelling: 'src/ghost.ts', said: 'created', truth: 'not touched this turn' },
+      {
+        path: 'src/ghost.ts',
+        spelling: 'src/ghost.ts',
+        said: 'created',
+        truth: 'not touched this turn',
+        source: 'prose',
+      },
     ]);
   });
 
@@ -67,8 +85,14 @@ describe('the changes report comes from net effects, not from the reply', () => 
       say('Created src/a.ts. Deleted README.md.'),
     ]);
     expect(result.flags).toEqual([
-      { path: 'src/a.ts', spelling: 'src/a.ts', said: 'created', truth: 'updated' },
-      { path: 'README.md', spelling: 'README.md', said: 'deleted', truth: 'not touched this turn' },
+      { path: 'src/a.ts', spelling: 'src/a.ts', said: 'created', truth: 'updated', source: 'prose' },
+      {
+        path: 'README.md',
+        spelling: 'README.md',
+        said: 'deleted',
+        truth: 'not touched this turn',
+        source: 'prose',
+      },
     ]);
   });
 
@@ -144,6 +168,7 @@ describe('recaps of earlier turns', () => {
         spelling: 'src/c.ts',
         said: 'created',
         truth: 'not touched this turn (created in turn 1)',
+        source: 'prose',
       },
     ]);
     // The next turn is told which of its statements were flagged.

@@ -2,7 +2,7 @@ import { lstat, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
-import { fileEffect, filesUnder } from '../file-effects.js';
+import { fileEffect, filesUnder, priorState } from '../file-effects.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -33,6 +33,9 @@ export function fsDelete(context: WorkspaceContext) {
         );
       }
       const inside = stats.isDirectory() ? filesUnder(context.root, resolved.entryRelative) : [];
+      // A file's content before it goes (a delete then a rewrite with the same bytes is no change;
+      // a delete then a create elsewhere with them is a move). Files inside a directory are not hashed.
+      const before = stats.isFile() ? await priorState(resolved.entry, resolved.entryRelative) : undefined;
       await rm(resolved.entry, { recursive: input.recursive, force: false });
       return {
         result: {
@@ -41,7 +44,10 @@ export function fsDelete(context: WorkspaceContext) {
           deleted: stats.isDirectory() ? 'directory' : 'file',
         },
         evidence: {
-          effects: [resolved.entryRelative, ...inside].map((path) => fileEffect('deleted', path)),
+          effects: [
+            fileEffect('deleted', resolved.entryRelative, undefined, {}, before),
+            ...inside.map((path) => fileEffect('deleted', path)),
+          ],
           via: `fs_delete ${resolved.entryRelative}`,
         },
       };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
-import { fileEffect } from '../file-effects.js';
+import { fileEffect, priorStateOf } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { openRegularFile } from '../open-regular-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
@@ -11,8 +11,8 @@ import type { WorkspaceContext } from './workspace-context.js';
 /** An edit holds the file, its new text and a diff in memory: bound it. */
 const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
-/** The whole text of a regular file no larger than MAX_EDIT_BYTES. */
-async function readForEdit(absolute: string, relative: string): Promise<string> {
+/** The whole content of a regular file no larger than MAX_EDIT_BYTES. */
+async function readForEdit(absolute: string, relative: string): Promise<Buffer> {
   // Security: a FIFO or a device is refused before it is opened (it could block or never end).
   const { handle, stats } = await openRegularFile(absolute, relative);
   try {
@@ -22,7 +22,7 @@ async function readForEdit(absolute: string, relative: string): Promise<string> 
         `${relative} has ${stats.size} bytes; fs_edit edits files up to ${MAX_EDIT_BYTES} bytes. Nothing was changed. Write a smaller file with fs_write instead.`,
         { path: relative, bytes: stats.size, limit: MAX_EDIT_BYTES },
       );
-    return await handle.readFile('utf8');
+    return await handle.readFile();
   } finally {
     await handle.close();
   }
@@ -112,7 +112,8 @@ export function fsEdit(context: WorkspaceContext) {
           'FILE_NOT_FOUND',
           `No file at ${resolved.relative}: create it with fs_write.`,
         );
-      const before = await readForEdit(resolved.absolute, resolved.relative);
+      const original = await readForEdit(resolved.absolute, resolved.relative);
+      const before = original.toString('utf8');
       let after: string;
       let replacements = 1;
       if (input.startLine !== undefined) {
@@ -148,7 +149,7 @@ export function fsEdit(context: WorkspaceContext) {
       return {
         result: { ok: true, path: resolved.relative, replacements, ...evidence, diff },
         evidence: {
-          effects: [fileEffect('updated', resolved.relative, evidence)],
+          effects: [fileEffect('updated', resolved.relative, evidence, {}, priorStateOf(original))],
           via: evidenceVia('fs_edit', resolved.relative, evidence),
           ...evidence,
         },

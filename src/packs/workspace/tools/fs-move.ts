@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
-import { fileEffect, filesUnder } from '../file-effects.js';
+import { fileEffect, filesUnder, type PriorState, priorState } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
@@ -38,6 +38,8 @@ export function fsMove(context: WorkspaceContext) {
             ]
           : [],
       );
+      // What an overwrite replaces at the destination (only then is anything read before the rename).
+      const replaced: PriorState | undefined = to.exists ? await priorState(to.absolute, to.relative) : null;
       await mkdir(dirname(to.absolute), { recursive: true });
       await rename(from.entry, to.absolute);
       const isFile = (await lstat(to.absolute)).isFile();
@@ -50,13 +52,21 @@ export function fsMove(context: WorkspaceContext) {
           `${to.relative}${path.slice(from.entryRelative.length)}`,
         ]),
       ];
+      // `before`: a renamed file held what now stands at the destination (rename keeps the bytes).
       const effects = pairs.flatMap(([source, destination], index) => [
-        fileEffect('deleted', source, undefined, { movedTo: destination }),
+        fileEffect(
+          'deleted',
+          source,
+          undefined,
+          { movedTo: destination },
+          index === 0 ? evidence : undefined,
+        ),
         fileEffect(
           existedBefore.has(destination) ? 'updated' : 'created',
           destination,
           index === 0 ? evidence : undefined,
           { movedFrom: source },
+          index === 0 ? replaced : existedBefore.has(destination) ? undefined : null,
         ),
       ]);
       return {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
-import { fileEffect } from '../file-effects.js';
+import { fileEffect, priorState } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -25,12 +25,16 @@ export function fsWrite(context: WorkspaceContext) {
     target: (input) => input.path,
     execute: async (input) => {
       const resolved = await context.root.resolve(input.path);
+      // What the write replaces, for judging the turn by content (a rewrite with the same bytes is no change).
+      const before = resolved.exists ? await priorState(resolved.absolute, resolved.relative) : null;
       await writeFileAtomic(context.root, resolved, input.content, context.writeHooks);
       const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       return {
         result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
         evidence: {
-          effects: [fileEffect(resolved.exists ? 'updated' : 'created', resolved.relative, evidence)],
+          effects: [
+            fileEffect(resolved.exists ? 'updated' : 'created', resolved.relative, evidence, {}, before),
+          ],
           via: evidenceVia('fs_write', resolved.relative, evidence),
           ...evidence,
         },

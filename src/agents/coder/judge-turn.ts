@@ -1,0 +1,49 @@
+import type { LedgerEntry } from '../../core/ledger/entry.js';
+import type { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { parseChangeList, verifyChangeList } from './change-list.js';
+import { contentChanges, fileHistories } from './changes-report.js';
+import type { ChangeFlag, FileChange } from './chat-record.js';
+import { type EarlierTurn, flagFalseStatements, type TurnFacts } from './flag-false-statements.js';
+import { mentionedChanges } from './mentioned-changes.js';
+
+export interface JudgeTurnInput {
+  /** The model's final reply; nothing to judge when absent (the changes report is still made). */
+  text?: string | undefined;
+  /** The turn's ledger entries (its run): the file effects, with what each path held before. */
+  entries: readonly LedgerEntry[];
+  /** The project root the workspace tools resolved against (the same resolver reads the reply). */
+  root: ProjectRoot;
+  /** The chat's earlier turns and their changes: the only thing a recap may rest on. */
+  earlier?: readonly EarlierTurn[];
+}
+
+export interface TurnJudgement {
+  /** The files the turn changed, by content: before the turn vs after it. */
+  changes: FileChange[];
+  /** Statements of the reply that the changes contradict, and changes its `Changes:` list left out. */
+  flags: ChangeFlag[];
+  /** Whether the reply had a `Changes:` list (checked both ways) or was read as prose only. */
+  checked: 'changes-list' | 'prose' | 'nothing';
+}
+
+/**
+ * The Coder's claims in data: the changes report by content, and the reply judged against
+ * it. A reply with a `Changes:` list (see `parseChangeList`) has every entry checked (path
+ * and kind) and every real change required in it; the rest of the reply, or a reply without
+ * a list, goes through the prose net (`mentionedChanges`). Flags are one list, list first.
+ */
+export async function judgeTurn(input: JudgeTurnInput): Promise<TurnJudgement> {
+  const histories = fileHistories(input.entries);
+  const changes = contentChanges(histories);
+  if (!input.text) return { changes, flags: [], checked: 'nothing' };
+  const facts: TurnFacts = { changes, histories, root: input.root, earlier: input.earlier ?? [] };
+  const list = parseChangeList(input.text);
+  const listed = list ? await verifyChangeList(list, facts) : [];
+  const prose = await flagFalseStatements(mentionedChanges(list ? list.rest : input.text), facts);
+  const known = new Set(listed.map((flag) => `${flag.path}\n${flag.said}`));
+  return {
+    changes,
+    flags: [...listed, ...prose.filter((flag) => !known.has(`${flag.path}\n${flag.said}`))],
+    checked: list ? 'changes-list' : 'prose',
+  };
+}
