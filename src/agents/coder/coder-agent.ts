@@ -1,5 +1,7 @@
 import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
+import type { ContractSpec } from '../../core/agent/contract.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
+import type { RunReview } from '../../core/agent/run-review.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { SCOUT_TOOL } from '../scout/scout-tool.js';
 
@@ -39,6 +41,10 @@ export interface CoderAgentOptions {
   /** Replaces the default conversational-opening classifier. */
   isConversational?: (message: string) => boolean;
   guards?: Partial<GuardSettings>;
+  /** What the request asks of which files (`coderContract`): a turn that misses it is not a success. */
+  contract?: ContractSpec;
+  /** The turn's judgement (changes by content, flags, a failed last call), written into the end entry. */
+  review?: RunReview;
 }
 
 /** The Coder: a chat agent (a turn ends in text, no finish) over the workspace tools. */
@@ -52,5 +58,7 @@ export function coderAgent(options: CoderAgentOptions): Agent {
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },
     ...(options.isConversational ? { isConversational: options.isConversational } : {}),
+    ...(options.contract ? { contract: options.contract } : {}),
+    ...(options.review ? { review: options.review } : {}),
   });
 }

@@ -1,8 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { EndingReason, RunCounts, RunStatus } from '../../core/agent/ending.js';
+import type { EndingReason, RunContract, RunCounts, RunStatus } from '../../core/agent/ending.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import { runAgent } from '../../core/agent/run-agent.js';
+import type { ReviewOutcome, RunReview } from '../../core/agent/run-review.js';
 import { netEffects } from '../../core/effects.js';
 import { ModelNotConfiguredError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
@@ -11,6 +12,7 @@ import { resolveModel, selectModelSpec } from '../../core/models/resolve-model.j
 import { createRedactor } from '../../core/redact.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { type BrowserConsoleOptions, browserConsoleTool } from '../../packs/browser/browser-console-tool.js';
+import { fileClaimResolver } from '../../packs/workspace/file-effects.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { scoutTool } from '../scout/scout-tool.js';
@@ -19,6 +21,7 @@ import { historyMessages, toolCallsOf } from './chat-history.js';
 import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
+import { coderContract } from './coder-contract.js';
 import { judgeTurn } from './judge-turn.js';
 import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
@@ -77,6 +80,10 @@ export interface TurnResult {
   endingReason: EndingReason;
   status: RunStatus;
   summary: string;
+  /** Why the status is not `success` (the request's files, flags, a failed last call); empty on success. */
+  unmet: string[];
+  /** What the request asked of which files, when it named any. */
+  contract?: RunContract;
   /** Set when the turn ended badly: the reason and a summary written from the ledger. */
   recovery?: TurnRecovery;
   /** The files this turn changed, by content (before the turn vs after it). */
@@ -126,12 +133,35 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const treeTool = tools.find((tool) => tool.name === 'fs_tree');
   if (!treeTool) throw new Error('the workspace pack has no fs_tree tool (a Tally bug)');
   const cache = new TreeCache(chat.tree);
+  const earlier = chat.turns.map((past, index) => ({ turn: index + 1, changes: past.changes }));
+  // The turn is judged before its end entry is written, so the ledger holds the same verdict
+  // the user is shown: flags and a failed last call lower the status there, not only here.
+  let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
+  const review: RunReview = async ({ entries, draft, text }) => {
+    const { changes, flags } = await judgeTurn({ text, entries, root, earlier });
+    const recovery = recoveryOf(draft, entries);
+    judged = { changes, flags };
+    return {
+      facts: { changes },
+      ...(flags.length ? { flags, unmet: flags.map(flagReason) } : {}),
+      ...(recovery
+        ? {
+            recovery,
+            ...(draft.endingReason === 'finished'
+              ? { status: changes.length > 0 ? 'partial' : 'failed' }
+              : {}),
+          }
+        : {}),
+    } satisfies ReviewOutcome;
+  };
   const agent = coderAgent({
     tools: tools.map((tool) =>
       tool === treeTool ? cachedTreeTool(treeTool, { root, ledger: options.ledger, cache }) : tool,
     ),
     ...(options.isConversational ? { isConversational: options.isConversational } : {}),
     ...(options.guards ? { guards: options.guards } : {}),
+    contract: coderContract(fileClaimResolver(root)),
+    review,
   });
 
   let system: string | undefined;
@@ -184,10 +214,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   const entries = options.ledger.entries(result.runId);
   const nets = netEffects(entries);
-  const earlier = chat.turns.map((past, index) => ({ turn: index + 1, changes: past.changes }));
-  const { changes, flags } = await judgeTurn({ text: result.text, entries, root, earlier });
+  const { changes, flags } = judged ?? (await judgeTurn({ text: result.text, entries, root, earlier }));
+  const recovery = result.recovery;
   const toolCalls = toolCallsOf(entries);
-  const recovery = recoveryOf(result, entries);
   const reply = recovery
     ? [result.text, recovery.summary].filter(Boolean).join('\n\n')
     : (result.text ?? result.summary);
@@ -229,6 +258,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     endingReason: result.endingReason,
     status: result.status,
     summary: result.summary,
+    unmet: result.unmet,
+    ...(result.contract ? { contract: result.contract } : {}),
     ...(recovery ? { recovery } : {}),
     changes,
     flags,
@@ -240,6 +271,11 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   };
   emit({ type: 'turn-end', result: turnResult });
   return turnResult;
+}
+
+/** A flag as an unmet reason of the turn's verdict. */
+function flagReason(flag: ChangeFlag): string {
+  return `the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
 }
 
 /** The scout tool, when a records root is configured (see `RunTurnOptions.scout`). */

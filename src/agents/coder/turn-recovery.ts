@@ -14,7 +14,10 @@ export interface TurnRecovery {
  * after a failed tool call that nothing later succeeded: the core ends such a text turn as
  * `finished` (requireFinish: false), so the harness adds the `tool_failure` account here.
  */
-export function recoveryOf(result: RunResult, entries: readonly LedgerEntry[]): TurnRecovery | undefined {
+export function recoveryOf(
+  result: Pick<RunResult, 'endingReason' | 'summary'>,
+  entries: readonly LedgerEntry[],
+): TurnRecovery | undefined {
   if (result.endingReason !== 'finished') return { reason: result.endingReason, summary: result.summary };
   const calls = entries.filter((entry) => entry.kind === 'tool_call');
   const last = calls.at(-1);
