@@ -23,6 +23,7 @@ export function lookupTool(context: HttpToolContext) {
       );
       const message = response.ok ? undefined : serverMessage(response.body);
       const reconciled = response.reconciled ?? [];
+      const marked = response.marked ?? [];
       return {
         result: {
           status: response.status,
@@ -35,6 +36,17 @@ export function lookupTool(context: HttpToolContext) {
                   path: item.path,
                   id: item.id,
                   note: `created by ${item.lostVia} (its response was lost); use this id`,
+                })),
+              }
+            : {}),
+          // Cleanup by marker: items the cleaned run made, found by the marker they carry.
+          ...(marked.length > 0
+            ? {
+                marked: marked.map((item) => ({
+                  path: item.path,
+                  id: item.id,
+                  field: item.field,
+                  value: item.value,
                 })),
               }
             : {}),
