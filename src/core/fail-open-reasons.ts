@@ -26,6 +26,10 @@ export const FAIL_OPEN_REASONS = [
   // workspace and coder
   'decision-extraction-failed',
   'browser-unavailable',
+  // after a run ended: its result stands even when these writes fail
+  'recipe-unwritable',
+  'output-unwritable',
+  'readback-failed',
 ] as const;
 
 export type FailOpenReason = (typeof FAIL_OPEN_REASONS)[number];

@@ -28,6 +28,8 @@ export interface FaultRule {
 export interface ProxyHit {
   method: string;
   path: string;
+  /** When the proxy received it (ms since the epoch). */
+  at: number;
   /** What the server answered (when forwarded). */
   upstreamStatus?: number;
   /** The fault applied, when a rule fired. */
@@ -86,7 +88,19 @@ function forward(target: URL, request: IncomingMessage, body: Buffer): Promise<U
   });
 }
 
-export async function startFaultProxy(targetUrl: string, rules: FaultRule[]): Promise<FaultProxy> {
+export interface FaultProxyOptions {
+  /**
+   * Milliseconds to hold each unfaulted response after the server answered (the server has
+   * done the work; the answer is merely slow): requests stay in flight that long.
+   */
+  delayMs?: (method: string, path: string) => number;
+}
+
+export async function startFaultProxy(
+  targetUrl: string,
+  rules: FaultRule[],
+  options: FaultProxyOptions = {},
+): Promise<FaultProxy> {
   const target = new URL(targetUrl);
   const hits: ProxyHit[] = [];
   const seen = rules.map(() => 0);
@@ -111,7 +125,7 @@ export async function startFaultProxy(targetUrl: string, rules: FaultRule[]): Pr
     const path = request.url ?? '/';
     const body = await readBody(request);
     const rule = ruleFor(method, path.split('?')[0] ?? path);
-    const hit: ProxyHit = { method, path };
+    const hit: ProxyHit = { method, path, at: Date.now() };
     hits.push(hit);
     let upstream: Upstream | undefined;
     if (rule?.forward !== false) {
@@ -120,6 +134,16 @@ export async function startFaultProxy(targetUrl: string, rules: FaultRule[]): Pr
     }
     if (!rule) {
       const upstreamResponse = upstream as Upstream;
+      const delay = options.delayMs?.(method, path.split('?')[0] ?? path) ?? 0;
+      if (delay > 0)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, delay);
+          timers.add(timer);
+        });
+      if (response.destroyed || request.socket.destroyed) return;
       response.writeHead(upstreamResponse.status, upstreamResponse.headers);
       response.end(upstreamResponse.body);
       return;

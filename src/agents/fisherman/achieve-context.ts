@@ -78,6 +78,7 @@ export async function buildAchieveContext(
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
+    ...(options.markedBy ? { markedBy: options.markedBy } : {}),
   });
   return {
     set: { captures: [], auth: [], skipped: [], sources: [] },

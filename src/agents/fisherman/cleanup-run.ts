@@ -1,9 +1,11 @@
 import { defineAgent } from '../../core/agent/agent-definition.js';
 import type { RunResult } from '../../core/agent/ending.js';
 import { runPlan } from '../../core/agent/run-plan.js';
-import { createdResources, netEffects } from '../../core/effects.js';
+import { createdResources, firstChange, netEffects } from '../../core/effects.js';
 import { TallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { singular } from '../../core/type-words.js';
+import { canonicalPath, type MarkedItem } from '../../packs/http/client/api-client.js';
 import { lookupTool } from '../../packs/http/tools/lookup-tool.js';
 import { requestTool } from '../../packs/http/tools/request-tool.js';
 import { buildFishContext, type FishContextOptions } from './fish-context.js';
@@ -15,6 +17,11 @@ export interface Deletion {
   id: string;
   /** The resource URL path the run created, exactly what is deleted. */
   path: string;
+  /**
+   * `marker`: not among the run's recorded creates (its response never came, or came after
+   * an interrupt) but listed in a collection the run posted to, carrying the run's marker.
+   */
+  foundBy?: 'marker';
   outcome: DeletionOutcome;
   /** Status of the read before the DELETE, of the DELETE, and of the read after it. */
   beforeStatus?: number;
@@ -28,12 +35,17 @@ export interface Deletion {
 export interface CleanupResult extends RunResult {
   cleanedRunId: string;
   deletions: Deletion[];
+  /** Collections the run posted to that could not be listed for its marker, with why. */
+  unlisted?: { path: string; why: string }[];
 }
 
 interface Created {
   type: string;
   id: string;
   path: string;
+  /** Where it stands in the run (ledger sequence of its create): deletion goes newest first. */
+  order: number;
+  foundBy?: 'marker';
 }
 
 const GONE = new Set([404, 410]);
@@ -42,8 +54,57 @@ const GONE = new Set([404, 410]);
 export function createdBy(ledger: Ledger, runId: string): Created[] {
   return createdResources(netEffects(ledger.getRun(runId).entries))
     .filter((net) => net.space === 'http')
-    .map((net) => ({ type: net.type ?? 'item', id: net.id ?? net.key, path: net.key }));
+    .map((net) => ({
+      type: net.type ?? 'item',
+      id: net.id ?? net.key,
+      path: net.key,
+      order: firstChange(net),
+    }));
 }
+
+/** A collection a run posted to: the fields that carried its marker, and when each value was sent. */
+interface Posted {
+  path: string;
+  fields: Set<string>;
+  /** Marked value → ledger sequence of the POST that sent it. */
+  sent: Map<string, number>;
+}
+
+/**
+ * Every collection the run POSTed to with its marker in the body — whatever came of the
+ * call: made, failed, timed out, or abandoned at an interrupt (its input is in the ledger
+ * all the same). In the order of the first POST to each.
+ */
+export function postedCollections(ledger: Ledger, runId: string, marker: string): Posted[] {
+  const posted = new Map<string, Posted>();
+  for (const entry of ledger.getRun(runId).entries) {
+    if (entry.kind !== 'tool_call' || entry.data.tool !== 'request') continue;
+    const input = entry.data.input as { method?: unknown; path?: unknown; body?: unknown } | undefined;
+    if (input?.method !== 'POST' || typeof input.path !== 'string') continue;
+    const body = input.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) continue;
+    const marked = Object.entries(body as Record<string, unknown>).filter(
+      (field): field is [string, string] => typeof field[1] === 'string' && field[1].includes(marker),
+    );
+    if (marked.length === 0) continue;
+    const path = canonicalPath(input.path);
+    const collection = posted.get(path) ?? {
+      path,
+      fields: new Set<string>(),
+      sent: new Map<string, number>(),
+    };
+    posted.set(path, collection);
+    for (const [field, value] of marked) {
+      collection.fields.add(field);
+      collection.sent.set(value, entry.seq);
+    }
+  }
+  return [...posted.values()];
+}
+
+/** `/api/alpha-shop/tests` → test: the collection's last segment, singular. */
+const typeOfCollection = (path: string) =>
+  singular(decodeURIComponent(path.split('/').filter(Boolean).at(-1) ?? 'item'));
 
 /**
  * Resource paths an earlier cleanup of the same run deleted AND confirmed: its verified
@@ -68,20 +129,45 @@ const statusOf = (record: { result?: unknown }) => (record.result as { status?: 
  * origin-locked client and ledger as any request. A deletion is confirmed when the read
  * that found the resource before the DELETE no longer does (404/410, or 403 where the same
  * session got 200 before). Already-gone resources count as cleaned, so cleanup can repeat.
+ *
+ * Creates whose responses never reached the ledger (in flight at an interrupt, lost) are
+ * found by the run's marker: each collection the run posted to is listed, and every item
+ * whose marked field carries the marker is deleted too (`foundBy: 'marker'`), before the
+ * parents they may hang under.
  */
 export async function cleanupRun(
-  options: Omit<FishContextOptions, 'created' | 'allowDelete'> & { runId: string; ledger: Ledger },
+  options: Omit<FishContextOptions, 'created' | 'allowDelete' | 'markedBy'> & {
+    runId: string;
+    ledger: Ledger;
+    /** Aborting it stops the cleanup between calls (an interrupt); the run ends `aborted`. */
+    signal?: AbortSignal;
+    graceMs?: number;
+  },
 ): Promise<CleanupResult> {
   const created = createdBy(options.ledger, options.runId);
-  if (created.length === 0) {
+  const marker = (options.ledger.getRun(options.runId).run.meta as { marker?: unknown }).marker;
+  const posted =
+    typeof marker === 'string' && marker ? postedCollections(options.ledger, options.runId, marker) : [];
+  if (created.length === 0 && posted.length === 0) {
     throw new TallyError(
       'NOTHING_TO_CLEAN',
-      `Run ${options.runId} created nothing that still existed at its end (no net creates in its ledger). Nothing was deleted.`,
+      `Run ${options.runId} created nothing that still existed at its end (no net creates in its ledger)${marker ? ' and sent nothing carrying its marker' : ''}. Nothing was deleted.`,
       { runId: options.runId },
     );
   }
   const earlier = confirmedEarlier(options.ledger, options.runId);
-  const context = await buildFishContext({ ...options, created: created.map((item) => item.path) });
+  const context = await buildFishContext({
+    ...options,
+    created: created.map((item) => item.path),
+    ...(posted.length > 0
+      ? {
+          markedBy: {
+            marker: marker as string,
+            fields: Object.fromEntries(posted.map((collection) => [collection.path, [...collection.fields]])),
+          },
+        }
+      : {}),
+  });
   const agent = defineAgent({
     name: 'fisherman-cleanup',
     instructions: 'Delete what a run created with request; confirm with lookup.',
@@ -89,12 +175,44 @@ export async function cleanupRun(
     claimEffect: 'deleted',
   });
   const deletions: Deletion[] = [];
+  const unlisted: { path: string; why: string }[] = [];
   const result = await options.ledger.withKnownSecrets(context.knownSecrets, () =>
     runPlan(
       agent,
       `cleanup ${options.runId}`,
       async (call) => {
-        for (const item of [...created].reverse()) {
+        const known = new Set(created.map((item) => canonicalPath(item.path)));
+        const found: Created[] = [];
+        for (const collection of posted) {
+          const listing = await call('lookup', { path: collection.path });
+          if (listing.outcome !== 'ok') {
+            unlisted.push({
+              path: collection.path,
+              why:
+                (listing.result as { message?: string; status?: number } | undefined)?.message ??
+                listing.error?.message ??
+                `status ${statusOf(listing) ?? 'none'}`,
+            });
+            continue;
+          }
+          const marked = (listing.result as { marked?: MarkedItem[] } | undefined)?.marked ?? [];
+          for (const item of marked) {
+            if (known.has(item.path)) continue;
+            known.add(item.path);
+            // Sent by a recorded request: its place in the run. Else (never recorded) a leaf: first.
+            const order = collection.sent.get(item.value) ?? Number.MAX_SAFE_INTEGER;
+            found.push({
+              type: typeOfCollection(collection.path),
+              id: item.id,
+              path: item.path,
+              order,
+              foundBy: 'marker',
+            });
+          }
+        }
+        // Children before parents: newest first, by where each stands in the cleaned run.
+        const everything = [...created, ...found].sort((a, b) => b.order - a.order);
+        for (const { order: _order, ...item } of everything) {
           const before = statusOf(await call('lookup', { path: item.path }));
           const base = { ...item, ...(before !== undefined ? { beforeStatus: before } : {}) };
           if ((before !== undefined && GONE.has(before)) || (before === 403 && earlier.has(item.path))) {
@@ -135,7 +253,13 @@ export async function cleanupRun(
         const deleted = count('deleted');
         const gone = count('already-gone');
         const notOk = deletions.filter((deletion) => !deletion.ok);
-        const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${notOk.map((deletion) => `${deletion.path}: ${deletion.why ?? deletion.outcome}`).join('; ')})` : ''}.`;
+        const byMarker = found.length
+          ? ` (${found.length} found by the run's marker, not among its recorded creates)`
+          : '';
+        const notListed = unlisted.length
+          ? ` Could not list ${unlisted.map((item) => `${item.path} (${item.why})`).join('; ')} for the run's marker.`
+          : '';
+        const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}${byMarker}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${notOk.map((deletion) => `${deletion.path}: ${deletion.why ?? deletion.outcome}`).join('; ')})` : ''}.${notListed}`;
         if (deleted.length === 0 && notOk.length === 0) return { nothingToDo: summary };
         return {
           finish: {
@@ -148,8 +272,13 @@ export async function cleanupRun(
           },
         };
       },
-      { ledger: options.ledger, meta: { cleans: options.runId, baseUrl: context.baseUrl } },
+      {
+        ledger: options.ledger,
+        meta: { cleans: options.runId, baseUrl: context.baseUrl },
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+      },
     ),
   );
-  return { ...result, cleanedRunId: options.runId, deletions };
+  return { ...result, cleanedRunId: options.runId, deletions, ...(unlisted.length ? { unlisted } : {}) };
 }

@@ -38,6 +38,8 @@ export interface ExecutablePlan {
 export interface ExecuteOptions {
   /** Creates in flight at once (default 1); a child always waits for its parent. */
   concurrency?: number;
+  /** Once aborted, no further create starts (those in flight settle). */
+  signal?: AbortSignal;
 }
 
 function freshBody(
@@ -176,6 +178,7 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
     const failure = await runBounded(
       concurrency,
       Array.from({ length: plan.parent.count }, (_unused, at) => parentTask(at + 1)),
+      options.signal,
     );
     if (failure !== undefined) return { stop: failure, failed: true };
     const created = [

@@ -33,6 +33,8 @@ export interface FishContextOptions {
   created?: string[];
   /** The run's marker stamped into titles (default: 6 random hex digits). */
   marker?: string;
+  /** Cleanup by marker: the cleaned run's marker and the fields it stamped, per collection. */
+  markedBy?: { marker: string; fields: Record<string, string[]> };
   env?: NodeJS.ProcessEnv;
 }
 
@@ -92,6 +94,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
+    ...(options.markedBy ? { markedBy: options.markedBy } : {}),
   });
   // With both, the captures' examples come first and the spec's templates fill the gaps.
   const index = spec ? specAwareIndex(set.captures, spec, baseUrl) : new CaptureIndex(set.captures);

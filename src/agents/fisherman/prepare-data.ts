@@ -1,7 +1,9 @@
+import { dirname, join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { RunResult } from '../../core/agent/ending.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import { runPlan } from '../../core/agent/run-plan.js';
+import { createFailOpen, type FailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { executeDataPlan } from './execute-data-plan.js';
@@ -27,6 +29,12 @@ export interface PrepareDataOptions extends FishContextOptions {
   concurrency?: number;
   /** The project's recipe folder (`.tally/recipes`): model-solved plans are kept and replayed. */
   recipes?: string;
+  /**
+   * Aborting it (an interrupt) stops the run: no new call starts, calls in flight get
+   * `graceMs` (default 5 s) to settle, and the run ends `aborted` with what it made before.
+   */
+  signal?: AbortSignal;
+  graceMs?: number;
 }
 
 export interface PrepareDataResult extends RunResult {
@@ -41,6 +49,8 @@ export interface PrepareDataResult extends RunResult {
   escalation?: string;
   /** Capture files that could not be used, with the reason (never silently ignored). */
   unreadable: { source: string; reason: string }[];
+  /** What went wrong after the run ended (a recipe that could not be saved): the run stands. */
+  warnings?: string[];
 }
 
 /**
@@ -70,6 +80,8 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
     scope: context.scope.path,
     ...(context.scope.fallback ? { scopeFallback: context.scope.note } : {}),
     ...(options.loginName ? { login: options.loginName } : {}),
+    // `fish cleanup` finds what the run sent by it, even items whose responses never came.
+    marker: context.client.marker,
   };
   const planned = parsed
     ? withSpecPlan(planDataRequest(parsed, context.index, context.scope), parsed, context)
@@ -79,15 +91,17 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   const marker = context.client.marker as string;
   const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable, marker };
   const concurrency = options.concurrency ?? 2;
+  const { signal } = options;
+  const abort = {
+    ...(signal ? { signal } : {}),
+    ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+  };
   if ('plan' in planned) {
     const result = await runPlan(
       agent,
       options.request,
-      executeDataPlan(planned.plan, marker, { concurrency }),
-      {
-        ledger: options.ledger,
-        meta,
-      },
+      executeDataPlan(planned.plan, marker, { concurrency, ...(signal ? { signal } : {}) }),
+      { ledger: options.ledger, meta, ...abort },
     );
     return { ...result, ...base, tier: 'deterministic' };
   }
@@ -109,6 +123,7 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
         meta,
         marker,
         concurrency,
+        ...abort,
       })
     : {};
   const recipeRun = followed.result
@@ -120,7 +135,8 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
         recipe: followed.outcome,
       }
     : undefined;
-  if (recipeRun?.status === 'success') return recipeRun;
+  // An interrupted recipe run is the run: nothing else starts after an interrupt.
+  if (recipeRun && (recipeRun.status === 'success' || signal?.aborted)) return recipeRun;
   const modelConfigured = options.model !== undefined || Boolean(env.TALLY_MODEL);
   if (modelConfigured) {
     const result = await runAgent(agent, options.request, {
@@ -129,12 +145,23 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
       meta: { ...meta, tier: 'model', escalation: planned.error },
       ...(options.model ? { model: options.model } : {}),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+      ...(signal ? { signal } : {}),
     });
-    const recipe = recipes && {
-      ...keepRecipe(recipes, result, options.ledger, options.request),
+    // The run has ended: saving its recipe may fail, but never takes its result with it.
+    const kept = recipes && keepRecipe(recipes, result, options.ledger, options.request, failOpenOf(options));
+    const recipe = kept && {
+      ...kept,
       ...(recipeRun ? { fellBack: { runId: recipeRun.runId, why: recipeRun.summary } } : {}),
     };
-    return { ...result, ...base, tier: 'model', escalation: planned.error, ...(recipe ? { recipe } : {}) };
+    const warnings = kept?.saveFailed ? [`the recipe was not saved: ${kept.saveFailed}`] : [];
+    return {
+      ...result,
+      ...base,
+      tier: 'model',
+      escalation: planned.error,
+      ...(recipe ? { recipe } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
   }
   if (recipeRun) return recipeRun;
   const result = await runPlan(
@@ -143,7 +170,12 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
     async () => ({
       stop: `The deterministic tier cannot do this — ${planned.error} — and no model is configured (pass --model or set TALLY_MODEL to let a model try).`,
     }),
-    { ledger: options.ledger, meta },
+    { ledger: options.ledger, meta, ...abort },
   );
   return { ...result, ...base, tier: 'deterministic', escalation: planned.error };
+}
+
+/** Fail-opens after a run (a recipe that cannot be saved) go beside the ledger. */
+function failOpenOf(options: PrepareDataOptions): FailOpen {
+  return createFailOpen({ logPath: join(dirname(options.ledger.path), 'fail-open.jsonl') });
 }

@@ -19,6 +19,10 @@ export interface ScoutOptions {
   cwd?: string;
   /** Added to the run's meta: a sub-run names its parent here (`parentRunId`). */
   meta?: Record<string, unknown>;
+  /** Aborting it (an interrupt) stops the run between calls; it ends `aborted`. */
+  signal?: AbortSignal;
+  /** How long calls in flight at an abort get to settle (default 5 s). */
+  graceMs?: number;
 }
 
 export interface ScoutReport {
@@ -81,6 +85,8 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
     {
       ledger: options.ledger,
       meta: { ...options.meta, goal, repo: repo.repo ?? null, priorDigests: options.priorDigests.length },
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
     },
   );
   const parts: ScoutReportParts = {

@@ -184,10 +184,17 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     status = verified.length > 0 ? 'partial' : 'failed';
     unmet = [`the run ended without a verified finish (${ending.reason})`];
     const told = summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0);
-    summary =
-      status === 'failed'
-        ? `Not done. ${told}`
-        : `${ending.reason === 'aborted' ? 'Aborted' : 'Partly done'}: ${plural(verified.length, 'item')} made before the run ended ${verified.length === 1 ? 'is' : 'are'} backed by the ledger. ${told}`;
+    const backed = verified.length === 1 ? 'is' : 'are';
+    if (ending.interrupted)
+      summary =
+        status === 'failed'
+          ? `Aborted: nothing made before the interrupt is backed by the ledger. ${told}`
+          : `Aborted: ${plural(verified.length, 'item')} made before the interrupt ${backed} backed by the ledger. ${told}`;
+    else
+      summary =
+        status === 'failed'
+          ? `Not done. ${told}`
+          : `Partly done: ${plural(verified.length, 'item')} made before the run ended ${backed} backed by the ledger. ${told}`;
   }
   const runContract = contract ? (contractRecord(contract) as unknown as RunResult['contract']) : undefined;
   const draft: Omit<RunResult, 'text'> = {

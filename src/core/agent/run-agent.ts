@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type ModelMessage, type StepResult, stepCountIs, streamText, type ToolSet } from 'ai';
+import { abortDetail } from '../abort-grace.js';
 import { errorMessage, ModelNotConfiguredError } from '../errors.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../models/resolve-model.js';
@@ -185,7 +186,7 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
   try {
     while (!state.ending) {
       if (options.signal?.aborted) {
-        state.ending = { reason: 'aborted', detail: 'the caller aborted the run' };
+        state.ending = { reason: 'aborted', detail: abortDetail(options.signal), interrupted: true };
         break;
       }
       const remaining = agent.guards.maxRounds - state.rounds;
@@ -217,7 +218,7 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
         });
       } catch (error) {
         state.ending = options.signal?.aborted
-          ? { reason: 'aborted', detail: 'the caller aborted the run' }
+          ? { reason: 'aborted', detail: abortDetail(options.signal), interrupted: true }
           : { reason: 'model_error', detail: recorder.redactor.redactText(errorMessage(error)) };
         break;
       }

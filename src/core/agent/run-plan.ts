@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors.js';
+import { abortDetail, afterGrace } from '../abort-grace.js';
+import { errorMessage, TallyError } from '../errors.js';
 import { invokeTool, type ToolCallRecord } from '../invoke-tool.js';
 import type { Agent } from './agent-definition.js';
 import { contractFromRequest, type RequestContract, recordContract } from './contract.js';
@@ -15,6 +16,17 @@ export type PlanOutcome = { finish: unknown } | { stop: string; failed?: boolean
 
 export type PlanCall = (toolName: string, input: unknown) => Promise<ToolCallRecord>;
 
+export interface PlanOptions extends RecordedRunOptions {
+  /**
+   * Aborting it stops the plan: no call starts after it (`call` throws `RUN_ABORTED`); calls
+   * in flight get `graceMs` to settle, then are abandoned with their entries; the run ends
+   * `aborted` with what it made before.
+   */
+  signal?: AbortSignal;
+  /** Default 5 s. */
+  graceMs?: number;
+}
+
 /**
  * Runs a deterministic plan (no model) as a recorded run: every call goes through the same
  * tools and ledger as a model's, and the finish goes through the same verifier.
@@ -23,7 +35,7 @@ export async function runPlan(
   agent: Agent,
   task: string,
   plan: (call: PlanCall) => Promise<PlanOutcome>,
-  options: RecordedRunOptions,
+  options: PlanOptions,
 ): Promise<RunResult> {
   const { recorder, counts, failOpen } = startRecordedRun(agent, task, options, { tier: 'deterministic' });
   // A plan runs only on a request its parser read, so its contract is the request's, stated first.
@@ -32,12 +44,21 @@ export async function runPlan(
   );
   if (contract) recordContract(recorder, contract);
   const tools = new Map(agent.tools.map((tool) => [tool.name, tool]));
+  const { signal } = options;
+  const abandon = afterGrace(signal, options.graceMs);
   let lastFailed = false;
   const call: PlanCall = async (toolName, input) => {
     const tool = tools.get(toolName);
     if (!tool)
       throw new TypeError(`The plan called "${toolName}", which agent "${agent.name}" does not have.`);
-    const record = await invokeTool(tool, input, { recorder, failOpen, source: 'plan' });
+    if (signal?.aborted)
+      throw new TallyError('RUN_ABORTED', `${toolName} was not started: ${abortDetail(signal)}.`);
+    const record = await invokeTool(tool, input, {
+      recorder,
+      failOpen,
+      source: 'plan',
+      ...(abandon.signal ? { signal: abandon.signal } : {}),
+    });
     lastFailed = record.outcome !== 'ok';
     return record;
   };
@@ -72,7 +93,11 @@ export async function runPlan(
     }
   } catch (error) {
     ending = { reason: 'aborted', detail: `the plan threw: ${errorMessage(error)}` };
+  } finally {
+    abandon.dispose();
   }
+  // An abort ends the run as aborted, whatever the plan made of it.
+  if (signal?.aborted) ending = { reason: 'aborted', detail: abortDetail(signal), interrupted: true };
   return finalize({
     agent,
     recorder,

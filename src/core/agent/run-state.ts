@@ -20,6 +20,8 @@ export interface Ending {
   answer?: string;
   /** A plan found nothing to change: success, with this account of why. */
   noChange?: string;
+  /** The caller aborted the run (an interrupt): the summary says what was made before it. */
+  interrupted?: boolean;
 }
 
 /** Mutable state of one run, owned by runAgent and the tools it builds for that run. */

@@ -10,8 +10,14 @@ import { selectModelSpec } from '../../core/models/resolve-model.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { EXIT } from './exit-codes.js';
 import { formatCodeTurn, formatTurnEvent } from './format-code-turn.js';
+import { type Interrupt, withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
-import { observeRuns, runSurfacesOf, textShownByProgress } from './progress/observe-runs.js';
+import {
+  observeRuns,
+  type RunSurfaces,
+  runSurfacesOf,
+  textShownByProgress,
+} from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
 
 interface CodeFlags {
@@ -96,13 +102,22 @@ function print(result: TurnResult, json: boolean | undefined, shownText?: string
   );
 }
 
-/** Ctrl-D ends the chat; each line is one turn of the same chat. */
-async function interactive(ledger: Ledger, options: CodeFlags, root: string): Promise<number> {
+/** Ctrl-D ends the chat; each line is one turn of the same chat; Ctrl-C interrupts the turn and ends it. */
+async function interactive(
+  ledger: Ledger,
+  options: CodeFlags,
+  root: string,
+  interrupt: Interrupt,
+): Promise<number> {
   const lines = createInterface({
     input: process.stdin,
     output: process.stdout,
     terminal: process.stdin.isTTY,
   });
+  // A terminal's Ctrl-C reaches readline, not the process: hand it on as the signal it is.
+  lines.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+  // At the prompt, an interrupt ends the chat; during a turn, once the turn has ended.
+  interrupt.signal.addEventListener('abort', () => lines.close(), { once: true });
   let chatId = options.chat;
   let code: number = EXIT.ok;
   process.stdout.write(
@@ -120,10 +135,15 @@ async function interactive(ledger: Ledger, options: CodeFlags, root: string): Pr
           ledger,
           ...(chatId ? { chatId } : {}),
           ...turnSettings(options, undefined),
+          signal: interrupt.signal,
         });
         chatId = result.chatId;
         code = exitCodeOf(result);
         print(result, options.json);
+        if (interrupt.signal.aborted) {
+          lines.close();
+          return code;
+        }
       } catch (error) {
         // A turn that could not run (a refused model, a broken chat file) ends the session.
         if (!(error instanceof TallyError)) throw error;
@@ -164,29 +184,45 @@ export default async function codeCommand(
       });
     }
     const surfaces = runSurfacesOf(command, ledger.path);
-    return await observeRuns(surfaces, async () => {
-      if (!message) return await interactive(ledger, options, root);
-      const printer = cassette && !options.json ? eventPrinter(textShownByProgress(surfaces)) : undefined;
-      const result = await runTurn({
-        message,
-        root,
-        ledger,
-        ...(options.chat ? { chatId: options.chat } : {}),
-        ...turnSettings(options, cassette?.model),
-        // A replay shows its steps as they happen: the point of the demo is how the turn went.
-        ...(printer ? { onEvent: printer.onEvent } : {}),
-      });
-      print(result, options.json, printer?.lastText());
-      const problem = cassette && cassetteProblem(cassette.model);
-      if (problem) {
-        process.stderr.write(
-          `tally: the replay of ${options.replay} failed: ${problem}. Re-record the cassette, or check what changed in the loop.\n`,
-        );
-        return EXIT.notMet;
-      }
-      return exitCodeOf(result);
-    });
+    return await withInterrupt((interrupt) =>
+      codeTurns(message, options, ledger, root, surfaces, cassette, interrupt),
+    );
   } finally {
     ledger.close();
   }
+}
+
+/** One turn, or the interactive chat, with the first Ctrl-C ending the turn as `aborted`. */
+function codeTurns(
+  message: string,
+  options: CodeFlags,
+  ledger: Ledger,
+  root: string,
+  surfaces: RunSurfaces,
+  cassette: ReturnType<typeof CassetteModel.fromFile> | undefined,
+  interrupt: Interrupt,
+): Promise<number> {
+  return observeRuns(surfaces, async () => {
+    if (!message) return await interactive(ledger, options, root, interrupt);
+    const printer = cassette && !options.json ? eventPrinter(textShownByProgress(surfaces)) : undefined;
+    const result = await runTurn({
+      message,
+      root,
+      ledger,
+      ...(options.chat ? { chatId: options.chat } : {}),
+      ...turnSettings(options, cassette?.model),
+      // A replay shows its steps as they happen: the point of the demo is how the turn went.
+      ...(printer ? { onEvent: printer.onEvent } : {}),
+      signal: interrupt.signal,
+    });
+    print(result, options.json, printer?.lastText());
+    const problem = cassette && !interrupt.signal.aborted && cassetteProblem(cassette.model);
+    if (problem) {
+      process.stderr.write(
+        `tally: the replay of ${options.replay} failed: ${problem}. Re-record the cassette, or check what changed in the loop.\n`,
+      );
+      return EXIT.notMet;
+    }
+    return exitCodeOf(result);
+  });
 }

@@ -7,4 +7,6 @@ export const EXIT = {
   usage: 2,
   /** Could not run at all: a missing root, an unreadable ledger. */
   unavailable: 3,
+  /** Interrupted (SIGINT/SIGTERM): the run ended `aborted`, its summary printed. 128 + SIGINT. */
+  interrupted: 130,
 } as const;

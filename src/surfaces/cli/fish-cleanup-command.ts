@@ -4,11 +4,17 @@ import type { Ledger } from '../../core/ledger/ledger.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
+import { type Interrupt, withInterrupt } from './interrupt.js';
 import { ledgerPathHolding } from './known-ledgers.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
 
-async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Promise<CleanupResult> {
+async function cleanOne(
+  runId: string,
+  options: FishFlags,
+  ledger: Ledger,
+  interrupt: Interrupt,
+): Promise<CleanupResult> {
   const meta = ledger.getRun(runId).run.meta as {
     baseUrl?: string;
     captures?: string[];
@@ -25,6 +31,8 @@ async function cleanOne(runId: string, options: FishFlags, ledger: Ledger): Prom
     ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
     ...loginFrom(options.login ?? meta.login),
     ...(headers ? { headers } : {}),
+    signal: interrupt.signal,
+    graceMs: interrupt.graceMs,
   });
 }
 
@@ -35,11 +43,13 @@ function formatCleanup(result: CleanupResult): string {
     `DELETE ${deletion.path}`,
     String(deletion.status ?? '-'),
     String(deletion.confirmStatus ?? deletion.beforeStatus ?? '-'),
-    deletion.outcome === 'deleted'
-      ? 'deleted'
-      : deletion.outcome === 'already-gone'
-        ? 'already gone'
-        : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`,
+    `${
+      deletion.outcome === 'deleted'
+        ? 'deleted'
+        : deletion.outcome === 'already-gone'
+          ? 'already gone'
+          : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`
+    }${deletion.foundBy === 'marker' ? ' (found by marker)' : ''}`,
   ]);
   return `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\ncleanup run ${result.runId}\n`;
 }
@@ -69,19 +79,25 @@ export default async function fishCleanupCommand(
     return ledger;
   };
   try {
-    // Each cleanup is a run of its own, observed like `tally fish` (progress, --events, OTel).
-    const results = await observeRuns(runSurfacesOf(command, ledgerPathFor(command)), async () => {
-      const done: CleanupResult[] = [];
-      for (const runId of runIds) done.push(await cleanOne(runId, options, ledgerOf(runId)));
-      return done;
+    return await withInterrupt(async (interrupt) => {
+      // Each cleanup is a run of its own, observed like `tally fish` (progress, --events, OTel).
+      const results = await observeRuns(runSurfacesOf(command, ledgerPathFor(command)), async () => {
+        const done: CleanupResult[] = [];
+        for (const runId of runIds) {
+          // After an interrupt no further cleanup starts; the one it stopped is reported.
+          if (interrupt.signal.aborted) break;
+          done.push(await cleanOne(runId, options, ledgerOf(runId), interrupt));
+        }
+        return done;
+      });
+      if (options.json) {
+        const output = results.length === 1 ? results[0] : results;
+        process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      } else {
+        process.stdout.write(results.map(formatCleanup).join('\n'));
+      }
+      return results.length === runIds.length && results.every(cleaned) ? EXIT.ok : EXIT.notMet;
     });
-    if (options.json) {
-      const output = results.length === 1 ? results[0] : results;
-      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    } else {
-      process.stdout.write(results.map(formatCleanup).join('\n'));
-    }
-    return results.every(cleaned) ? EXIT.ok : EXIT.notMet;
   } finally {
     for (const ledger of ledgers.values()) ledger.close();
   }

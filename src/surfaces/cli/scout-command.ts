@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runDeterministicScout } from '../../agents/scout/deterministic-scout.js';
+import { errorMessage } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
@@ -8,8 +9,37 @@ import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { secureStateDir } from '../../packs/records/secure-state-dir.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
 import { EXIT } from './exit-codes.js';
+import { withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
+
+/**
+ * The scout writes a digest by contract: it makes `<root>/.tally` (one level, no links),
+ * which the records index no longer does now that it lives in the cache folder. After the
+ * run, so a digest that cannot be written is a `store-unwritable` fail-open and a warning.
+ */
+function saveDigest(
+  root: string,
+  session: string | undefined,
+  text: string,
+  ttlDays: number,
+): string | undefined {
+  const failOpen = () =>
+    createFailOpen({ logPath: join(root, '.tally', 'fail-open.jsonl') })(
+      'scout',
+      'store-unwritable',
+      session,
+    );
+  try {
+    if (!process.env.TALLY_DIGEST_DIR) secureStateDir(join(root, '.tally'), { create: true });
+    const outcome = writeDigest(digestDir(root), session, text, { ttlDays });
+    if ('refused' in outcome && outcome.refused === 'store-unwritable') failOpen();
+    return undefined;
+  } catch (error) {
+    failOpen();
+    return `the digest was not written: ${errorMessage(error)}`;
+  }
+}
 
 /** `tally scout "<goal>"`: the records that govern a goal, verified, written as a digest. */
 export default async function scoutCommand(
@@ -25,41 +55,44 @@ export default async function scoutCommand(
   const ledger = openLedgerFor(command, root);
   const source = openRecordSource(root, listStores(root));
   try {
-    const scoutOptions = {
-      goal,
-      root,
-      source,
-      ledger,
-      priorDigests: prior.digests.map((digest) => digest.text),
-      cwd: process.cwd(),
-    };
-    // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
-    const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
-      flags.model
-        ? (await import('../../agents/scout/model-scout.js')).runModelScout({
-            ...scoutOptions,
-            model: flags.model,
-          })
-        : runDeterministicScout(scoutOptions),
-    );
-    // The scout writes a digest by contract: it makes `<root>/.tally` (one level, no links),
-    // which the records index no longer does now that it lives in the cache folder.
-    if (!process.env.TALLY_DIGEST_DIR) secureStateDir(join(root, '.tally'), { create: true });
-    const outcome = writeDigest(digestDir(root), session, report.text, { ttlDays: settings.ttlDays });
-    if ('refused' in outcome && outcome.refused === 'store-unwritable') {
-      createFailOpen({ logPath: join(root, '.tally', 'fail-open.jsonl') })(
-        'scout',
-        'store-unwritable',
-        session,
+    return await withInterrupt(async (interrupt) => {
+      const scoutOptions = {
+        goal,
+        root,
+        source,
+        ledger,
+        priorDigests: prior.digests.map((digest) => digest.text),
+        cwd: process.cwd(),
+        signal: interrupt.signal,
+        graceMs: interrupt.graceMs,
+      };
+      // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
+      const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
+        flags.model
+          ? (await import('../../agents/scout/model-scout.js')).runModelScout({
+              ...scoutOptions,
+              model: flags.model,
+            })
+          : runDeterministicScout(scoutOptions),
       );
-    }
-    if (flags.json)
-      process.stdout.write(`${JSON.stringify({ ...report.result, report: report.text }, null, 2)}\n`);
-    else
-      process.stdout.write(
-        `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${report.result.runId} · ${report.result.endingReason}\n`,
-      );
-    return EXIT.ok;
+      // An interrupted scout's report is not a digest for the next turn to start from.
+      const warning = interrupt.received()
+        ? undefined
+        : saveDigest(root, session, report.text, settings.ttlDays);
+      if (flags.json)
+        process.stdout.write(
+          `${JSON.stringify({ ...report.result, report: report.text, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
+        );
+      else {
+        process.stdout.write(
+          `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${report.result.runId} · ${report.result.endingReason}\n`,
+        );
+        if (report.result.endingReason === 'aborted')
+          process.stdout.write(`summary: ${report.result.summary}\n`);
+        if (warning) process.stderr.write(`tally: warning: ${warning}\n`);
+      }
+      return EXIT.ok;
+    });
   } finally {
     source.close();
     ledger.close();

@@ -1,5 +1,13 @@
-import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type PrepareDataOptions, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
 import { RecipeStore } from '../../../src/agents/fisherman/recipes/recipe-store.js';
@@ -161,6 +169,33 @@ describe('recipes: a plan the model found, replayed without it', () => {
     ]);
     expect(result.recipe).toMatchObject({ why: 'not saved: the run did not meet the request' });
     expect(new RecipeStore(recipes).list().recipes).toEqual([]);
+  });
+
+  it('a recipe that cannot be saved (its folder parent is missing) is a warning: the result of the run and its end entry stand', async () => {
+    const { app } = await demoApp();
+    const project = tempDir();
+    // `.tally` can only be made one level at a time: with `missing/` absent, the save throws ENOENT.
+    const recipes = join(project, 'missing', '.tally', 'recipes');
+    const fish = fisher(app.url, unplannableHar(project), recipes);
+    const ledger = tempLedger();
+    const { result, entries } = await fish(
+      ledger,
+      '1 suite with 2 tests each',
+      modelSolves(101, [5001, 5002]),
+    );
+    expect(result).toMatchObject({ status: 'success', tier: 'model', endingReason: 'finished' });
+    expect(result.verified).toHaveLength(3);
+    expect(result.recipe?.saved).toBeUndefined();
+    expect(result.recipe?.saveFailed).toMatch(/ENOENT/);
+    expect(result.recipe?.why).toMatch(/^not saved: .*ENOENT/);
+    expect(result.warnings).toEqual([expect.stringMatching(/^the recipe was not saved: .*ENOENT/)]);
+    const ends = entries.filter((entry) => entry.kind === 'end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]?.data).toMatchObject({ status: 'success', reason: 'finished' });
+    const failOpens = readFileSync(join(dirname(ledger.path), 'fail-open.jsonl'), 'utf8');
+    expect(failOpens).toContain('"why":"recipe-unwritable"');
+    expect(failOpens).toContain(result.runId);
+    expect(existsSync(join(project, 'missing'))).toBe(false);
   });
 });
 

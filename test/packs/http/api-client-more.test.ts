@@ -189,3 +189,40 @@ describe('which responses find a lost create', () => {
     expect(read.reconciled?.map((found) => found.path)).toEqual(['/suites/7']);
   });
 });
+
+describe('cleanup by marker (markedBy)', () => {
+  it('a read of a collection the run posted to names the items whose marked field carries the marker at a word start; only those may be deleted', async () => {
+    const { fetch } = scripted(
+      {
+        status: 200,
+        body: {
+          data: [
+            { id: 1, title: 'Suite 1 · a1b2c3' },
+            { id: 2, title: 'Suite 2 · a1b2c3', email: 'x' },
+            { id: 3, title: 'Checksum ffa1b2c3 from someone else' },
+            { id: 4, title: 'Unmarked' },
+            { id: 5, name: 'Suite 5 · a1b2c3' },
+          ],
+        },
+      },
+      { status: 200, body: { data: [{ id: 7, title: 'Suite 7 · a1b2c3' }] } },
+      { status: 204 },
+    );
+    const client = new ApiClient({
+      baseUrl: 'http://app.test',
+      fetch,
+      markedBy: { marker: 'a1b2c3', fields: { '/api/suites': ['title'] } },
+    });
+    const listing = await client.send({ method: 'GET', path: '/api/suites' });
+    expect(listing.marked).toEqual([
+      { path: '/api/suites/1', id: '1', field: 'title', value: 'Suite 1 · a1b2c3' },
+      { path: '/api/suites/2', id: '2', field: 'title', value: 'Suite 2 · a1b2c3' },
+    ]);
+    // A collection the run never posted to is not searched, whatever its items say.
+    expect((await client.send({ method: 'GET', path: '/api/other' })).marked).toBeUndefined();
+    expect((await client.send({ method: 'DELETE', path: '/api/suites/1' })).status).toBe(204);
+    await expect(client.send({ method: 'DELETE', path: '/api/suites/3' })).rejects.toThrow(
+      /DELETE_REFUSED|not a resource this run created/,
+    );
+  });
+});

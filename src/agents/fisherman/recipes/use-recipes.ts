@@ -1,6 +1,8 @@
 import type { Agent } from '../../../core/agent/agent-definition.js';
 import type { RunResult } from '../../../core/agent/ending.js';
 import { runPlan } from '../../../core/agent/run-plan.js';
+import { errorMessage } from '../../../core/errors.js';
+import type { FailOpen } from '../../../core/fail-open.js';
 import type { Ledger } from '../../../core/ledger/ledger.js';
 import { executeDataPlan } from '../execute-data-plan.js';
 import type { DataRequest } from '../parse-data-request.js';
@@ -20,6 +22,8 @@ export interface RecipeOutcome {
   saved?: boolean;
   /** Why no recipe was used or saved. */
   why?: string;
+  /** The model's plan could not be written (the run's result stands; a `recipe-unwritable` fail-open). */
+  saveFailed?: string;
 }
 
 export interface RecipeScope {
@@ -46,6 +50,8 @@ export async function followRecipe(
     meta: Record<string, unknown>;
     marker: string;
     concurrency?: number;
+    signal?: AbortSignal;
+    graceMs?: number;
   },
 ): Promise<{ result?: RunResult; outcome?: RecipeOutcome }> {
   const { shape, id } = keyOf(where);
@@ -53,9 +59,9 @@ export async function followRecipe(
   try {
     recipe = new RecipeStore(where.dir).get(id);
   } catch (error) {
-    // An unreadable recipe must not stop the model from doing the job (and replacing it).
-    if (!(error instanceof RecipeStoreError)) throw error;
-    return { outcome: { id, shape, why: error.message } };
+    // An unreadable recipe (or folder) must not stop the model from doing the job (and replacing it).
+    if (!(error instanceof RecipeStoreError) && errnoOf(error) === undefined) throw error;
+    return { outcome: { id, shape, why: errorMessage(error) } };
   }
   if (!recipe) return {};
   const plan = recipePlan(recipe, where.request);
@@ -63,28 +69,54 @@ export async function followRecipe(
   const result = await runPlan(
     run.agent,
     run.task,
-    executeDataPlan(plan, run.marker, run.concurrency ? { concurrency: run.concurrency } : {}),
-    { ledger: run.ledger, meta: { ...run.meta, tier: 'recipe', recipe: id } },
+    executeDataPlan(plan, run.marker, {
+      ...(run.concurrency ? { concurrency: run.concurrency } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+    }),
+    {
+      ledger: run.ledger,
+      meta: { ...run.meta, tier: 'recipe', recipe: id },
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.graceMs !== undefined ? { graceMs: run.graceMs } : {}),
+    },
   );
   return { result, outcome: { id, shape, used: true } };
 }
 
-/** Saves (or replaces) the recipe a successful model run followed, derived from its ledger. */
+/**
+ * Saves (or replaces) the recipe a successful model run followed, derived from its ledger.
+ * Called after the run ended, so it never throws: a recipe that cannot be written (a missing
+ * or refused folder, a full disk) is a `recipe-unwritable` fail-open and `saveFailed`.
+ */
 export function keepRecipe(
   where: RecipeScope,
   result: RunResult,
   ledger: Ledger,
   text: string,
+  failOpen?: FailOpen,
 ): RecipeOutcome {
   const { shape, id } = keyOf(where);
   if (result.status !== 'success') return { id, shape, why: 'not saved: the run did not meet the request' };
-  const derived = deriveRecipe(createdTree(ledger.entries(result.runId)), where.request, {
-    origin: where.origin,
-    scope: where.scope,
-    text,
-    runId: result.runId,
-  });
-  if ('why' in derived) return { id, shape, why: `not saved: ${derived.why}` };
-  new RecipeStore(where.dir).save(derived.recipe);
-  return { id, shape, saved: true };
+  try {
+    const derived = deriveRecipe(createdTree(ledger.entries(result.runId)), where.request, {
+      origin: where.origin,
+      scope: where.scope,
+      text,
+      runId: result.runId,
+    });
+    if ('why' in derived) return { id, shape, why: `not saved: ${derived.why}` };
+    new RecipeStore(where.dir).save(derived.recipe);
+    return { id, shape, saved: true };
+  } catch (error) {
+    failOpen?.('recipes', 'recipe-unwritable', result.runId);
+    const message = errorMessage(error);
+    return { id, shape, why: `not saved: ${message}`, saveFailed: message };
+  }
+}
+
+function errnoOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && (error as { syscall?: unknown }).syscall !== undefined
+    ? code
+    : undefined;
 }

@@ -39,6 +39,8 @@ export interface ApiResponse {
    * when the run knew nothing of it.
    */
   before?: 'existing' | 'absent';
+  /** Listed items carrying a cleaned run's marker (GET only, with `markedBy`). */
+  marked?: MarkedItem[];
 }
 
 /** Canonical form of a resource path: no trailing slash, percent-decoding of unreserved text. */
@@ -90,7 +92,25 @@ export interface ApiClientOptions {
   marker?: string;
   /** Send through this fetch instead of node:http (fault injection, instrumentation). */
   fetch?: typeof fetch;
+  /**
+   * Cleanup by marker: the cleaned run's marker and, per collection it posted to (canonical
+   * path), the body fields that carried it. A successful read of such a collection names
+   * every listed item whose field carries the marker (`ApiResponse.marked`), and this client
+   * may DELETE it: the run made it, even when its response never reached the ledger.
+   */
+  markedBy?: { marker: string; fields: Record<string, string[]> };
 }
+
+/** A listed item that carries a cleaned run's marker (see `ApiClientOptions.markedBy`). */
+export interface MarkedItem {
+  path: string;
+  id: string;
+  /** The field that carried the marker, and its value. */
+  field: string;
+  value: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A create whose response was lost (5xx, reset, timeout): the server may have made it. */
 export interface LostCreate {
@@ -233,6 +253,31 @@ export class ApiClient {
         marked,
         via,
       });
+  }
+
+  /**
+   * Items of a collection the cleaned run posted to whose marked fields carry its marker —
+   * at the start of a word, as the run wrote it (`Suite 3 · a1b2c3`, `qa+a1b2c31@…`), so a
+   * value that merely contains the same hex digits elsewhere is not taken.
+   */
+  private markedIn(url: URL, body: unknown): MarkedItem[] {
+    const markedBy = this.options.markedBy;
+    if (!markedBy) return [];
+    const collection = canonicalPath(url.pathname);
+    const fields = markedBy.fields[collection];
+    const list = listOf(body);
+    if (!fields || !list) return [];
+    const carries = new RegExp(`(^|[^0-9a-z])${escapeRegExp(markedBy.marker)}`, 'i');
+    const found: MarkedItem[] = [];
+    for (const item of list) {
+      const field = fields.find((name) => typeof item[name] === 'string' && carries.test(item[name]));
+      const id = field === undefined ? undefined : extractIds(item, undefined)[0];
+      if (field === undefined || id === undefined) continue;
+      const path = `${collection}/${encodeURIComponent(id)}`;
+      this.created.add(path);
+      found.push({ path, id, field, value: item[field] as string });
+    }
+    return found;
   }
 
   /** Lost creates whose marked values this read's items carry. */
@@ -387,6 +432,7 @@ export class ApiClient {
       );
     const reconciled = ok && method === 'GET' ? this.reconcile(memory, url, body) : [];
     if (method === 'GET') this.noteRead(memory, url, response.status, body);
+    const marked = ok && method === 'GET' ? this.markedIn(url, body) : [];
     const category = errorCategory(response.status);
     return {
       method,
@@ -401,6 +447,7 @@ export class ApiClient {
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...(reconciled.length > 0 ? { reconciled } : {}),
       ...(before ? { before } : {}),
+      ...(marked.length > 0 ? { marked } : {}),
     };
   }
 }

@@ -22,6 +22,7 @@ export function lookupTool(context: HttpToolContext) {
         toolContext,
       );
       const message = response.ok ? undefined : serverMessage(response.body);
+      const marked = response.marked ?? [];
       return {
         result: {
           status: response.status,
@@ -29,6 +30,17 @@ export function lookupTool(context: HttpToolContext) {
           ...(response.category ? { category: response.category } : {}),
           ...(message ? { message } : {}),
           ...(found ? { found } : {}),
+          // Cleanup by marker: items the cleaned run made, found by the marker they carry.
+          ...(marked.length > 0
+            ? {
+                marked: marked.map((item) => ({
+                  path: item.path,
+                  id: item.id,
+                  field: item.field,
+                  value: item.value,
+                })),
+              }
+            : {}),
           body: previewBody(response.body),
         },
         evidence: {

@@ -68,7 +68,16 @@ export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<
   try {
     return await withRunObserver(combineObservers(...observers), work);
   } finally {
-    progress?.stop();
-    await telemetry?.shutdown();
+    // The runs have ended: a display or an exporter that fails now must not take their results.
+    try {
+      progress?.stop();
+    } catch {
+      // A progress line that cannot be cleared changes nothing that was done.
+    }
+    try {
+      await telemetry?.shutdown();
+    } catch {
+      createFailOpen({ logPath: surfaces.failOpenLog })('telemetry', 'telemetry-unavailable');
+    }
   }
 }

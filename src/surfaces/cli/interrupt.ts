@@ -1,0 +1,52 @@
+import { DEFAULT_ABORT_GRACE_MS } from '../../core/abort-grace.js';
+import { EXIT } from './exit-codes.js';
+
+/** What a command that runs agents hands its runs: the abort, and the grace for calls in flight. */
+export interface Interrupt {
+  /** Aborted by the first SIGINT/SIGTERM. */
+  signal: AbortSignal;
+  /** How long calls in flight at the interrupt get to settle before they are abandoned. */
+  graceMs: number;
+  /** The signal that arrived, if one did. */
+  received(): NodeJS.Signals | undefined;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const MAX_GRACE_MS = 60_000;
+
+/** `TALLY_INTERRUPT_GRACE_MS` (0–60000), else 5 s. */
+export function interruptGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.TALLY_INTERRUPT_GRACE_MS);
+  if (!env.TALLY_INTERRUPT_GRACE_MS || !Number.isFinite(value) || value < 0) return DEFAULT_ABORT_GRACE_MS;
+  return Math.min(Math.floor(value), MAX_GRACE_MS);
+}
+
+/**
+ * Runs a command's work with SIGINT/SIGTERM turned into an abort. The first signal aborts:
+ * no new call starts, calls in flight get the grace to settle, each run ends `aborted` with
+ * a summary from its ledger, and the command prints what it has and exits 130. A second
+ * signal exits 130 at once (the ledger flushes what it holds on exit).
+ */
+export async function withInterrupt(work: (interrupt: Interrupt) => Promise<number>): Promise<number> {
+  const controller = new AbortController();
+  const graceMs = interruptGraceMs();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (name: NodeJS.Signals) => {
+    if (received) {
+      process.stderr.write(`tally: ${name} again: exiting now.\n`);
+      process.exit(EXIT.interrupted);
+    }
+    received = name;
+    process.stderr.write(
+      `tally: ${name}: no new calls start; calls in flight get up to ${graceMs / 1000} s, then the run ends as aborted (${name} again exits now).\n`,
+    );
+    controller.abort(`interrupted by ${name}`);
+  };
+  for (const name of SIGNALS) process.on(name, onSignal);
+  try {
+    const code = await work({ signal: controller.signal, graceMs, received: () => received });
+    return received ? EXIT.interrupted : code;
+  } finally {
+    for (const name of SIGNALS) process.off(name, onSignal);
+  }
+}
