@@ -1,33 +1,9 @@
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  dozen: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  hundred: 100,
-};
+import { splitPath } from '../../packs/http/endpoints/id-shape.js';
+import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { type FishContract, isRefParent } from './fish-contract.js';
+import { parseFishContract } from './parse-fish-contract.js';
 
+/** The shape the deterministic planners and recipes take: one type, optional children, an optional existing parent. */
 export interface DataRequest {
   count: number;
   type: string;
@@ -36,42 +12,49 @@ export interface DataRequest {
   parent?: { type: string; id: string };
 }
 
-function count(word: string): number | undefined {
-  const lower = word.toLowerCase().replace(/^(a|one)\s+/, '');
-  if (/^\d+$/.test(lower)) return Number(lower);
-  return NUMBER_WORDS[lower];
+/** `Alpha Shop`, `alpha_shop` and `alpha-shop` name one project. */
+export const slugOf = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+
+/** Whether a scope named in a request is one of the segments of the run's `--scope` path. */
+export function scopeNamesRun(name: string, scope: Scope): boolean {
+  const path = scope.path.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? '';
+  return splitPath(path).some((segment) => slugOf(decodeURIComponent(segment)) === slugOf(name));
 }
 
-// Longest words first so "fifteen" is not read as "five" + garbage.
-const WORDS = Object.keys(NUMBER_WORDS).sort((a, b) => b.length - a.length);
-const NUMBER = `(\\d+|(?:(?:a|one)\\s+)?(?:hundred|dozen)|${WORDS.join('|')})`;
-const TYPE = '([a-z][a-z _-]*?)';
-const PATTERN = new RegExp(
-  `^\\s*${NUMBER}\\s+${TYPE}(?:\\s+with\\s+${NUMBER}\\s+${TYPE}(?:\\s+(?:each|in it|in each|apiece))?)?` +
-    `(?:\\s+in\\s+(?:the\\s+)?${TYPE}\\s+#?([A-Za-z0-9][A-Za-z0-9._~-]*))?\\s*\\.?\\s*$`,
-  'i',
-);
+/**
+ * A contract as the planners' shape, when it fits: one top-level type (optionally into an
+ * existing parent), at most one child type with a count per parent, no titles, and no scope
+ * other than the run's own (`scope`). Anything richer is undefined: a planner that ignored
+ * part of a request would create something else than what was asked.
+ */
+export function toDataRequest(contract: FishContract, scope?: Scope): DataRequest | undefined {
+  if (contract.scope !== undefined && !(scope && scopeNamesRun(contract.scope, scope))) return undefined;
+  const top = contract.entities.filter((entity) => !isRefParent(entity.parent));
+  const children = contract.entities.filter((entity) => isRefParent(entity.parent));
+  const [parent] = top;
+  const [child] = children;
+  if (!parent || top.length !== 1 || children.length > 1) return undefined;
+  if (contract.entities.some((entity) => entity.titles?.length)) return undefined;
+  const request: DataRequest = { count: parent.count, type: parent.type };
+  if (parent.parent && !isRefParent(parent.parent)) request.parent = { ...parent.parent };
+  if (child) {
+    if (!(child.perParent || parent.count === 1)) return undefined;
+    request.children = { count: child.count, type: child.type };
+  }
+  return request;
+}
 
 /**
- * The deterministic tier's grammar: "N <type> [with M <child type> each | in it]
- * [in <parent type> <id>]". Anything else returns undefined (the model tier may take it).
+ * The deterministic tier's grammar, as a view of the contract parser: "N <type> [with M
+ * <child type> each | in it] [in <parent type> <id>]" and its wordings ("a dozen", "under
+ * suite #7", ", each with"), the request alone (no "please create …"). Anything else
+ * returns undefined (the model tier may take it).
  */
-export function parseDataRequest(text: string): DataRequest | undefined {
-  const match = PATTERN.exec(text);
-  if (!match) return undefined;
-  const parentCount = count(match[1] as string);
-  const type = (match[2] as string).trim();
-  // "3 tests in suite" (no id) would otherwise read as a type called "tests in suite".
-  if (parentCount === undefined || parentCount < 1 || parentCount > 1000 || /\bin\b/i.test(type))
-    return undefined;
-  const request: DataRequest = { count: parentCount, type };
-  if (match[3] && match[4]) {
-    const childCount = count(match[3]);
-    const childType = match[4].trim();
-    if (childCount === undefined || childCount < 1 || childCount > 1000 || /\bin\b/i.test(childType))
-      return undefined;
-    request.children = { count: childCount, type: childType };
-  }
-  if (match[5] && match[6]) request.parent = { type: match[5].trim(), id: match[6] };
-  return request;
+export function parseDataRequest(text: string, scope?: Scope): DataRequest | undefined {
+  const contract = parseFishContract(text, { requestOnly: true });
+  return contract && toDataRequest(contract, scope);
 }

@@ -2,38 +2,13 @@ import type { RequestCheckContext } from '../../core/agent/agent-definition.js';
 import { createdResources, type NetEffect } from '../../core/effects.js';
 import { sameType, singular } from '../../core/type-words.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { parentOf } from './parent-link.js';
 import type { DataRequest } from './parse-data-request.js';
 
 const plural = (count: number, word: string) => `${count} ${count === 1 ? singular(word) : word}`;
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 function name(net: NetEffect): string {
   return `${net.type ?? 'item'} ${net.id ?? net.key}`;
-}
-
-/** The parent a child is linked to: by its path (`…/suites/101/tests`) or by a field named after the parent type. */
-function parentOf(
-  child: NetEffect,
-  parentType: string,
-  parents: NetEffect[],
-): { parent?: NetEffect; claimed?: string } {
-  const pathParents = (child.observed.parents as string[] | undefined) ?? [];
-  const byPath = parents.find((parent) => pathParents.includes(parent.key));
-  if (byPath) return { parent: byPath };
-  const links = (child.observed.links as Record<string, string> | undefined) ?? {};
-  const named = Object.entries(links).filter(([field]) => {
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
-    return /^parent$/i.test(stem) || sameType(parentType, stem);
-  });
-  for (const [, value] of named) {
-    const parent = parents.find((candidate) => candidate.id === value);
-    if (parent) return { parent };
-  }
-  const pathClaim = pathParents.find((path) => {
-    const segments = path.split('/').filter(Boolean);
-    return sameType(parentType, decodeURIComponent(segments.at(-2) ?? ''));
-  });
-  return { claimed: named[0]?.[1] ?? pathClaim };
 }
 
 /**

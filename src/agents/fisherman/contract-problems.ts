@@ -1,0 +1,282 @@
+import type { RequestCheckContext } from '../../core/agent/agent-definition.js';
+import { createdResources, type NetEffect, type NetEffects } from '../../core/effects.js';
+import { sameType, singular } from '../../core/type-words.js';
+import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { assignContract, type Bucket, type TypeGroup } from './assign-contract.js';
+import {
+  type ContractEntity,
+  contractIssues,
+  countOf,
+  type FishContract,
+  isRefParent,
+  pluralOf,
+  totalCount,
+} from './fish-contract.js';
+import { matchTitles } from './match-titles.js';
+import { parentOf } from './parent-link.js';
+import { scopeNamesRun, slugOf } from './parse-data-request.js';
+
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+
+function name(net: NetEffect): string {
+  return `${net.type ?? 'item'} ${net.id ?? net.key}`;
+}
+
+const one = (type: string) => singular(type);
+
+/** ` (it points at X[, which existed before this run])`, or nothing. */
+function pointer(child: NetEffect, parentType: string, net: NetEffects): string {
+  const { claimed } = parentOf(child, parentType, []);
+  if (claimed === undefined) return '';
+  const target = [...net.values()].find(
+    (candidate) =>
+      candidate.space === child.space &&
+      (candidate.key === claimed ||
+        (candidate.id === claimed && candidate.type !== undefined && sameType(parentType, candidate.type))),
+  );
+  // Seen existing before this run changed it (read first, or only read): an older parent.
+  const older = target?.preExisting ? ', which existed before this run' : '';
+  return ` (it points at ${claimed}${older})`;
+}
+
+function countProblems(group: TypeGroup, contract: FishContract): string[] {
+  const [first] = group.entities as [ContractEntity];
+  const wanted = group.entities.reduce((sum, entity) => sum + totalCount(entity, contract), 0);
+  const problems: string[] = [];
+  if (group.pool.length !== wanted) {
+    const parent = first.parent;
+    const detail =
+      group.entities.length === 1 && first.perParent && isRefParent(parent)
+        ? ` (${first.count} per ${one(contract.entities.find((entity) => entity.ref === parent.ref)?.type ?? 'parent')})`
+        : group.entities.length > 1
+          ? ' in all'
+          : '';
+    problems.push(`asked for ${countOf(wanted, first.type)}${detail}, this run created ${group.pool.length}`);
+  }
+  if (group.buckets.length < 2) return problems;
+  for (const bucket of group.buckets) {
+    const expected = bucket.entities.reduce((sum, entity) => sum + totalCount(entity, contract), 0);
+    const { constraint } = bucket;
+    if (bucket.members.length === expected) continue;
+    if (constraint.kind === 'id')
+      problems.push(
+        `asked for ${countOf(expected, first.type)} in ${constraint.type} ${constraint.id}, this run created ${bucket.members.length} there`,
+      );
+    else if (constraint.kind === 'top') {
+      const nests = group.buckets.map((other) => other.constraint);
+      const nest = nests.find((other) => other.kind === 'ref') ?? nests.find((other) => other.kind === 'id');
+      const under =
+        nest?.kind === 'ref'
+          ? ` not under a ${one(nest.parent.type)} this run created`
+          : nest?.kind === 'id'
+            ? ` outside ${nest.type} ${nest.id}`
+            : '';
+      problems.push(
+        `asked for ${countOf(expected, first.type)}${under}, this run created ${bucket.members.length}`,
+      );
+    } else if (constraint.kind === 'ref' && !bucket.entities.every((entity) => entity.perParent))
+      problems.push(
+        `asked for ${countOf(expected, first.type)} under the ${pluralOf(constraint.parent.type)} this run created, it created ${bucket.members.length} there`,
+      );
+  }
+  return problems;
+}
+
+function unassignedProblems(group: TypeGroup, net: NetEffects): string[] {
+  const constrained = group.buckets.filter((bucket) => bucket.constraint.kind !== 'top');
+  return group.unassigned.map((child) => {
+    const typeOf = (bucket: Bucket) =>
+      bucket.constraint.kind === 'ref'
+        ? bucket.constraint.parent.type
+        : bucket.constraint.kind === 'id'
+          ? bucket.constraint.type
+          : '';
+    const bucket =
+      constrained.find((candidate) => parentOf(child, typeOf(candidate), []).claimed !== undefined) ??
+      (constrained[0] as Bucket);
+    const { constraint } = bucket;
+    const at = pointer(child, typeOf(bucket), net);
+    return constraint.kind === 'id'
+      ? `${name(child)} is not in ${constraint.type} ${constraint.id}${at}`
+      : `${name(child)} is not linked to a ${one(typeOf(bucket))} this run created${at}`;
+  });
+}
+
+/** Per parent item: as many children as asked for, with the titles asked for. */
+function perParentProblems(
+  bucket: Bucket,
+  membersOf: Map<string, NetEffect[]>,
+  shared: Set<string>,
+): string[] {
+  const { constraint } = bucket;
+  if (constraint.kind !== 'ref' || !bucket.entities.every((entity) => entity.perParent)) return [];
+  const parentType = constraint.parent.type;
+  const [first] = bucket.entities as [ContractEntity];
+  const count = bucket.entities.reduce((sum, entity) => sum + entity.count, 0);
+  const parents = membersOf.get(constraint.parent.ref) ?? [];
+  const under = (parent: NetEffect) =>
+    bucket.members.filter((child) => parentOf(child, parentType, [parent]).parent === parent);
+  // Parents that nothing tells apart are checked together (sharedParentProblems).
+  if (shared.has(constraint.parent.ref)) return [];
+  const problems: string[] = [];
+  const titles = bucket.entities.flatMap((entity) => entity.titles ?? []);
+  for (const parent of parents) {
+    const children = under(parent);
+    if (children.length !== count)
+      problems.push(`${name(parent)} has ${children.length} of the ${countOf(count, first.type)} asked for`);
+    for (const title of matchTitles(titles, children).unmatched)
+      problems.push(`${name(parent)} has no ${one(first.type)} titled "${title}"`);
+  }
+  return problems;
+}
+
+/**
+ * Parent entities of one bucket that nothing tells apart ("a suite with 2 tests and a suite
+ * with 3 tests"): the numbers of children per parent must match as multisets.
+ */
+function sharedParentProblems(bucket: Bucket, groups: TypeGroup[], shared: Set<string>): string[] {
+  const [first] = bucket.entities as [ContractEntity];
+  if (!shared.has(first.ref)) return [];
+  const problems: string[] = [];
+  for (const group of groups) {
+    const childrenOf = (parent: ContractEntity) =>
+      group.entities.filter(
+        (child) => child.perParent && isRefParent(child.parent) && child.parent.ref === parent.ref,
+      );
+    if (!bucket.entities.some((parent) => childrenOf(parent).length > 0)) continue;
+    const expected = bucket.entities
+      .flatMap((parent) =>
+        Array<number>(parent.count).fill(childrenOf(parent).reduce((sum, child) => sum + child.count, 0)),
+      )
+      .sort((a, b) => b - a);
+    const actual = bucket.members
+      .map(
+        (parent) =>
+          group.pool.filter(
+            (child) =>
+              !bucket.members.includes(child) && parentOf(child, first.type, [parent]).parent === parent,
+          ).length,
+      )
+      .sort((a, b) => b - a);
+    if (expected.join() !== actual.join())
+      problems.push(
+        `the ${pluralOf(first.type)} this run created have ${actual.join(', ') || 'no'} ${pluralOf((group.entities[0] as ContractEntity).type)} each, asked for ${expected.join(', ')}`,
+      );
+  }
+  return problems;
+}
+
+function titleProblems(bucket: Bucket): string[] {
+  if (bucket.constraint.kind === 'ref' && bucket.entities.every((entity) => entity.perParent)) return [];
+  const titles = bucket.entities.flatMap((entity) => entity.titles ?? []);
+  const [first] = bucket.entities as [ContractEntity];
+  const seen = bucket.members
+    .filter((net) => typeof net.observed.title === 'string')
+    .slice(0, 3)
+    .map((net) => `${name(net)} is titled "${net.observed.title as string}"`);
+  return matchTitles(titles, bucket.members).unmatched.map(
+    (title) =>
+      `asked for a ${one(first.type)} titled "${title}", but no ${one(first.type)} this run created has that title${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`,
+  );
+}
+
+/** An existing parent named by id must not be one this run made up. */
+function namedParentProblems(contract: FishContract, created: NetEffect[]): string[] {
+  const problems = new Set<string>();
+  for (const entity of contract.entities) {
+    const parent = entity.parent;
+    if (!parent || isRefParent(parent)) continue;
+    if (created.some((net) => net.id === parent.id && net.type && sameType(parent.type, net.type)))
+      problems.add(
+        `${parent.type} ${parent.id} was created by this run, but the request named an existing ${one(parent.type)} ${parent.id}`,
+      );
+  }
+  return [...problems];
+}
+
+function insideNamed(net: NetEffect, scope: string, scopeType: string): boolean {
+  const wanted = slugOf(scope);
+  const segments = net.key.split('/').filter(Boolean);
+  if (segments.some((segment) => slugOf(decodeURIComponent(segment)) === wanted)) return true;
+  const links = (net.observed.links as Record<string, string> | undefined) ?? {};
+  return Object.entries(links).some(([field, value]) => {
+    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    return sameType(scopeType, stem) && slugOf(String(value)) === wanted;
+  });
+}
+
+function scopeProblems(contract: FishContract, scope: Scope, created: NetEffect[]): string[] {
+  const problems: string[] = [];
+  const runKey = scope.key && !scope.fallback ? scope.key : undefined;
+  if (runKey)
+    for (const net of created) {
+      const segments = net.key.split('/').filter(Boolean).map(decodeURIComponent);
+      if (!segments.includes(runKey))
+        problems.push(`${name(net)} (${net.key}) is outside the requested scope ${scope.path}`);
+    }
+  const named = contract.scope;
+  if (named === undefined) return problems;
+  const scopeType = contract.scopeType ?? 'project';
+  if (scope.path.trim() && !scopeNamesRun(named, scope))
+    problems.push(`the request names ${scopeType} ${named}, but the run's scope is ${scope.path}`);
+  if (runKey && slugOf(runKey) === slugOf(named)) return problems;
+  for (const net of created)
+    if (!insideNamed(net, named, scopeType))
+      problems.push(`${name(net)} (${net.key}) is not in ${scopeType} ${named}, which the request named`);
+  return problems;
+}
+
+/** Claimed items of a type beyond the distinct resources of that type this run created. */
+function claimProblems(group: TypeGroup, context: RequestCheckContext): string[] {
+  const [first] = group.entities as [ContractEntity];
+  const items = context.verified.filter(
+    (item) =>
+      typeof item.type === 'string' &&
+      group.entities.some((entity) => sameType(entity.type, item.type as string)),
+  );
+  const keys = items.map((item) => String(item.resource ?? item.target));
+  const pool = new Map(group.pool.map((net) => [net.key, net]));
+  const distinct = new Set(keys.filter((key) => pool.has(key)));
+  if (items.length <= distinct.size) return [];
+  const times = new Map<string, number>();
+  for (const key of keys) times.set(key, (times.get(key) ?? 0) + 1);
+  const repeated = [...times]
+    .filter(([, count]) => count > 1)
+    .map(
+      ([key, count]) => `${pool.has(key) ? name(pool.get(key) as NetEffect) : key} claimed ${count} times`,
+    );
+  const others = keys.filter((key) => !pool.has(key));
+  const why = [...repeated, ...(others.length > 0 ? [`${others.join(', ')} not created by this run`] : [])];
+  return [
+    `${countOf(items.length, first.type)} claimed, ${countOf(distinct.size, `distinct ${first.type}`)} ${distinct.size === 1 ? 'exists' : 'exist'}${why.length > 0 ? `: ${why.join('; ')}` : ''}`,
+  ];
+}
+
+/**
+ * What the run's net effects lack to meet a Fisherman contract (empty when met): per type,
+ * as many DISTINCT created resources as asked; each child linked to a parent this run
+ * created (never to an older one) or to the existing parent named by id; quoted titles on
+ * distinct items; everything inside the run's scope and the project the request named; no
+ * more claimed items than distinct resources.
+ */
+export function contractProblems(
+  contract: FishContract,
+  scope: Scope,
+  context: RequestCheckContext,
+): string[] {
+  const malformed = contractIssues(contract);
+  if (malformed.length > 0) return malformed.map((issue) => `the request contract is malformed: ${issue}`);
+  const created = createdResources(context.net).filter((net) => net.space === 'http');
+  const { groups, membersOf, shared } = assignContract(contract, created);
+  const buckets = groups.flatMap((group) => group.buckets);
+  return [
+    ...groups.flatMap((group) => countProblems(group, contract)),
+    ...groups.flatMap((group) => unassignedProblems(group, context.net)),
+    ...buckets.flatMap((bucket) => perParentProblems(bucket, membersOf, shared)),
+    ...buckets.flatMap((bucket) => sharedParentProblems(bucket, groups, shared)),
+    ...buckets.flatMap(titleProblems),
+    ...namedParentProblems(contract, created),
+    ...scopeProblems(contract, scope, created),
+    ...groups.flatMap((group) => claimProblems(group, context)),
+  ];
+}

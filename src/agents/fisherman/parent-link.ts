@@ -1,0 +1,49 @@
+import type { NetEffect } from '../../core/effects.js';
+import { sameType } from '../../core/type-words.js';
+
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+
+const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] | undefined) ?? [];
+
+/** Link fields that name a parent of this type: `suiteId`, `suite_id`, `suite`, `parentId`. */
+function linksNaming(child: NetEffect, parentType: string): [string, string][] {
+  const links = (child.observed.links as Record<string, string> | undefined) ?? {};
+  return Object.entries(links).filter(([field]) => {
+    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    return /^parent$/i.test(stem) || sameType(parentType, stem);
+  });
+}
+
+/** A path parent of this type (`…/suites/55`): its type is the segment before its id. */
+function pathOfType(path: string, parentType: string): boolean {
+  const segments = path.split('/').filter(Boolean);
+  return sameType(parentType, decodeURIComponent(segments.at(-2) ?? ''));
+}
+
+/** The parent a child is linked to: by its path (`…/suites/101/tests`) or by a field named after the parent type. */
+export function parentOf(
+  child: NetEffect,
+  parentType: string,
+  parents: NetEffect[],
+): { parent?: NetEffect; claimed?: string } {
+  const pathParents = pathParentsOf(child);
+  const byPath = parents.find((parent) => pathParents.includes(parent.key));
+  if (byPath) return { parent: byPath };
+  const named = linksNaming(child, parentType);
+  for (const [, value] of named) {
+    const parent = parents.find((candidate) => candidate.id === value);
+    if (parent) return { parent };
+  }
+  const pathClaim = pathParents.find((path) => pathOfType(path, parentType));
+  return { claimed: named[0]?.[1] ?? pathClaim };
+}
+
+/** Whether a child sits under the existing resource `type id` (by path or by a link field). */
+export function linkedToExisting(child: NetEffect, parent: { type: string; id: string }): boolean {
+  const byPath = pathParentsOf(child).some(
+    (path) =>
+      pathOfType(path, parent.type) &&
+      decodeURIComponent(path.split('/').filter(Boolean).at(-1) ?? '') === parent.id,
+  );
+  return byPath || linksNaming(child, parent.type).some(([, value]) => value === parent.id);
+}

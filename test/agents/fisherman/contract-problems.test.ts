@@ -1,0 +1,350 @@
+import { describe, expect, it } from 'vitest';
+import { contractProblems } from '../../../src/agents/fisherman/contract-problems.js';
+import type { FishContract } from '../../../src/agents/fisherman/fish-contract.js';
+import type { DataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
+import { parseFishContract } from '../../../src/agents/fisherman/parse-fish-contract.js';
+import { requestProblems } from '../../../src/agents/fisherman/request-met.js';
+import { itemFromNet } from '../../../src/core/agent/claims.js';
+import type { VerifiedItem } from '../../../src/core/agent/ending.js';
+import { type Effect, netEffects } from '../../../src/core/effects.js';
+import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import type { Scope } from '../../../src/packs/http/endpoints/scope.js';
+
+/** One successful call per effect, in order (a create unless the effect says otherwise). */
+function run(...effects: Partial<Effect>[]) {
+  const entries: LedgerEntry[] = effects.map((effect, index) => ({
+    runId: 'r',
+    seq: index + 1,
+    ts: '',
+    kind: 'tool_call',
+    name: 'request',
+    outcome: 'ok',
+    data: {
+      tool: 'request',
+      target: effect.kind === 'read' ? 'GET' : 'POST',
+      evidence: {
+        via: `#${index + 1}`,
+        effects: [{ space: 'http', kind: 'created', observed: {}, ...effect }],
+      },
+    },
+  }));
+  const net = netEffects(entries);
+  /** What a finish verified: by default one item per created resource, as the effect verifier builds them. */
+  const verified: VerifiedItem[] = [...net.values()]
+    .filter((item) => item.change === 'created')
+    .map((item) => itemFromNet(item));
+  return { net, entries, verified };
+}
+
+const P = '/api/alpha-shop';
+const suite = (id: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
+  key: `${P}/suites/${id}`,
+  id,
+  type: 'suite',
+  observed: { parents: [P], ...observed },
+});
+const test = (id: string, suiteId: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
+  key: `${P}/suites/${suiteId}/tests/${id}`,
+  id,
+  type: 'test',
+  observed: { parents: [P, `${P}/suites/${suiteId}`], ...observed },
+});
+const readSuite = (id: string): Partial<Effect> => ({ ...suite(id), kind: 'read' });
+
+const everywhere: Scope = { path: '', fallback: false };
+const alphaShop: Scope = { path: '/projects/alpha-shop', key: 'alpha-shop', fallback: false };
+const contract = (text: string) => {
+  const parsed = parseFishContract(text);
+  if (!parsed) throw new Error(`the test's request does not parse: ${text}`);
+  return parsed;
+};
+const check = (text: string | FishContract, context: ReturnType<typeof run>, scope = everywhere) =>
+  contractProblems(typeof text === 'string' ? contract(text) : text, scope, context);
+
+describe('met', () => {
+  it('2 suites with 3 tests each, every test under its own new suite', () => {
+    const context = run(
+      suite('101'),
+      suite('102'),
+      ...['1', '2', '3'].map((id) => test(id, '101')),
+      ...['4', '5', '6'].map((id) => test(id, '102')),
+    );
+    expect(check('2 suites with 3 tests each in project alpha-shop', context, alphaShop)).toEqual([]);
+  });
+
+  it('honest twins: two distinct suites with the same title, each with its own tests, are two items', () => {
+    const context = run(
+      suite('101', { title: 'Smoke · 1a2b3c' }),
+      suite('102', { title: 'Smoke · 1a2b3c' }),
+      test('1', '101', { title: 'Login · 1a2b3c' }),
+      test('2', '102', { title: 'Login · 1a2b3c' }),
+    );
+    expect(check('2 suites called "Smoke" and "Smoke", each with a test "Login"', context)).toEqual([]);
+    expect(check('2 suites with a test each', context)).toEqual([]);
+  });
+
+  it('links by field count as well as by path, and other types the run made do not count', () => {
+    const context = run(
+      suite('101'),
+      { key: `${P}/tests/1`, id: '1', type: 'test', observed: { links: { suiteId: '101' } } },
+      { key: `${P}/tags/9`, id: '9', type: 'tag' },
+    );
+    expect(check('a suite with a test in it', context)).toEqual([]);
+  });
+});
+
+describe('wrong project', () => {
+  const inBeta: Partial<Effect> = {
+    key: '/api/beta/suites/7',
+    id: '7',
+    type: 'suite',
+    observed: { parents: ['/api/beta'] },
+  };
+
+  it('a suite asked for in project alpha-shop, made in beta (no --scope)', () => {
+    expect(check('a suite in project alpha-shop', run(inBeta))).toEqual([
+      'suite 7 (/api/beta/suites/7) is not in project alpha-shop, which the request named',
+    ]);
+  });
+
+  it("the request names another project than the run's scope", () => {
+    const beta: Scope = { path: '/projects/beta', key: 'beta', fallback: false };
+    expect(check('a suite in project alpha-shop', run(inBeta), beta)).toEqual([
+      "the request names project alpha-shop, but the run's scope is /projects/beta",
+      'suite 7 (/api/beta/suites/7) is not in project alpha-shop, which the request named',
+    ]);
+  });
+
+  it('the run scope is checked once when the request names the same project', () => {
+    expect(check('a suite in project alpha-shop', run(inBeta), alphaShop)).toEqual([
+      'suite 7 (/api/beta/suites/7) is outside the requested scope /projects/alpha-shop',
+    ]);
+  });
+
+  it('a project named in a link field, or in another spelling of the slug, is inside', () => {
+    const linked: Partial<Effect> = {
+      key: '/api/suites/7',
+      id: '7',
+      type: 'suite',
+      observed: { links: { projectId: 'alpha-shop' } },
+    };
+    const spaced: Partial<Effect> = { key: '/api/Alpha%20Shop/suites/8', id: '8', type: 'suite' };
+    expect(check('2 suites in project alpha-shop', run(linked, spaced))).toEqual([]);
+  });
+});
+
+describe('children under an older parent', () => {
+  it('a new suite "with two tests in it" whose tests went under a suite that existed before', () => {
+    const context = run(readSuite('55'), suite('102'), test('1', '55'), test('2', '55'));
+    expect(check('a new suite with two tests in it', context)).toEqual([
+      `test 1 is not linked to a suite this run created (it points at ${P}/suites/55, which existed before this run)`,
+      `test 2 is not linked to a suite this run created (it points at ${P}/suites/55, which existed before this run)`,
+      'suite 102 has 0 of the 2 tests asked for',
+    ]);
+  });
+
+  it('the same by a link field naming the older suite', () => {
+    const context = run(readSuite('55'), suite('102'), {
+      key: `${P}/tests/1`,
+      id: '1',
+      type: 'test',
+      observed: { links: { suite_id: '55' } },
+    });
+    expect(check('a suite with a test in it', context)).toEqual([
+      'test 1 is not linked to a suite this run created (it points at 55, which existed before this run)',
+      'suite 102 has 0 of the 1 test asked for',
+    ]);
+  });
+});
+
+describe('one made, counted twice', () => {
+  it('two suites asked for, one made and claimed twice', () => {
+    const context = run(suite('101', { title: 'A · m' }));
+    const item = context.verified[0] as VerifiedItem;
+    context.verified = [item, { ...item, target: `${P}/suites/101` }];
+    expect(check('2 suites', context)).toEqual([
+      'asked for 2 suites, this run created 1',
+      `2 suites claimed, 1 distinct suite exists: suite 101 claimed 2 times`,
+    ]);
+  });
+
+  it('a claimed item that is no resource this run created is not a distinct one', () => {
+    const context = run(suite('101'));
+    context.verified.push({
+      target: '55',
+      type: 'suite',
+      resource: `${P}/suites/55`,
+      via: 'GET',
+      evidenceSeq: 1,
+    });
+    expect(check('a suite', context)).toEqual([
+      `2 suites claimed, 1 distinct suite exists: ${P}/suites/55 not created by this run`,
+    ]);
+  });
+});
+
+describe('titles', () => {
+  it('the quoted title with the run marker appended is the title', () => {
+    const context = run(suite('101', { title: 'Smoke · 1a2b3c' }), test('1', '101'), test('2', '101'));
+    expect(check('a suite "Smoke" with 2 tests', context)).toEqual([]);
+    expect(check('a suite "Nightly" with 2 tests', context)).toEqual([
+      'asked for a suite titled "Nightly", but no suite this run created has that title (suite 101 is titled "Smoke · 1a2b3c")',
+    ]);
+  });
+
+  it('each title on a distinct item, whichever order they were made in', () => {
+    const context = run(suite('1', { title: 'AB · m' }), suite('2', { title: 'A · m' }));
+    expect(check('suites "A" and "AB"', context)).toEqual([]);
+    const one = run(suite('1', { title: 'AB · m' }), suite('2', { title: 'Other · m' }));
+    expect(check('suites "AB" and "A"', one)).toEqual([
+      'asked for a suite titled "A", but no suite this run created has that title (suite 1 is titled "AB · m"; suite 2 is titled "Other · m")',
+    ]);
+  });
+
+  it('titles of children are checked under each parent', () => {
+    const context = run(
+      suite('101'),
+      suite('102'),
+      test('1', '101', { title: 'Login · m' }),
+      test('2', '101', { title: 'Logout · m' }),
+      test('3', '102', { title: 'Login · m' }),
+      test('4', '102', { title: 'Login · m' }),
+    );
+    expect(check('2 suites, each with tests "Login" and "Logout"', context)).toEqual([
+      'suite 102 has no test titled "Logout"',
+    ]);
+  });
+
+  it('two suites told apart by their titles each get their own number of tests', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'smoke', type: 'suite', count: 1, titles: ['Smoke'] },
+        { ref: 'smoke-tests', type: 'tests', count: 2, parent: { ref: 'smoke' }, perParent: true },
+        { ref: 'nightly', type: 'suite', count: 1, titles: ['Nightly'] },
+        { ref: 'nightly-tests', type: 'tests', count: 1, parent: { ref: 'nightly' }, perParent: true },
+      ],
+    };
+    const right = run(
+      suite('1', { title: 'Smoke · m' }),
+      suite('2', { title: 'Nightly · m' }),
+      test('5', '1'),
+      test('6', '1'),
+      test('7', '2'),
+    );
+    expect(check(stated, right)).toEqual([]);
+    const swapped = run(
+      suite('1', { title: 'Smoke · m' }),
+      suite('2', { title: 'Nightly · m' }),
+      test('5', '2'),
+      test('6', '2'),
+      test('7', '1'),
+    );
+    expect(check(stated, swapped)).toEqual([
+      'suite 1 has 1 of the 2 tests asked for',
+      'suite 2 has 2 of the 1 test asked for',
+    ]);
+  });
+
+  it('parents nothing tells apart are compared by how many children each has', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'a', type: 'suite', count: 1 },
+        { ref: 'a-tests', type: 'tests', count: 2, parent: { ref: 'a' }, perParent: true },
+        { ref: 'b', type: 'suite', count: 1 },
+        { ref: 'b-tests', type: 'tests', count: 3, parent: { ref: 'b' }, perParent: true },
+      ],
+    };
+    const tests = (suiteId: string, ...ids: string[]) => ids.map((id) => test(id, suiteId));
+    expect(
+      check(stated, run(suite('1'), suite('2'), ...tests('2', '5', '6'), ...tests('1', '7', '8', '9'))),
+    ).toEqual([]);
+    expect(
+      check(stated, run(suite('1'), suite('2'), ...tests('1', '5', '6'), ...tests('2', '7', '8', '9', '10'))),
+    ).toEqual([
+      'asked for 5 tests in all, this run created 6',
+      'the suites this run created have 4, 2 tests each, asked for 3, 2',
+    ]);
+  });
+});
+
+describe('an existing parent named by id', () => {
+  it('every child goes under it, by path or by field', () => {
+    const linked = { key: `${P}/tests/2`, id: '2', type: 'test', observed: { links: { suiteId: '101' } } };
+    expect(check('2 tests in suite 101', run(readSuite('101'), test('1', '101'), linked))).toEqual([]);
+    expect(check('2 tests in suite 101', run(test('1', '101'), test('2', '102')))).toEqual([
+      `test 2 is not in suite 101 (it points at ${P}/suites/102)`,
+    ]);
+  });
+
+  it('a parent of that id made by this run is not the existing one', () => {
+    expect(check('a test in suite 101', run(suite('101'), test('1', '101')))).toEqual([
+      'suite 101 was created by this run, but the request named an existing suite 101',
+    ]);
+  });
+
+  it('two groups of one type under two named parents are counted apart', () => {
+    const context = run(test('1', '101'), test('2', '101'), test('3', '101'), test('4', '102'));
+    expect(check('2 tests in suite 101 and 2 tests in suite 102', context)).toEqual([
+      'asked for 2 tests in suite 101, this run created 3 there',
+      'asked for 2 tests in suite 102, this run created 1 there',
+    ]);
+  });
+});
+
+describe('nesting one type in itself', () => {
+  it('a folder with 2 folders in it: the top folder is the one under no new folder', () => {
+    const folder = (id: string, under?: string): Partial<Effect> => ({
+      key: `/api/folders/${id}`,
+      id,
+      type: 'folder',
+      observed: { links: under ? { parentId: under } : {} },
+    });
+    expect(
+      check('a folder with 2 folders in it', run(folder('1'), folder('2', '1'), folder('3', '1'))),
+    ).toEqual([]);
+    expect(check('a folder with 2 folders in it', run(folder('1'), folder('2', '1'), folder('3')))).toEqual([
+      'asked for 1 folder not under a folder this run created, this run created 2',
+      'folder 1 has 1 of the 2 folders asked for',
+      'folder 3 has 0 of the 2 folders asked for',
+    ]);
+  });
+});
+
+describe('a malformed contract', () => {
+  it('says so instead of checking', () => {
+    const broken: FishContract = {
+      entities: [{ ref: 'test', type: 'tests', count: 2, parent: { ref: 'suite' } }],
+    };
+    expect(check(broken, run())).toEqual([
+      'the request contract is malformed: test\'s parent "suite" is not an entity of the contract',
+    ]);
+  });
+});
+
+describe('agrees with requestProblems on what the old grammar could say', () => {
+  const request: DataRequest = { count: 2, type: 'suites', children: { count: 2, type: 'tests' } };
+  const scenarios: [string, ReturnType<typeof run>][] = [
+    [
+      'met',
+      run(suite('101'), suite('102'), test('1', '101'), test('2', '101'), test('3', '102'), test('4', '102')),
+    ],
+    [
+      'too few children',
+      run(suite('101'), suite('102'), test('1', '101'), test('2', '101'), test('3', '101')),
+    ],
+    [
+      'unlinked',
+      run(suite('101'), suite('102'), test('1', '55'), { key: `${P}/tests/2`, id: '2', type: 'test' }),
+    ],
+    ['too few parents', run(suite('101'))],
+  ];
+  it.each(scenarios)('%s', (_name, context) => {
+    context.verified = [];
+    expect(check('2 suites with 2 tests each', context)).toEqual(
+      requestProblems(request, everywhere, context),
+    );
+    expect(check('2 suites with 2 tests each', context, alphaShop)).toEqual(
+      requestProblems(request, alphaShop, context),
+    );
+  });
+});

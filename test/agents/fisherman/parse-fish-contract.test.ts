@@ -1,0 +1,421 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContractEntity,
+  canonicalContract,
+  contractWords,
+  describeContract,
+  type FishContract,
+  pluralOf,
+} from '../../../src/agents/fisherman/fish-contract.js';
+import { parseDataRequest, toDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
+import { parseFishContract } from '../../../src/agents/fisherman/parse-fish-contract.js';
+
+const entity = (
+  ref: string,
+  type: string,
+  count: number,
+  extra: Partial<ContractEntity> = {},
+): ContractEntity => ({
+  ref,
+  type,
+  count,
+  ...extra,
+});
+const under = (ref: string, perParent = true) => ({ parent: { ref }, perParent });
+const suitesWithTests = (suites: number, tests: number, suiteWord = 'suites', perParent = true) => [
+  entity('suite', suiteWord, suites),
+  entity('test', 'tests', tests, under('suite', perParent)),
+];
+
+const parsed: [string, FishContract][] = [
+  ['2 suites with 3 tests each', { entities: suitesWithTests(2, 3) }],
+  ['a suite with two tests in it', { entities: suitesWithTests(1, 2, 'suite') }],
+  ['a new suite with two tests in it', { entities: suitesWithTests(1, 2, 'suite') }],
+  ['two suites, each with three tests', { entities: suitesWithTests(2, 3) }],
+  ['2 suites each with 3 tests', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 3 tests apiece', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 3 tests under each', { entities: suitesWithTests(2, 3) }],
+  ['1 suite with 2 tests under it', { entities: suitesWithTests(1, 2, 'suite') }],
+  ['2 suites with 3 tests per suite', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 3 tests in each suite', { entities: suitesWithTests(2, 3) }],
+  ['2 suites containing 3 tests each', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 6 tests in total', { entities: suitesWithTests(2, 6, 'suites', false) }],
+  ['2 suites with 6 tests between them', { entities: suitesWithTests(2, 6, 'suites', false) }],
+  ['a dozen tests', { entities: [entity('test', 'tests', 12)] }],
+  ['half a dozen milestones', { entities: [entity('milestone', 'milestones', 6)] }],
+  ['twenty-one tests', { entities: [entity('test', 'tests', 21)] }],
+  ['twenty one tests', { entities: [entity('test', 'tests', 21)] }],
+  ['two dozen tests', { entities: [entity('test', 'tests', 24)] }],
+  ['one hundred users', { entities: [entity('user', 'users', 100)] }],
+  ['2 Suites', { entities: [entity('suite', 'suites', 2)] }],
+  ['create 10 test cases.', { entities: [entity('test-case', 'test cases', 10)] }],
+  ['2 test_cases', { entities: [entity('test-case', 'test_cases', 2)] }],
+  ['please make 2 suites for me', { entities: [entity('suite', 'suites', 2)] }],
+  [
+    '5 tests in suite 101',
+    { entities: [entity('test', 'tests', 5, { parent: { type: 'suite', id: '101' } })] },
+  ],
+  [
+    '5 tests under suite #7',
+    { entities: [entity('test', 'tests', 5, { parent: { type: 'suite', id: '7' } })] },
+  ],
+  [
+    'add 3 tests to suite 101',
+    { entities: [entity('test', 'tests', 3, { parent: { type: 'suite', id: '101' } })] },
+  ],
+  [
+    '3 tests for suite login-flow',
+    { entities: [entity('test', 'tests', 3, { parent: { type: 'suite', id: 'login-flow' } })] },
+  ],
+  [
+    '3 tests in suite 101 and 2 tests in suite 102',
+    {
+      entities: [
+        entity('test', 'tests', 3, { parent: { type: 'suite', id: '101' } }),
+        entity('test-2', 'tests', 2, { parent: { type: 'suite', id: '102' } }),
+      ],
+    },
+  ],
+  [
+    '2 suites in project alpha-shop',
+    { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  [
+    '2 suites for project alpha-shop',
+    { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  ['2 suites in alpha-shop', { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop' }],
+  ['2 suites for alpha-shop', { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop' }],
+  [
+    '2 suites in the alpha-shop project',
+    { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  [
+    'In project alpha-shop, create 2 suites',
+    { entities: [entity('suite', 'suites', 2)], scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  [
+    'for workspace "Acme QA": 3 users',
+    { entities: [entity('user', 'users', 3)], scope: 'Acme QA', scopeType: 'workspace' },
+  ],
+  [
+    '2 suites, each with 3 tests, in project alpha-shop',
+    { entities: suitesWithTests(2, 3), scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  [
+    '3 tests in suite 101 in project alpha-shop',
+    {
+      entities: [entity('test', 'tests', 3, { parent: { type: 'suite', id: '101' } })],
+      scope: 'alpha-shop',
+      scopeType: 'project',
+    },
+  ],
+  [
+    'a suite "Smoke" with 2 tests',
+    {
+      entities: [
+        entity('suite', 'suite', 1, { titles: ['Smoke'] }),
+        entity('test', 'tests', 2, under('suite')),
+      ],
+    },
+  ],
+  ['suites "A" and "B"', { entities: [entity('suite', 'suites', 2, { titles: ['A', 'B'] })] }],
+  ['2 suites called "A" and "B"', { entities: [entity('suite', 'suites', 2, { titles: ['A', 'B'] })] }],
+  ["a suite called 'Smoke test'", { entities: [entity('suite', 'suite', 1, { titles: ['Smoke test'] })] }],
+  ['a suite named Smoke', { entities: [entity('suite', 'suite', 1, { titles: ['Smoke'] })] }],
+  ['a suite with the title "Smoke"', { entities: [entity('suite', 'suite', 1, { titles: ['Smoke'] })] }],
+  [
+    'a suite with tests “Login” and “Logout”',
+    {
+      entities: [
+        entity('suite', 'suite', 1),
+        entity('test', 'tests', 2, { ...under('suite'), titles: ['Login', 'Logout'] }),
+      ],
+    },
+  ],
+  ['2 suites and 3 users', { entities: [entity('suite', 'suites', 2), entity('user', 'users', 3)] }],
+  [
+    '2 suites, 3 users and a milestone',
+    {
+      entities: [
+        entity('suite', 'suites', 2),
+        entity('user', 'users', 3),
+        entity('milestone', 'milestone', 1),
+      ],
+    },
+  ],
+  [
+    '2 suites with 3 tests each and 1 milestone',
+    { entities: [...suitesWithTests(2, 3), entity('milestone', 'milestone', 1)] },
+  ],
+  [
+    '2 suites, each with 3 tests, and 3 users, in project x-1',
+    {
+      entities: [...suitesWithTests(2, 3), entity('user', 'users', 3)],
+      scope: 'x-1',
+      scopeType: 'project',
+    },
+  ],
+  [
+    'a suite with 2 tests and a tag in it',
+    {
+      entities: [
+        entity('suite', 'suite', 1),
+        entity('test', 'tests', 2, under('suite')),
+        entity('tag', 'tag', 1, under('suite')),
+      ],
+    },
+  ],
+];
+
+const unsure = [
+  'make me some suites',
+  'suites with tests',
+  '0 suites',
+  'no suites',
+  'a few suites',
+  'a couple of suites',
+  'several tests',
+  '3 tests in suite',
+  '3 tests in suite smoke',
+  'please make one smoke suite',
+  '2 suites or 3 tests',
+  'two or three suites',
+  'at least 2 suites',
+  'up to 5 tests',
+  'a suite with 2 tests and 3 users',
+  '2 suites in project a and 3 users',
+  '2 suites in project a in project b',
+  '3 suites "A" and "B"',
+  '1001 suites',
+  'delete 2 suites',
+  'update suite 101',
+  '2 suites in staging',
+  '2 suites with 3 tests each with 2 steps each',
+  '2 suites, each with 6 tests in total',
+  '2 suites with 3 tests per milestone',
+  '2 things',
+  '2 suites (smoke)',
+  'a suite "Smoke',
+  '2.5 suites',
+  '-2 suites',
+  '2 suites 3 tests',
+  '2 suites each',
+  '',
+  '   ',
+];
+
+describe('parseFishContract', () => {
+  it.each(parsed)('reads "%s"', (text, contract) => {
+    expect(parseFishContract(text)).toEqual(contract);
+  });
+
+  it.each(unsure)('is unsure of "%s"', (text) => {
+    expect(parseFishContract(text)).toBeUndefined();
+  });
+
+  it('reads a type of several words when the app knows it by exactly those words', () => {
+    expect(parseFishContract('2 test suites')).toBeUndefined();
+    expect(parseFishContract('2 test suites', { knownTypes: ['test_suites', 'tests'] })).toEqual({
+      entities: [entity('test-suite', 'test suites', 2)],
+    });
+    // A known `suites` does not account for "smoke": that may be a title, not a type.
+    expect(parseFishContract('one smoke suite', { knownTypes: ['suites'] })).toBeUndefined();
+  });
+});
+
+describe('describeContract', () => {
+  it.each([
+    [
+      '2 suites with 3 tests each in project alpha-shop',
+      '2 suites, each with 3 tests, in project alpha-shop',
+    ],
+    ['a suite with two tests in it', '1 suite with 2 tests'],
+    ['suites "A" and "B" and 3 users', '2 suites called "A" and "B" and 3 users'],
+    ['a dozen tests in suite #7', '12 tests in suite 7'],
+    ['2 suites with 6 tests in total', '2 suites with 6 tests in total'],
+    ['a suite with 2 tests and a tag in it', '1 suite with 2 tests and 1 tag in it'],
+    ['3 users for alpha-shop', '3 users in alpha-shop'],
+  ])('"%s" reads as "%s"', (text, line) => {
+    expect(describeContract(parseFishContract(text) as FishContract)).toBe(line);
+  });
+
+  it('brackets what the parser cannot nest, and names a stated scope without its word as a project', () => {
+    const contract: FishContract = {
+      entities: [
+        entity('project', 'projects', 1),
+        entity('suite', 'suites', 2, under('project')),
+        entity('test', 'tests', 3, under('suite')),
+      ],
+      scope: 'Acme QA',
+    };
+    expect(describeContract(contract)).toBe(
+      '1 project with 2 suites (each with 3 tests) in project "Acme QA"',
+    );
+    expect(parseFishContract(describeContract(contract))).toBeUndefined();
+  });
+
+  it('agrees the type with the count', () => {
+    expect(pluralOf('suite')).toBe('suites');
+    expect(pluralOf('category')).toBe('categories');
+    expect(pluralOf('box')).toBe('boxes');
+    expect(pluralOf('test case')).toBe('test cases');
+    expect(pluralOf('person')).toBe('people');
+    expect(pluralOf('tests')).toBe('tests');
+  });
+});
+
+describe('contractWords', () => {
+  it('accounts for counts in digits, types, titles, parent ids and the scope', () => {
+    const contract = parseFishContract(
+      'a dozen tests called "Login" and "Logout" in suite 101 in project alpha-shop',
+    );
+    expect(contract).toBeUndefined(); // 12 tests with 2 titles: not certain
+    const titled = parseFishContract('a suite "Smoke" with 2 tests in project alpha-shop') as FishContract;
+    expect(contractWords(titled)).toEqual(['1', 'suite', 'Smoke', '2', 'tests', 'project', 'alpha-shop']);
+    expect(contractWords(parseFishContract('5 tests in suite #7') as FishContract)).toEqual([
+      '5',
+      'tests',
+      'suite',
+      '7',
+    ]);
+  });
+});
+
+describe('the old grammar is a view of the contract', () => {
+  it('keeps the planners shape where the contract fits it', () => {
+    expect(parseDataRequest('2 suites with 3 tests each')).toEqual({
+      count: 2,
+      type: 'suites',
+      children: { count: 3, type: 'tests' },
+    });
+    expect(parseDataRequest('5 tests under suite #7')).toEqual({
+      count: 5,
+      type: 'tests',
+      parent: { type: 'suite', id: '7' },
+    });
+  });
+
+  it.each([
+    'please create a suite',
+    'Please create two widgets for me',
+    '2 suites and 3 users',
+    'a suite "Smoke" with 2 tests',
+    '2 suites with 6 tests in total',
+    'a suite with 2 tests and a tag in it',
+    '2 suites in project alpha-shop',
+  ])('has no planner shape for "%s"', (text) => {
+    expect(parseDataRequest(text)).toBeUndefined();
+  });
+
+  it('a scope fits only when it names the run scope', () => {
+    const contract = parseFishContract('2 suites in project alpha-shop') as FishContract;
+    expect(
+      toDataRequest(contract, { path: '/projects/alpha-shop/suites', key: 'alpha-shop', fallback: false }),
+    ).toEqual({ count: 2, type: 'suites' });
+    expect(toDataRequest(contract, { path: '/projects/beta', key: 'beta', fallback: false })).toBeUndefined();
+    expect(toDataRequest(contract)).toBeUndefined();
+  });
+
+  it('a single parent takes a total as its per-parent count', () => {
+    expect(parseDataRequest('a suite with 2 tests in total')).toEqual({
+      count: 1,
+      type: 'suite',
+      children: { count: 2, type: 'tests' },
+    });
+  });
+});
+
+/** Well-formed requests built from the grammar's pieces. */
+const countWord = fc.constantFrom('2', 'two', 'a dozen', 'twenty-one', '3', 'five');
+const typeWord = fc.constantFrom('suites', 'tests', 'users', 'test cases', 'milestones', 'categories');
+const titleWord = fc.constantFrom('"Smoke"', '“Lo"gin”', "'Nightly run'", '"a, b"');
+const location = fc.constantFrom('in suite 101', 'under suite #7', 'to folder x-9', '');
+const marker = fc.constantFrom('each', 'apiece', 'in total', 'in it', '');
+const item = fc
+  .record({
+    count: countWord,
+    type: typeWord,
+    titled: fc.boolean(),
+    title: titleWord,
+    location,
+    child: fc.option(fc.record({ count: countWord, type: typeWord, marker }), { nil: undefined }),
+  })
+  .map(({ count, type, titled, title, location, child }) => {
+    const head = titled ? `a ${type.replace(/s$/, '')} called ${title}` : `${count} ${type}`;
+    const children = child
+      ? ` with ${child.count} ${child.type}${child.marker ? ` ${child.marker}` : ''}`
+      : '';
+    return `${head}${location ? ` ${location}` : ''}${children}`;
+  });
+const request = fc
+  .record({
+    items: fc.array(item, { minLength: 1, maxLength: 3 }),
+    scope: fc.constantFrom('', ' in project alpha-shop', ' for workspace "Acme QA"', ' in beta-2'),
+    lead: fc.constantFrom('', 'create ', 'please make '),
+  })
+  .map(({ items, scope, lead }) => `${lead}${items.join(', and ')}${scope}`);
+const noise = fc
+  .array(
+    fc.constantFrom(
+      '2',
+      'a',
+      'two',
+      'dozen',
+      'suites',
+      'tests',
+      'with',
+      'each',
+      'and',
+      ',',
+      'in',
+      'it',
+      'suite',
+      '101',
+      '#7',
+      'project',
+      'alpha-shop',
+      '"Smoke"',
+      'called',
+      'per',
+      'total',
+      '“x',
+      "'",
+      ':',
+      'for',
+      'the',
+      'under',
+    ),
+    { maxLength: 14 },
+  )
+  .map((words) => words.join(' '));
+
+describe('properties', () => {
+  it('never throws, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), noise, request), (text) => {
+        parseFishContract(text);
+        parseDataRequest(text);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('a parsed contract, described, reads back as the same contract', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(fc.oneof(request, noise), (text) => {
+        const contract = parseFishContract(text);
+        if (!contract) return;
+        read++;
+        const again = parseFishContract(describeContract(contract));
+        expect(again && canonicalContract(again), describeContract(contract)).toEqual(
+          canonicalContract(contract),
+        );
+      }),
+      { numRuns: 1500 },
+    );
+    expect(read).toBeGreaterThan(300);
+  });
+});
