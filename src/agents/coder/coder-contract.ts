@@ -185,8 +185,14 @@ async function unmetFile(
     case 'move': {
       const to = file.to ? await canonical(resolver, file.to) : undefined;
       if (to === undefined) return `${file.to ?? '(no destination)'} is not a path inside the project`;
-      const arrived = netOf(nets, to)?.change;
-      return net?.change === 'deleted' && (arrived === 'created' || arrived === 'updated')
+      // "move a.ts into lib/" names the folder: the file arrives as lib/a.ts.
+      const name = key.split('/').at(-1) as string;
+      const arrivedAt = [to, to === '' ? name : `${to}/${name}`];
+      const arrived = arrivedAt.some((path) => {
+        const change = netOf(nets, path)?.change;
+        return change === 'created' || change === 'updated';
+      });
+      return net?.change === 'deleted' && arrived
         ? undefined
         : `${key} was asked to be moved to ${to}, and it was not`;
     }

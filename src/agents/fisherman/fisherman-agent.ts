@@ -2,12 +2,12 @@ import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { type HttpToolContext, httpTools } from '../../packs/http/tools/index.js';
+import { fishermanContract } from './fisherman-contract.js';
 import { fishermanFinish } from './fisherman-finish.js';
 import { fishermanInstructions } from './fisherman-prompt.js';
 import { fishermanVerifier, itemsFromCreates } from './fisherman-verifier.js';
 import { endpointSource, listEndpointsTool } from './list-endpoints-tool.js';
 import type { DataRequest } from './parse-data-request.js';
-import { requestProblems } from './request-met.js';
 
 export interface FishermanAgentOptions {
   /** With `spec` when the run has OpenAPI documents (achieve mode, or both). */
@@ -16,6 +16,15 @@ export interface FishermanAgentOptions {
   request?: DataRequest;
   model?: string;
   maxRounds?: number;
+}
+
+/** The resource names the app's endpoints know (captures and OpenAPI documents alike). */
+function knownTypes(context: HttpToolContext): string[] {
+  return [
+    ...new Set(
+      context.index.endpoints().flatMap((endpoint) => (endpoint.resource ? [endpoint.resource] : [])),
+    ),
+  ];
 }
 
 /** Fisherman for one run: HTTP tools bound to this run's client, endpoint model and scope. */
@@ -33,9 +42,8 @@ export function createFishermanAgent(options: FishermanAgentOptions): Agent {
         ? [options.request.type, ...(options.request.children ? [options.request.children.type] : [])]
         : undefined,
     ),
-    ...(options.request
-      ? { checkRequest: (check) => requestProblems(options.request as DataRequest, scope, check) }
-      : {}),
+    // What was asked, as data: parsed from the request, or stated by the model with `plan`.
+    contract: fishermanContract(scope, knownTypes(context)),
     guards: { maxRounds: options.maxRounds ?? 30, repeatedFailures: 4 },
     ...(options.model ? { model: options.model } : {}),
   });

@@ -53,10 +53,11 @@ export function fishermanInstructions(
 ${scopeLine}
 Workflow:
 1. Call list_endpoints to see ${words.list}
-2. Before the first use of an endpoint, call get_endpoint_spec(method, path) to see ${words.example}.
-3. Create parents before children, and reuse the ids the create responses returned (never ids you only saw in a lookup).
-4. Use lookup(path) only to see what already exists.
-5. When everything requested exists, call finish with every created entity (type, id, title), and list in failed whatever you could not create.${marker ? `\n6. End every title or name you send with " · ${marker}" (this run's marker; request adds it to a create's title when it is missing): if a create's response is lost (5xx, timeout), lookup its collection — the item carrying the marker is found again and its id is given to you. Never resend such a create blindly.` : ''}
+2. If you have the plan tool, call it before the first create with what the request asks for: every kind of thing, its count, its parent, any quoted titles and the project it names. Creates are refused until you do, and the run is checked against that plan.
+3. Before the first use of an endpoint, call get_endpoint_spec(method, path) to see ${words.example}.
+4. Create parents before children, and reuse the ids the create responses returned (never ids you only saw in a lookup).
+5. Use lookup(path) only to see what already exists.
+6. When everything requested exists, call finish with every created entity (type, id, title), and list in failed whatever you could not create.${marker ? `\n7. End every title or name you send with " · ${marker}" (this run's marker; request adds it to a create's title when it is missing): if a create's response is lost (5xx, timeout), lookup its collection — the item carrying the marker is found again and its id is given to you. Never resend such a create blindly.` : ''}
 
 Rules:
 - Read the error category of a failed request: fix the body after a validation error; retry a temporary error once; do not repeat an identical failing request.

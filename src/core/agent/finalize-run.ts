@@ -212,6 +212,8 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     ...(runContract ? { contract: runContract } : {}),
   };
   const review = await reviewOf(input, draft);
+  // A turn that "finished" in text right after a failed call ended for that failure: one reason.
+  const reason = review?.recovery && ending.reason === 'finished' ? review.recovery.reason : ending.reason;
   if (review) {
     const reviewed = worseStatus(status, review.status ?? (review.unmet?.length ? 'partial' : undefined));
     unmet = [...unmet, ...(review.unmet ?? [])];
@@ -224,10 +226,10 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
   const flags = review?.flags?.length ? review.flags : undefined;
   recorder.append({
     kind: 'end',
-    name: ending.reason,
-    outcome: ending.reason,
+    name: reason,
+    outcome: reason,
     data: {
-      reason: ending.reason,
+      reason,
       status,
       summary,
       verified: verified.length,
@@ -245,6 +247,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
   });
   return {
     ...draft,
+    endingReason: reason,
     status,
     summary,
     unmet,

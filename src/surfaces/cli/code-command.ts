@@ -69,9 +69,9 @@ function cassetteProblem(cassette: CassetteModel): string | undefined {
   return undefined;
 }
 
-/** 0 when the turn answered and its reply tallies with its changes; 1 when it ended badly or was flagged. */
+/** The end entry's verdict decides: 0 only for a turn whose status is `success`. */
 function exitCodeOf(result: TurnResult): number {
-  return result.recovery || result.flags.length > 0 ? EXIT.notMet : EXIT.ok;
+  return result.status === 'success' ? EXIT.ok : EXIT.notMet;
 }
 
 /**

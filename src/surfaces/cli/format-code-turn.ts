@@ -25,6 +25,17 @@ export function formatCodeTurn(result: TurnResult, options: { reply?: boolean } 
   for (const flag of result.flags)
     lines.push(`FLAGGED: the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}.`);
   if (result.recovery) lines.push(`Turn ended: ${result.recovery.reason}.`);
+  // Flags are told above in full; the other reasons (the request's files) are told here.
+  const told = new Set(
+    result.flags.map(
+      (flag) => `the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`,
+    ),
+  );
+  const reasons = result.unmet.filter(
+    (reason) => !told.has(reason) && !reason.startsWith('the run ended without'),
+  );
+  if (result.status !== 'success')
+    lines.push(`Status: ${result.status}${reasons.length ? ` — ${reasons.join('; ')}` : ''}.`);
   lines.push(`chat ${result.chatId} · turn ${result.turn} · run ${result.runId}`);
   return lines.join('\n');
 }

@@ -54,3 +54,52 @@ describe("the Coder's contract, read from the request", () => {
     ]);
   });
 });
+
+describe('a turn is checked against the files its request names', () => {
+  it('moving into a folder, creating with content, and leaving a file alone', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir, tempLedger } = await import('../../helpers.js');
+    const { runTurn } = await import('../../../src/agents/coder/run-turn.js');
+    const { callTool, say, scriptedModel } = await import('../../../src/testing/scripted-model.js');
+    const root = tempDir('tally-coder-contract-');
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'lib'));
+    writeFileSync(join(root, 'src', 'b.ts'), 'export const b = 2;\n');
+    writeFileSync(join(root, 'keep.md'), 'keep\n');
+    const ledger = tempLedger();
+    const honest = await runTurn({
+      root,
+      ledger,
+      browser: false,
+      decisions: false,
+      message: 'Move src/b.ts into lib/ and create notes.md containing "moved b"',
+      model: scriptedModel([
+        callTool('fs_move', { from: 'src/b.ts', to: 'lib/b.ts' }),
+        callTool('fs_write', { path: 'notes.md', content: 'moved b\n' }),
+        say('Done.\n\nChanges:\n- moved src/b.ts -> lib/b.ts\n- created notes.md'),
+      ]),
+    });
+    expect(honest.unmet).toEqual([]);
+    expect(honest.status).toBe('success');
+    const short = await runTurn({
+      root,
+      ledger,
+      browser: false,
+      decisions: false,
+      message: 'Create todo.md containing "ship it" and don\'t touch keep.md',
+      model: scriptedModel([
+        callTool('fs_write', { path: 'todo.md', content: 'later\n' }),
+        callTool('fs_write', { path: 'keep.md', content: 'changed\n' }),
+        say('Done.\n\nChanges:\n- created todo.md\n- updated keep.md'),
+      ]),
+    });
+    expect(short.status).toBe('partial');
+    expect(short.unmet).toEqual([
+      'todo.md does not contain the asked text "ship it"',
+      'keep.md was to be left alone, and this turn updated it',
+    ]);
+    const end = ledger.entries(short.runId).find((entry) => entry.kind === 'end');
+    expect(end?.data).toMatchObject({ status: 'partial', contract: { source: 'request' } });
+  });
+});

@@ -183,7 +183,14 @@ describe('recovery: a turn that ends badly says why, from the ledger', () => {
     const ledger = tempLedger();
     const model = scriptedModel([callTool('fs_read', { path: 'nope.ts' }), say('Done, all good.')]);
     const result = await runTurn({ message: 'read nope.ts', root, ledger, model });
-    expect(result.endingReason).toBe('finished');
+    // One reason everywhere: the turn ended for its failed call, and the end entry says so.
+    expect(result.endingReason).toBe('tool_failure');
+    expect(result.status).toBe('failed');
+    expect(ledger.entries(result.runId).at(-1)).toMatchObject({
+      kind: 'end',
+      outcome: 'tool_failure',
+      data: { status: 'failed', recovery: { reason: 'tool_failure' } },
+    });
     expect(result.recovery).toMatchObject({ reason: 'tool_failure' });
     expect(result.recovery?.summary).toMatch(/Last failure: fs_read nope\.ts \((error|rejected): .*nope\.ts/);
     expect(result.reply).toBe(`Done, all good.\n\n${result.recovery?.summary}`);

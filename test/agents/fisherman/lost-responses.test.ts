@@ -110,6 +110,7 @@ describe('lost responses', () => {
     const ledger = tempLedger();
     let marker = '';
     const model = scriptedModel([
+      callTool('plan', { entities: [{ type: 'suite', count: 1 }] }),
       (call) => {
         const system = call.prompt.find((message) => message.role === 'system')?.content;
         marker = /End every title or name you send with " · ([0-9a-f]{6})"/.exec(String(system))?.[1] ?? '';

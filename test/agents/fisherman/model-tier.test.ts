@@ -49,6 +49,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
 
   it('a milestone "created" via the tests endpoint is dropped as a substitution', async () => {
     const { result, entries } = await fishWithScript('Please create a milestone for the release', [
+      callTool('plan', { entities: [{ type: 'milestone', count: 1 }] }),
       callTool(
         'request',
         { method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Release' } },
@@ -146,6 +147,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
     const { result } = await fishWithScript(
       'Please create a suite and look around',
       [
+        callTool('plan', { entities: [{ type: 'suite', count: 1 }] }),
         callTool(
           'request',
           { method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Kept' } },
@@ -153,7 +155,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
         ),
         ...lookups,
       ],
-      { maxRounds: 5 },
+      { maxRounds: 6 },
     );
     expect(result.endingReason).toBe('round_cap');
     expect(result.summary).toMatch(/Run ended: round_cap/);
@@ -187,6 +189,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
 
   it('a body status field never turns a 409 into a success', async () => {
     const { result, entries } = await fishWithScript('Please create the Checkout suite twice', [
+      callTool('plan', { entities: [{ type: 'suites', count: 2 }] }),
       callTool(
         'request',
         { method: 'POST', path: '/api/alpha-shop/suites', body: { title: 'Same' } },
