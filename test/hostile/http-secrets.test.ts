@@ -24,6 +24,7 @@ describe('values the harness knows are secret never reach the ledger or the outp
     const live: { csrf?: string; cookie?: string } = {};
     const model = scriptedModel([
       callTool('lookup', { path: '/api/alpha-shop/suites' }, 'Looking first.'),
+      callTool('plan', { entities: [{ type: 'suite', count: 1 }] }),
       () => {
         // The model "saw" the session's values: it echoes them where no secret name guards them.
         const last = seen.at(-1);
