@@ -53,7 +53,8 @@ export const seedRest =
 
 /** `rest-upsert`: the REST app answering 200 on create, with POST /posts get-or-create by slug. */
 export type AppKind = 'demo' | 'rest' | 'rest-403' | 'rest-upsert';
-export type HarKind = 'bundled' | 'model-only' | 'rest' | 'rest-model';
+/** `spec`: no captures — achieve mode from the demo app's own OpenAPI document, with session headers. */
+export type HarKind = 'bundled' | 'model-only' | 'rest' | 'rest-model' | 'spec';
 
 export interface Target {
   world: DemoWorld | RestWorld;
@@ -62,6 +63,23 @@ export interface Target {
   captures: string;
   scope: string | undefined;
   login: typeof DEMO_LOGIN | undefined;
+  /** Achieve mode: the OpenAPI documents and the headers that authenticate (no captures, no login). */
+  specs?: string[];
+  headers?: Record<string, string>;
+}
+
+/** A live session of the demo app as headers (cookie + CSRF), the way achieve mode authenticates. */
+async function demoSessionHeaders(appUrl: string): Promise<Record<string, string>> {
+  const login = await fetch(`${appUrl}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(DEMO_LOGIN.form as Record<string, string>).toString(),
+    redirect: 'manual',
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const page = await (await fetch(`${appUrl}/projects`, { headers: { cookie } })).text();
+  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page)?.[1] ?? '';
+  return { cookie, 'x-csrf-token': csrf };
 }
 
 /** Starts the app (and the proxy), seeds it through its API, and builds the captures. */
@@ -104,6 +122,16 @@ export async function openTarget(
   }
   const dir = bag.tempDir('tally-truth-har-');
   const har = options.har ?? (app === 'demo' ? 'bundled' : 'rest');
+  if (har === 'spec')
+    return {
+      world,
+      baseUrl,
+      captures: '',
+      scope: options.scope ?? '/projects/alpha-shop',
+      login: undefined,
+      specs: [`${appUrl}/api/openapi.json`],
+      headers: await demoSessionHeaders(appUrl),
+    };
   const captures =
     har === 'bundled'
       ? BUNDLED_HAR
@@ -170,7 +198,9 @@ export async function runFish(bag: Bag, spec: FishSpec): Promise<FishRun> {
   const result = await attempt(() =>
     prepareData({
       request: spec.request,
-      captures: [target.captures],
+      captures: target.captures ? [target.captures] : [],
+      ...(target.specs ? { specs: target.specs } : {}),
+      ...(target.headers ? { headers: target.headers } : {}),
       ...(target.scope ? { scope: target.scope } : {}),
       baseUrl: target.baseUrl,
       ...(target.login ? { login: target.login } : {}),
