@@ -1,36 +1,5 @@
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
-const MULTIPLIERS: Record<string, number> = { dozen: 12, hundred: 100 };
+import { MULTIPLIERS, TENS, UNITS } from '../../core/number-words.js';
+
 /** Counts nobody can plan for: "some", "a few", "a couple of", "no". */
 const VAGUE = new Set(
   'some few several many couple lot lots bunch handful pair number multiple various any more numerous no none'.split(

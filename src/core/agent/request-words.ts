@@ -1,3 +1,4 @@
+import { numberWordValue } from '../number-words.js';
 import { sameType } from '../type-words.js';
 
 /**
@@ -12,34 +13,6 @@ export interface RequestWord {
   /** Compared form: digits for numbers, lower case otherwise. */
   norm: string;
 }
-
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  dozen: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  hundred: 100,
-};
 
 // Straight and typographic quotes; a single quote opens only after a space or the start, so
 // "don't" is no quote.
@@ -70,7 +43,7 @@ export function normalizePath(path: string): string {
 
 function numberNorm(word: string): string | undefined {
   if (/^\d+$/.test(word)) return String(Number(word));
-  const value = NUMBER_WORDS[word.toLowerCase()];
+  const value = numberWordValue(word);
   return value === undefined ? undefined : String(value);
 }
 
