@@ -8,6 +8,11 @@ export function formatFishResult(
 ): string {
   const lines: string[] = [];
   if (result.scope?.note) lines.push(pc.yellow(result.scope.note), '');
+  if (result.contract)
+    lines.push(
+      `asked (${result.contract.source === 'model' ? 'as the model stated it' : 'read from the request'}): ${result.contract.description}${result.contract.dropped?.length ? pc.yellow(` — leaves out ${result.contract.dropped.map((word) => `"${word}"`).join(', ')}`) : ''}`,
+      '',
+    );
   if (result.verified.length > 0) {
     const rows = result.verified.map((item) => [
       String(item.type ?? ''),
