@@ -20,6 +20,15 @@ const MUTATE_NOW = [
   'src/packs/http/tools/http-effects.ts', // what an HTTP exchange did to which resource
   'src/core/redact.ts', // secret names, known secret values, `apiKeyId`-style names not secret
   'src/agents/scout/scout-tool.ts', // a sub-run's GOVERNS come back only with the reads behind them
+  // Request contracts: the words a contract must account for, and the checks on what was asked.
+  'src/core/agent/contract.ts', // contract cross-check, contract problems fail closed
+  'src/core/agent/request-words.ts', // the words of a request a contract must account for
+  'src/core/agent/summary-counts.ts', // summary counts above distinct resources
+  'src/core/agent/content-words.ts', // content named in words → contains
+  'src/agents/coder/changes-report.ts', // the Coder's changes by content: before vs after bytes
+  'src/agents/coder/change-list.ts', // the reply's Changes list, checked both ways
+  'src/agents/coder/coder-contract.ts', // the Coder's contract read from the request, checked on files
+  'src/agents/fisherman/contract-problems.ts', // Fisherman's contract check: counts, parents, names
 ];
 
 /**

@@ -66,3 +66,59 @@ describe('the words of a request a stated contract must account for', () => {
     );
   });
 });
+
+describe('request words: the edges of each kind', () => {
+  it.each([
+    // Single quotes: at the start, after a space, before the end, a space or punctuation.
+    ["'Smoke' and 'Load' suites, 'Perf'", ['quoted:smoke', 'quoted:load', 'quoted:perf']],
+    // Names after a keyword, however spaced, with or without "named"/"called".
+    ['in project  shop', ['name:shop']],
+    ['in project named shop', ['name:shop']],
+    ['in project named  shop', ['name:shop']],
+    ['for team called qa', ['name:qa']],
+    ['for team called  qa', ['name:qa']],
+    ['in project v1.2', ['name:v1.2']],
+    ['in project shop.', ['name:shop']],
+    ['in project shop...', ['name:shop']],
+    // Punctuation is stripped from a word's edges only, however much of it there is.
+    ['at 2:30 run 3 tests', ['number:3']],
+    ['counts: (2), [(3)]', ['number:2', 'number:3']],
+    ['a suite with tests, 3 in all.', ['number:3']],
+    ['a suite with tests, in all 3.', ['number:3']],
+    // Words that only look like files or numbers.
+    ['at 9 a.m. and 5 p.m.', ['number:9', 'number:5']],
+    ['that is, i.e. the rest', []],
+    ['email bob@example.com', []],
+    ["use node.js's runner", []],
+    ['Q&A.docs', []],
+    ["the .NET's runtime", []],
+    ['within +/- 2', ['number:2']],
+    ['the 2nd suite, v2', []],
+    // Paths: "../" is kept, and a quoted text leaves a space where it was.
+    ['copy ../lib/a.ts', ['path:../lib/a.ts']],
+    ['2"Smoke"3 tests', ['quoted:smoke', 'number:2', 'number:3']],
+    ['a suite " Smoke "', ['quoted:smoke']],
+  ])('%s', (task, expected) => {
+    expect(words(task)).toEqual(expected);
+  });
+
+  it('without type words from the agent, none are demanded; given ones are trimmed', () => {
+    expect(requestWords('2 suites').map((word) => word.kind)).toEqual(['number']);
+    expect(requestWords('suites', [' suites '])).toEqual([{ kind: 'type', text: 'suites', norm: 'suites' }]);
+    expect(requestWords('a suite " Smoke "')[0]?.text).toBe('Smoke');
+  });
+
+  it('a stated word accounts for a request word in any spelling of the same thing', () => {
+    const paths = requestWords('edit docs/a.md and src//b.ts in ./lib/ and out/');
+    expect(unaccounted(paths, ['./docs/a.md/', 'src/b.ts', './/lib', 'out//'])).toEqual([]);
+    expect(
+      unaccounted(requestWords('edit docs/a.md and b.md'), ['src/a.md', 'docs-a.md', 'docs/a.md/b.md']),
+    ).toEqual(['docs/a.md', 'b.md']);
+    expect(unaccounted(requestWords('2 suites'), [' 2 '])).toEqual([]);
+    // A quoted text or a name is accounted for by a stated phrase that contains it.
+    expect(
+      unaccounted(requestWords('a suite "Smoke" in project shop'), ['the smoke suite', 'shop project']),
+    ).toEqual([]);
+    expect(unaccounted(requestWords('a suite "Smoke"'), ['smok'])).toEqual(['Smoke']);
+  });
+});
