@@ -95,7 +95,7 @@ function caseOf(markerFile: string): fc.Arbitrary<Case> {
     })
     .map(({ runId, baseUrl, nodes }) => {
       const tree: CreatedNode[] = nodes.map(([item, pick, kind], index) => {
-        const base: CreatedNode = { ...item, method: 'POST' };
+        const base: CreatedNode = { ...item, id: String(index + 1), method: 'POST' };
         if (index === 0 || kind === 'none') return base;
         const parent = pick % index;
         if (kind === 'body') {

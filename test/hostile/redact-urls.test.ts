@@ -39,7 +39,8 @@ describe('URL-aware redaction (issue 19, item 5)', () => {
     const ledger = tempLedger();
     const run = ledger.startRun({ agent: 'test', task: 't' });
     run.append({
-      kind: 'tool_result',
+      kind: 'tool_call',
+      outcome: 'ok',
       name: 'request',
       data: { location: 'http://h/api/items/7?token=SECRETSECRET', status: 201 },
     });
