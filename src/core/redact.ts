@@ -72,6 +72,12 @@ export interface RedactorOptions {
   hashSecrets?: boolean;
   /** Values the caller KNOWS are secret (a recipe's password, a session cookie): scrubbed wherever they appear. */
   knownSecrets?: Iterable<string>;
+  /**
+   * Exact field names (any case) that are secret in this context besides what
+   * `isSecretName` decides: capture redaction adds `otp`, `pin` — too common elsewhere
+   * (`pin: true` on a post) to redact in every ledger.
+   */
+  secretNames?: Iterable<string>;
 }
 
 export interface Redactor {
@@ -86,6 +92,18 @@ export interface Redactor {
  * in ids, paths and titles everywhere, and scrubbing them would destroy evidence.
  */
 export const MIN_KNOWN_SECRET_LENGTH = 6;
+
+/** An absolute URL (`scheme://…`) or a root-relative path, one token with no spaces. */
+const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)[^\s]*$/i;
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@/i;
+
+function decodeParam(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
 
 const COOKIE_ATTRIBUTE =
   /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain|Priority|Partitioned)$/i;
@@ -109,10 +127,11 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
   // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
   const secretNames = new Map<string, boolean>();
+  const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
   const isSecret = (name: string): boolean => {
     let secret = secretNames.get(name);
     if (secret === undefined) {
-      secret = isSecretName(name);
+      secret = isSecretName(name) || extraNames.has(name.toLowerCase());
       secretNames.set(name, secret);
     }
     return secret;
@@ -165,8 +184,63 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return out;
   };
 
+  /** `k=v&k2=v2` with each secret-named value replaced where it stands; other pairs keep their bytes. */
+  const redactPairs = (pairs: string): string =>
+    pairs
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq < 0 || !isSecret(decodeParam(pair.slice(0, eq)))) return pair;
+        const raw = pair.slice(eq + 1);
+        if (raw === REDACTED || raw === '') return pair;
+        mask(decodeParam(raw));
+        if (raw !== decodeParam(raw)) mask(raw);
+        return `${pair.slice(0, eq + 1)}${REDACTED}`;
+      })
+      .join('&');
+
+  /**
+   * A URL stays a URL: secret-named query (and fragment) values are redacted in place
+   * (`http://h/api/x?token=[redacted]`) and a userinfo password is stripped
+   * (`http://user@h/`), never the whole URL percent-encoded as if it were a form body.
+   */
+  const redactUrl = (text: string): string | undefined => {
+    const leading = text.length - text.trimStart().length;
+    const trimmed = text.trim();
+    if (!URL_LIKE.test(trimmed) || trimmed.startsWith('//')) return undefined;
+    let url = trimmed;
+    const userinfo = USERINFO.exec(url);
+    if (userinfo) {
+      const info = userinfo[2] as string;
+      const colon = info.indexOf(':');
+      if (colon >= 0) {
+        const password = info.slice(colon + 1);
+        if (password) {
+          mask(decodeParam(password));
+          if (password !== decodeParam(password)) mask(password);
+        }
+        url = `${userinfo[1]}${info.slice(0, colon)}@${url.slice(userinfo[0].length)}`;
+      }
+    }
+    const hashAt = url.indexOf('#');
+    const beforeHash = hashAt >= 0 ? url.slice(0, hashAt) : url;
+    let fragment = hashAt >= 0 ? url.slice(hashAt + 1) : undefined;
+    const queryAt = beforeHash.indexOf('?');
+    let out = beforeHash;
+    if (queryAt >= 0)
+      out = `${beforeHash.slice(0, queryAt + 1)}${redactPairs(beforeHash.slice(queryAt + 1))}`;
+    // `#access_token=…` (OAuth implicit flow) is a query in all but name.
+    if (fragment?.includes('=')) fragment = redactPairs(fragment);
+    out = fragment === undefined ? out : `${out}#${fragment}`;
+    return `${text.slice(0, leading)}${redactText(out)}${text.slice(leading + trimmed.length)}`;
+  };
+
   const redactString = (text: string): string => {
     const trimmed = text.trim();
+    if (trimmed.includes('?') || trimmed.includes('@') || trimmed.includes('#')) {
+      const url = redactUrl(text);
+      if (url !== undefined) return url;
+    }
     if (
       (trimmed.startsWith('{') && trimmed.endsWith('}')) ||
       (trimmed.startsWith('[') && trimmed.endsWith(']'))
@@ -184,7 +258,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const params = new URLSearchParams(trimmed);
       let changed = false;
       for (const [key, value] of params) {
-        if (isSecretName(key)) {
+        if (isSecret(key)) {
           mask(value);
           params.set(key, REDACTED);
           changed = true;

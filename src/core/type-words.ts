@@ -46,7 +46,7 @@ const INVARIANT = new Set(['series', 'species', 'news']);
 /** `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular words stay. */
 export function singular(word: string): string {
   const lower = word.toLowerCase().trim();
-  if (IRREGULAR[lower]) return IRREGULAR[lower] as string;
+  if (Object.hasOwn(IRREGULAR, lower)) return IRREGULAR[lower] as string;
   if (INVARIANT.has(lower)) return lower;
   if (lower.endsWith('ies') && IE_SINGULARS.has(lower.slice(0, -1))) return lower.slice(0, -1);
   if (/[^aeiou]ies$/.test(lower)) return `${lower.slice(0, -3)}y`;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -126,6 +127,45 @@ describe('tally hook digest-record: always exit 0, in bounded time, whatever the
     ]);
     expect(existsSync(join(root, '.tally', 'digests'))).toBe(false);
   });
+
+  it('stdin held open gives up after the 10 s deadline like the gate hooks: exit 0, malformed-payload logged (issue 19, item 11)', async () => {
+    const root = tempDir();
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '..', '..', 'bin', 'tally.js'), 'hook', 'digest-record'],
+      {
+        cwd: tempDir(),
+        env: {
+          ...process.env,
+          TALLY_RECORDS_ROOT: root,
+          TALLY_FAIL_OPEN_LOG: '',
+          XDG_STATE_HOME: tempDir('tally-state-'),
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // Half a payload, and the pipe never closed (a host that forgets to end stdin).
+    child.stdin.write(payload({}).slice(0, 40));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    clearTimeout(killer);
+    child.stdin.destroy();
+    const ms = performance.now() - started;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(ms).toBeGreaterThan(9_000);
+    expect(ms).toBeLessThan(15_000);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(failOpens(join(root, '.tally', 'fail-open.jsonl'))).toEqual([
+      expect.objectContaining({ why: 'malformed-payload' }),
+    ]);
+  }, 25_000);
 });
 
 describe('the digest store never follows a link', () => {

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChatServer, startChatServer } from '../../src/surfaces/web/start-chat-server.js';
+import { PARSE_FRAME_JS } from '../../src/surfaces/web/chat-page.js';
+import { type ChatServer, sseFrame, startChatServer } from '../../src/surfaces/web/start-chat-server.js';
 import { callTool, say, scriptedModel } from '../../src/testing/scripted-model.js';
 import { sampleProject } from '../agents/coder/coder-fixtures.js';
 import { tempLedger } from '../helpers.js';
@@ -69,6 +70,64 @@ describe('the chat server: loopback only, this page only', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+});
+
+describe('SSE frames survive U+2028/U+2029 (issue 19, item 8)', () => {
+  const parseFrame = new Function(`${PARSE_FRAME_JS}; return parseFrame;`)() as (
+    block: string,
+  ) => { name: string; data: unknown } | undefined;
+  /** The page's reader before the fix: a regex whose `.` and `$` stop at U+2028. */
+  const regexReader = (block: string) => {
+    const data = /^data: (.*)$/m.exec(block)?.[1];
+    return data === undefined ? undefined : JSON.parse(data);
+  };
+
+  it('a frame holding them is one line of escaped JSON that both the page reader and a regex reader parse', () => {
+    const data = { text: 'a\u2028b\u2029c', path: 'src/x\u2028.ts' };
+    const frame = sseFrame('text', data);
+    expect(frame).not.toMatch(/[\u2028\u2029]/);
+    expect(frame).toContain('\\u2028');
+    const block = frame.slice(0, frame.indexOf('\n\n'));
+    expect(parseFrame(block)).toEqual({ name: 'text', data });
+    expect(regexReader(block)).toEqual(data);
+    // The page's reader is line-safe on its own too: a raw U+2028 inside the JSON still parses.
+    expect(parseFrame(`event: text\ndata: ${JSON.stringify(data)}`)).toEqual({ name: 'text', data });
+    expect(parseFrame('event: text\ndata: {broken')).toBeUndefined();
+  });
+
+  it('a turn whose reply and file name hold them streams every event to the end, the flags included', async () => {
+    const root = sampleProject();
+    const model = scriptedModel([
+      callTool('fs_write', { path: 'src/odd\u2029name.ts', content: 'export const a = 1;\n' }),
+      say('Line one\u2028line two. I deleted src/a.ts.'),
+    ]);
+    server = await startChatServer({ root, ledger: tempLedger(), turn: { model, browser: false } });
+    const page = await (await fetch(server.url)).text();
+    const token = /name="tally-token" content="([^"]+)"/.exec(page)?.[1] as string;
+    const response = await fetch(`${server.url}api/turn`, {
+      method: 'POST',
+      headers: {
+        origin: `http://127.0.0.1:${server.port}`,
+        'content-type': 'application/json',
+        'x-tally-token': token,
+      },
+      body: JSON.stringify({ message: 'write a file' }),
+    });
+    expect(response.status).toBe(200);
+    const body = await response.text();
+    expect(body).not.toMatch(/[\u2028\u2029]/);
+    const blocks = body.split('\n\n').filter(Boolean);
+    const frames = blocks.map((block) => parseFrame(block));
+    expect(frames.every(Boolean)).toBe(true);
+    for (const block of blocks) expect(() => regexReader(block)).not.toThrow();
+    const names = frames.map((frame) => frame?.name);
+    expect(names).toContain('text');
+    expect(names.at(-1)).toBe('turn-end');
+    const text = frames.find((frame) => frame?.name === 'text')?.data as { text: string };
+    expect(text.text).toContain('\u2028');
+    const end = frames.at(-1)?.data as { result: { flags: unknown[] } };
+    expect(end.result.flags.length).toBeGreaterThan(0);
   });
 });
 

@@ -132,6 +132,19 @@ export class ProjectRoot {
     return new ProjectRoot(absolute, real, protectedPaths);
   }
 
+  /**
+   * The protected paths (real locations): a listing, glob, tree or search leaves them and
+   * everything under them out, by the same rule `resolve` refuses them by.
+   */
+  get protectedLocations(): readonly string[] {
+    return this.protectedPaths;
+  }
+
+  /** True for a protected path or anything below it. */
+  isProtected(real: string): boolean {
+    return this.protectedPaths.some((path) => isInside(path, real));
+  }
+
   /** Limits access to these directories (each must be inside the root); empty means none. */
   narrow(directories: string[] | undefined): void {
     this.narrowedTo = directories?.filter((directory) => isInside(this.realRoot, directory));

@@ -21,6 +21,8 @@ export interface SearchRequest {
   caseInsensitive: boolean;
   glob?: string;
   maxResults: number;
+  /** Absolute paths never searched (the project root's protected paths: the ledger). */
+  exclude?: string[];
 }
 
 export interface SearchMatch {
@@ -107,7 +109,10 @@ export function searchFiles(request: SearchRequest): SearchResult {
     ? picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') })
     : undefined;
   const prefix = request.baseRelative === '.' ? '' : `${request.baseRelative}/`;
-  const candidates = walkFiles(request.base, { gitignore: true }).entries.filter(
+  const candidates = walkFiles(request.base, {
+    gitignore: true,
+    ...(request.exclude ? { exclude: request.exclude } : {}),
+  }).entries.filter(
     (entry) =>
       (entry.type === 'file' || entry.type === 'other') && (!matchesGlob || matchesGlob(entry.relative)),
   );

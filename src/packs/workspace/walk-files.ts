@@ -17,6 +17,8 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Stop after this many entries. */
   limit?: number;
+  /** Absolute paths never listed or entered (the project root's protected paths). */
+  exclude?: readonly string[];
 }
 
 function gitignoreAt(directory: string): string | undefined {
@@ -56,6 +58,7 @@ export function walkFiles(
       // An in-flight or orphaned atomic-write temporary file is Tally's, never the project's.
       if (dirent.name === '.git' || isTallyTempName(dirent.name)) continue;
       const absolute = join(directory, dirent.name);
+      if (options.exclude?.includes(absolute)) continue;
       const isDirectory = dirent.isDirectory();
       const ignored = ownRules.some((rule) => {
         const rel = relative(rule.base, absolute).split(sep).join('/');

@@ -2,37 +2,27 @@ import { createFailOpen } from '../../core/fail-open.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
 import { recordDigestFromHook } from '../../packs/records/digests/record-digest-from-hook.js';
 import { EXIT } from './exit-codes.js';
+import { readHookStdin } from './hook-read-stdin.js';
 
 /** A digest is a few KiB; a payload past this is not one, and reading on would only cost memory. */
 export const MAX_HOOK_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
-async function readStdin(): Promise<{ text: string; oversized?: string }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_HOOK_PAYLOAD_BYTES) {
-      process.stdin.destroy();
-      return { text: '', oversized: `the payload is over ${MAX_HOOK_PAYLOAD_BYTES} bytes` };
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
-}
-
 /**
  * `tally hook digest-record` (Claude Code PostToolUse, Skill): stores the scout's digest for
- * the session. Always exits 0, in bounded time: its own faults become fail-open lines.
+ * the session. Always exits 0, in bounded time (stdin is read within a deadline): its own
+ * faults become fail-open lines.
  */
 export default async function hookDigestRecordCommand(): Promise<number> {
   let phase: 'malformed-payload' | 'store-unwritable' = 'malformed-payload';
   try {
-    const stdin = await readStdin();
+    // The same size cap and 10 s deadline as the gate hooks: a host that holds stdin open
+    // is not waited on forever.
+    const stdin = await readHookStdin(process.stdin, { maxBytes: MAX_HOOK_PAYLOAD_BYTES });
     phase = 'store-unwritable';
     const report = recordDigestFromHook(stdin.text, {
       env: process.env,
       cwd: process.cwd(),
-      ...(stdin.oversized ? { oversized: stdin.oversized } : {}),
+      ...(stdin.problem ? { oversized: stdin.problem } : {}),
     });
     for (const note of report.notes) process.stderr.write(`tally hook digest-record: ${note}\n`);
     if (report.failOpens.length > 0) {

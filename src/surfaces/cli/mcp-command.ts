@@ -105,6 +105,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     const tools: ToolDefinition[] = [];
     let projectRoot: ProjectRoot | undefined;
     let close: (() => void) | undefined;
+    let knownSecrets: string[] | undefined;
     if (packs.includes('fs')) {
       projectRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) });
       tools.push(...workspaceTools({ root: projectRoot }));
@@ -122,9 +123,18 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
         ...loginFrom(options.login),
         ...(headers ? { headers } : {}),
       };
-      tools.push(...httpTools(await buildFishContext(fish)), prepareDataTool(ledger, fish));
+      const context = await buildFishContext(fish);
+      // The same known-secret scope as `tally fish`: recipe fields, --header values, the
+      // session's cookies and CSRF token, capture auth headers never reach the ledger in clear.
+      knownSecrets = context.knownSecrets;
+      tools.push(...httpTools(context), prepareDataTool(ledger, fish));
     }
-    return { tools, ...(projectRoot ? { projectRoot } : {}), ...(close ? { close } : {}) };
+    return {
+      tools,
+      ...(projectRoot ? { projectRoot } : {}),
+      ...(close ? { close } : {}),
+      ...(knownSecrets ? { knownSecrets } : {}),
+    };
   };
   const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
   const meta = { root, packs };

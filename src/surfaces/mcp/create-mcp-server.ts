@@ -18,6 +18,8 @@ export interface CreateMcpServerOptions {
   meta?: Record<string, unknown>;
   /** Serialized results above this are cut with a notice. */
   maxResultBytes?: number;
+  /** Values known to be secret (an http pack's `FishContext.knownSecrets`): scrubbed wherever they reappear. */
+  knownSecrets?: string[];
 }
 
 /**

@@ -28,6 +28,12 @@ export interface McpSessionOptions {
   maxResultBytes?: number;
   /** Releases what the pack opened for this session (a records index). */
   close?: () => void;
+  /**
+   * Values the packs know are secret (the http pack's recipe fields, `--header` values, the
+   * session's cookies and CSRF token, capture auth headers): the session's run scrubs them
+   * wherever they reappear, as `tally fish` does.
+   */
+  knownSecrets?: string[];
 }
 
 /** Builds a session's tools; called once per session, so a client's roots narrow only its own root. */
@@ -35,6 +41,8 @@ export type McpPackFactory = () => Promise<{
   tools: ToolDefinition[];
   projectRoot?: ProjectRoot;
   close?: () => void;
+  /** Registered with the session's run (see McpSessionOptions.knownSecrets). */
+  knownSecrets?: string[];
 }>;
 
 export interface McpServeOptions {
@@ -101,6 +109,7 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
       agent: 'mcp',
       task: `MCP session over ${options.transport}`,
       meta: { transport: options.transport, tools: options.tools.map((tool) => tool.name), ...options.meta },
+      ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}),
     });
     return started;
   };

@@ -49,10 +49,30 @@ header span { opacity: .75; margin-left: .6rem; font-family: ui-monospace, monos
 `;
 
 /**
+ * The page's SSE frame reader: lines split on \n only (a regex `.`/`$` also stops at
+ * U+2028/U+2029), a frame that does not parse is skipped, never the end of the stream.
+ */
+export const PARSE_FRAME_JS = `function parseFrame(block) {
+  let name;
+  let data;
+  for (const line of block.split('\\n')) {
+    if (line.startsWith('event: ')) name = line.slice(7);
+    else if (line.startsWith('data: ')) data = line.slice(6);
+  }
+  if (!name || data === undefined) return undefined;
+  try {
+    return { name, data: JSON.parse(data) };
+  } catch {
+    return undefined;
+  }
+}`;
+
+/**
  * The page's script. Everything from the server is written with textContent, never as HTML:
  * a file name or a model reply cannot inject markup into the page.
  */
 export const CHAT_JS = `'use strict';
+${PARSE_FRAME_JS}
 const token = document.querySelector('meta[name=tally-token]').content;
 const log = document.getElementById('log');
 const form = document.getElementById('composer');
@@ -144,9 +164,8 @@ async function sendMessage(message) {
     while ((end = buffer.indexOf('\\n\\n')) !== -1) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const name = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (name && data) handle(turn, state, name, JSON.parse(data));
+      const frame = parseFrame(block);
+      if (frame) handle(turn, state, frame.name, frame.data);
     }
   }
 }

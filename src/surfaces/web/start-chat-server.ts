@@ -34,8 +34,23 @@ const HEADERS = {
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
+/**
+ * JSON for the page: U+2028/U+2029 are legal raw in JSON but are line terminators to
+ * JavaScript regexes (`.`, `$` with /m) and to older parsers, so a file name or a model's
+ * text holding one cut the SSE frame and the page showed nothing after — flags included.
+ * Escaped here for every JSON answer and SSE frame; the page's parser is line-safe too.
+ */
+export function pageJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+}
+
+/** One server-sent event: a single `data:` line of escaped JSON. */
+export function sseFrame(name: string, data: unknown): string {
+  return `event: ${name.replace(/[\r\n]/g, '')}\ndata: ${pageJson(data)}\n\n`;
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { ...HEADERS, 'content-type': 'application/json' }).end(JSON.stringify(body));
+  response.writeHead(status, { ...HEADERS, 'content-type': 'application/json' }).end(pageJson(body));
 }
 
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -124,7 +139,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       connection: 'keep-alive',
     });
     const write = (name: string, data: unknown) => {
-      if (!response.writableEnded) response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (!response.writableEnded) response.write(sseFrame(name, data));
     };
     const abort = new AbortController();
     response.on('close', () => {

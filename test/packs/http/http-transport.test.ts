@@ -5,7 +5,12 @@ import { createServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/packs/http/client/api-client.js';
-import { nodeHttpTransport } from '../../../src/packs/http/client/http-transport.js';
+import {
+  fetchTransport,
+  MAX_DECODED_BYTES,
+  MAX_RESPONSE_BYTES,
+  nodeHttpTransport,
+} from '../../../src/packs/http/client/http-transport.js';
 import { json, localServer } from './local-server.js';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -140,5 +145,81 @@ describe('nodeHttpTransport', () => {
     });
     expect(made.status).toBe(201);
     expect(made.ids).toEqual(['9']);
+  });
+
+  describe('response caps (issue 19, item 10)', () => {
+    // 96 MiB of zeros gzip to ~95 KiB: past the decoded cap, far under the wire cap.
+    const bomb = gzipSync(Buffer.alloc(MAX_DECODED_BYTES * 3), { level: 9 });
+
+    it('a gzip bomb stops at the decoded cap with RESPONSE_TOO_LARGE, never inflated whole', async () => {
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      const server = await serve((_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(bomb);
+      });
+      const before = process.memoryUsage().arrayBuffers;
+      const client = new ApiClient({ baseUrl: server.url });
+      await expect(client.send({ method: 'GET', path: '/things' })).rejects.toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+        message: expect.stringMatching(
+          /GET \/things: the response inflates \(gzip\) to more than 33554432 bytes/,
+        ),
+      });
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(MAX_DECODED_BYTES * 2);
+      // A small limit applies the same way, for each coding.
+      for (const [encoding, body] of [
+        ['deflate', deflateSync(Buffer.alloc(4096))],
+        ['br', brotliCompressSync(Buffer.alloc(4096))],
+      ] as const) {
+        const small = await serve((_, res) => {
+          res.writeHead(200, { 'content-encoding': encoding });
+          res.end(body);
+        });
+        await expect(
+          nodeHttpTransport(new URL(`${small.url}/x`), {
+            method: 'GET',
+            headers: {},
+            limits: { maxDecodedBytes: 1000 },
+          }),
+        ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+      }
+    });
+
+    it('an endless body is cut at the wire cap and the connection dropped; a declared oversize is refused unread', async () => {
+      let sent = 0;
+      const endless = await serve((_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      });
+      const client = new ApiClient({ baseUrl: endless.url });
+      await expect(client.send({ method: 'POST', path: '/things', body: {} })).rejects.toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+        message: expect.stringMatching(
+          /POST \/things: the response body holds more than 33554432 bytes.*may have acted/,
+        ),
+      });
+      expect(sent).toBeLessThan(MAX_RESPONSE_BYTES * 3);
+
+      const declared = await serve((_, res) => {
+        res.writeHead(200, { 'content-length': String(MAX_RESPONSE_BYTES + 1) });
+        res.write('x');
+      });
+      await expect(
+        nodeHttpTransport(new URL(`${declared.url}/x`), { method: 'GET', headers: {} }),
+      ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+      // An injected fetch is capped too.
+      await expect(
+        fetchTransport(fetch)(new URL(`${endless.url}/x`), {
+          method: 'GET',
+          headers: {},
+          limits: { maxDecodedBytes: 1 << 20 },
+        }),
+      ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    }, 30_000);
   });
 });

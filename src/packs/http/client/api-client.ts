@@ -370,6 +370,12 @@ export class ApiClient {
         request.body,
         `${method} ${url.pathname} → no response`,
       );
+      if (error instanceof TallyError && error.code === 'RESPONSE_TOO_LARGE')
+        throw new TallyError(
+          'RESPONSE_TOO_LARGE',
+          `${method} ${url.pathname}: ${error.message}. ${method === 'GET' ? 'Ask for less (a page, a filter).' : 'The server may have acted; lookup the collection before retrying.'}`,
+          { method, path: url.pathname, ...error.details },
+        );
       // fetch wraps the system error in `cause`; node:http throws it as it is.
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const code = (error as { code?: unknown }).code;

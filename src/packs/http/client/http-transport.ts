@@ -1,5 +1,29 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { TallyError } from '../../../core/errors.js';
+
+/**
+ * Every other input has a cap, so responses do too: at most this many bytes on the wire
+ * (an endless body is cut, the connection dropped) and at most this many once a content
+ * coding is undone (a gzip bomb stops at the limit, it is never inflated whole).
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+
+export interface ResponseLimits {
+  /** Bytes on the wire (before decompression). */
+  maxResponseBytes?: number;
+  /** Bytes after gzip/deflate/br are undone. */
+  maxDecodedBytes?: number;
+}
+
+function tooLarge(what: string, limit: number): TallyError {
+  return new TallyError(
+    'RESPONSE_TOO_LARGE',
+    `the response ${what} more than ${limit} bytes (Tally's limit); it was not read`,
+    { limit },
+  );
+}
 
 /** One request as the API client sends it: no redirects followed, a string body or none. */
 export interface TransportRequest {
@@ -7,6 +31,8 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Caps on the response; the defaults are MAX_RESPONSE_BYTES and MAX_DECODED_BYTES. */
+  limits?: ResponseLimits;
 }
 
 /** What the API client reads of a response. */
@@ -63,7 +89,7 @@ function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promi
       },
       (response) => {
         answered = true;
-        readBody(response).then(
+        readBody(response, request.limits).then(
           (text) =>
             resolve({
               status: response.statusCode ?? 0,
@@ -97,7 +123,7 @@ export function fetchTransport(fetchImpl: typeof fetch): Transport {
       ...(request.body !== undefined ? { body: request.body } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    const text = await response.text();
+    const text = await readFetchBody(response, request.limits);
     return {
       status: response.status,
       header: (name) => response.headers.get(name) ?? undefined,
@@ -112,30 +138,92 @@ function headerValue(response: IncomingMessage, name: string): string | undefine
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+/** The body through a fetch Response, counted as it streams (fetch has already undone any coding). */
+async function readFetchBody(response: Response, limits: ResponseLimits = {}): Promise<string> {
+  const limit = Math.min(
+    limits.maxDecodedBytes ?? MAX_DECODED_BYTES,
+    limits.maxResponseBytes ?? MAX_DECODED_BYTES,
+  );
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge('body holds', limit);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function readBody(response: IncomingMessage, limits: ResponseLimits = {}): Promise<string> {
+  const limit = limits.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   return new Promise((resolve, reject) => {
+    const declared = Number(headerValue(response, 'content-length'));
+    if (Number.isFinite(declared) && declared > limit) {
+      response.destroy();
+      reject(tooLarge('declares', limit));
+      return;
+    }
     const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('error', reject);
-    response.on('end', () => decodeBody(response, Buffer.concat(chunks)).then(resolve, reject));
+    let size = 0;
+    let stopped = false;
+    response.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      size += chunk.length;
+      if (size > limit) {
+        // An endless body: stop reading and drop the connection (never handed back to the pool).
+        stopped = true;
+        response.destroy();
+        reject(tooLarge('body holds', limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('error', (error) => {
+      if (!stopped) reject(error);
+    });
+    response.on('end', () => {
+      if (!stopped) decodeBody(response, Buffer.concat(chunks), limits).then(resolve, reject);
+    });
   });
 }
 
-async function decodeBody(response: IncomingMessage, raw: Buffer): Promise<string> {
+async function decodeBody(response: IncomingMessage, raw: Buffer, limits: ResponseLimits): Promise<string> {
   let bytes = raw;
   const encoding = (headerValue(response, 'content-encoding') ?? '').trim().toLowerCase();
-  if (bytes.length > 0 && encoding && encoding !== 'identity') bytes = await decode(bytes, encoding);
+  if (bytes.length > 0 && encoding && encoding !== 'identity')
+    bytes = await decode(bytes, encoding, limits.maxDecodedBytes ?? MAX_DECODED_BYTES);
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Undoes a content coding (loaded only when a server compresses unasked). */
-async function decode(bytes: Buffer, encoding: string): Promise<Buffer> {
+/** Undoes a content coding (loaded only when a server compresses unasked), never past `limit` bytes. */
+async function decode(bytes: Buffer, encoding: string, limit: number): Promise<Buffer> {
   const zlib = await import('node:zlib');
   const { promisify } = await import('node:util');
-  if (encoding === 'gzip' || encoding === 'x-gzip') return promisify(zlib.gunzip)(bytes);
+  const options = { maxOutputLength: limit };
+  const capped = (work: Promise<Buffer>): Promise<Buffer> =>
+    work.catch((error: NodeJS.ErrnoException) => {
+      // zlib stops at maxOutputLength with ERR_BUFFER_TOO_LARGE (a RangeError).
+      if (error?.code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
+        throw tooLarge(`inflates (${encoding}) to`, limit);
+      throw error;
+    });
+  if (encoding === 'gzip' || encoding === 'x-gzip') return capped(promisify(zlib.gunzip)(bytes, options));
   if (encoding === 'deflate')
-    return promisify(zlib.inflate)(bytes).catch(() => promisify(zlib.inflateRaw)(bytes));
-  if (encoding === 'br') return promisify(zlib.brotliDecompress)(bytes);
+    return capped(
+      promisify(zlib.inflate)(bytes, options).catch((error: NodeJS.ErrnoException) => {
+        if (error?.code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw error;
+        return promisify(zlib.inflateRaw)(bytes, options);
+      }),
+    );
+  if (encoding === 'br') return capped(promisify(zlib.brotliDecompress)(bytes, options));
   throw new Error(`the response is ${encoding}-encoded, which Tally cannot decode`);
 }

@@ -37,9 +37,10 @@ export function fsGlob(context: WorkspaceContext) {
         followSymbolicLinks: false,
         ignore: ['**/.git/**'],
       });
-      // Tally's in-flight or orphaned temporary files are never the project's (even with a `.*` pattern).
+      // Tally's in-flight or orphaned temporary files are never the project's (even with a `.*` pattern),
+      // and what fs_read/fs_list refuse (the ledger under `.tally/`) is not listed either.
       const paths = found
-        .filter((path) => !isTallyTempName(basename(path)))
+        .filter((path) => !isTallyTempName(basename(path)) && !context.root.isProtected(path))
         .map((path) => relative(context.root.realRoot, path).split(sep).join('/'))
         .sort();
       return {

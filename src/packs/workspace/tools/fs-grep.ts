@@ -40,6 +40,7 @@ export function fsGrep(context: WorkspaceContext) {
           caseInsensitive: input.caseInsensitive,
           ...(input.glob !== undefined ? { glob: input.glob } : {}),
           maxResults: input.maxResults,
+          exclude: [...context.root.protectedLocations],
         },
         {
           ...(context.searchTimeoutMs !== undefined ? { timeoutMs: context.searchTimeoutMs } : {}),

@@ -30,6 +30,7 @@ export function fsTree(context: WorkspaceContext) {
         gitignore: true,
         maxDepth: input.depth,
         limit: MAX_ENTRIES,
+        exclude: context.root.protectedLocations,
       });
       entries.sort((a, b) => a.relative.localeCompare(b.relative));
       const tree = entries
