@@ -20,6 +20,13 @@ const MUTATE_NOW = [
   'src/packs/http/tools/http-effects.ts', // what an HTTP exchange did to which resource
   'src/core/redact.ts', // secret names, known secret values, `apiKeyId`-style names not secret
   'src/agents/scout/scout-tool.ts', // a sub-run's GOVERNS come back only with the reads behind them
+  // The Claude Code gates' classifier (issue 19, item 2): what counts as read-only.
+  'src/packs/gates/classify-tool-call.ts', // tool-name trust bound to mcp__tally__
+  'src/packs/gates/read-only-command.ts', // the command allow-list
+  'src/packs/gates/command-options.ts', // option allow-lists: prefix expansion, short clusters
+  'src/packs/gates/shell-words.ts', // the accepted shell grammar
+  'src/packs/gates/script-checks.ts', // sed scripts, awk programs, find expressions
+  'src/packs/gates/git-command.ts', // git subcommands and their options
 ];
 
 /**

@@ -63,6 +63,8 @@ export default defineConfig({
       'test/core/redact.test.ts',
       'test/core/redaction-rules.test.ts',
       'test/agents/scout-tool.test.ts',
+      'test/hooks/command-classifier.test.ts',
+      'test/hooks/read-only-command.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],
