@@ -73,6 +73,8 @@ export default defineConfig({
       'test/core/agent/content-words.test.ts',
       'test/core/agent/contract-unit.test.ts',
       'test/core/agent/contracts.test.ts',
+      'test/hooks/command-classifier.test.ts',
+      'test/hooks/read-only-command.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],

@@ -2,26 +2,33 @@ import { classifyShellCommand } from './read-only-command.js';
 
 export type ToolCallKind = { writes: false } | { writes: true; why: string };
 
-// Claude Code's own tools that only read, plan or delegate. `Skill` and `Task`/`Agent` must pass:
-// they are how the scout runs. A sub-agent's own calls meet the gate again.
+/**
+ * Claude Code's own tools trusted as read-only BY NAME. Everything else defaults to writing
+ * (fail-closed), including built-ins this list does not know yet. Decisions, tool by tool:
+ * - `Skill`, `Task`/`Agent` pass: they are how the scout runs; a sub-agent's own calls meet the
+ *   gate again, and a skill's shell commands go through `Bash` like any other.
+ * - `TodoWrite` writes only Claude Code's own to-do list (session state, not the project).
+ * - `WebSearch` sends a query to Claude Code's search provider and reads results.
+ * - NOT trusted: `WebFetch` (a request to any URL the model chooses: it can carry project data
+ *   out in the URL and trigger GET endpoints that change things — the same off-origin concern
+ *   Tally's HTTP pack refuses, so it counts as writing, though it writes nothing locally);
+ *   `SlashCommand` (a custom command can run shell lines and any tool); `KillShell`/`KillBash`
+ *   (ends a running process: a change to the world, if not to files).
+ */
 const READ_ONLY_TOOLS = new Set([
   'Read',
   'Glob',
   'Grep',
   'LS',
   'NotebookRead',
-  'WebFetch',
   'WebSearch',
   'TodoWrite',
   'TodoRead',
   'Skill',
-  'SlashCommand',
   'Task',
   'Agent',
   'TaskOutput',
   'BashOutput',
-  'KillShell',
-  'KillBash',
   'AskUserQuestion',
   'ExitPlanMode',
   'EnterPlanMode',
@@ -30,7 +37,15 @@ const READ_ONLY_TOOLS = new Set([
   'ReadMcpResourceTool',
 ]);
 
-// Tally's own MCP tools that only read (served as `mcp__<server>__<tool>`).
+/**
+ * The MCP server name the trust is bound to: Tally's own server as the README registers it
+ * (`claude mcp add tally -- tally mcp …`), so its tools arrive as `mcp__tally__<tool>`. The same
+ * tool name from another server (`mcp__github__lookup`) is that server's tool and is not trusted;
+ * a Tally server registered under another name is not trusted either (fail-closed).
+ */
+export const TALLY_MCP_PREFIX = 'mcp__tally__';
+
+// Tally's own MCP tools that only read.
 const READ_ONLY_MCP_TOOLS = new Set([
   'records_query',
   'records_cat',
@@ -44,24 +59,29 @@ const READ_ONLY_MCP_TOOLS = new Set([
   'lookup',
 ]);
 
+const FILE_WRITERS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
 /**
- * Whether a Claude Code tool call can change something. Fail-closed: a tool this list does not
- * know (a new built-in, another MCP server's tool) counts as writing; `Bash` reads only when
+ * Whether a Claude Code tool call can change something; the one classifier both gates use (the
+ * how-do-i PreToolUse gate, and the am-i-done Stop gate's count of calls that changed things).
+ * Fail-closed: a tool this list does not know counts as writing; `Bash` reads only when
  * `classifyShellCommand` proves it.
  */
 export function classifyToolCall(toolName: unknown, toolInput: unknown): ToolCallKind {
   if (typeof toolName !== 'string' || toolName === '')
     return { writes: true, why: 'the payload names no tool' };
   if (READ_ONLY_TOOLS.has(toolName)) return { writes: false };
-  const mcp = /^mcp__.+__([^_].*)$/.exec(toolName);
-  if (mcp && READ_ONLY_MCP_TOOLS.has(mcp[1] as string)) return { writes: false };
+  if (
+    toolName.startsWith(TALLY_MCP_PREFIX) &&
+    READ_ONLY_MCP_TOOLS.has(toolName.slice(TALLY_MCP_PREFIX.length))
+  )
+    return { writes: false };
   if (toolName === 'Bash') {
     const command =
       toolInput && typeof toolInput === 'object' ? (toolInput as { command?: unknown }).command : undefined;
     const verdict = classifyShellCommand(command);
     return verdict.readOnly ? { writes: false } : { writes: true, why: `Bash: ${verdict.why}` };
   }
-  if (['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(toolName))
-    return { writes: true, why: `${toolName} writes files` };
+  if (FILE_WRITERS.has(toolName)) return { writes: true, why: `${toolName} writes files` };
   return { writes: true, why: `${toolName.slice(0, 80)} is not known to be read-only` };
 }
