@@ -137,4 +137,18 @@ export const fishermanDeterministicScenarios: Scenario[] = [
     expect: suites(2),
     faults: lose(SUITES, { kind: 'status' }, 2, false),
   }),
+  // --- issue 17: wordings the broader parser reads, planned without a model ------------------
+  deterministic('honest: "two suites with three tests in each", number words', {
+    request: 'two suites with three tests in each',
+    expect: suitesWithTests(2, 3),
+  }),
+  deterministic('honest: "a suite with 2 tests per suite in project alpha-shop"', {
+    request: 'a suite with 2 tests per suite in project alpha-shop',
+    expect: suitesWithTests(1, 2),
+  }),
+  deterministic('unlucky: "two suites with three tests in each", the second suite lost and not found', {
+    request: 'two suites with three tests in each',
+    expect: suitesWithTests(2, 3),
+    faults: lose(SUITES, { kind: 'status' }, 2, false),
+  }),
 ];
