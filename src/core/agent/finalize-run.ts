@@ -164,11 +164,21 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     ({ status, unmet, summary } = await finishedStatus(agent, recorder, ending.finish, contract));
   } else if (ending.noChange !== undefined || ending.answer !== undefined) {
     const entries = recorder.entries();
-    const problems = await contractProblems(contract, agent.contract, {
-      net: netEffects(entries),
-      entries,
-      verified: [],
-    });
+    // A text answer is held to the same rule: a step that failed or was refused and was never
+    // taken again leaves the request unmet, however the answer words it.
+    const problems = [
+      ...unmetReasons({
+        droppedCount: 0,
+        failures: unrecoveredFailures(entries, agent.tools),
+        reported: [],
+        requestProblems: [],
+      }),
+      ...(await contractProblems(contract, agent.contract, {
+        net: netEffects(entries),
+        entries,
+        verified: [],
+      })),
+    ];
     status = problems.length === 0 ? 'success' : 'partial';
     unmet = problems;
     const told =

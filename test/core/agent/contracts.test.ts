@@ -287,3 +287,30 @@ describe('one verdict: a review lowers the status in the end entry itself', () =
     expect(result.unmet.join(' ')).toContain('review broke');
   });
 });
+
+describe('a text answer is held to the status rule', () => {
+  it('a failed step never taken again makes a chat turn partial; a retry that worked does not', async () => {
+    const ledger = tempLedger();
+    const { agent } = itemAgent({ requireFinish: false });
+    const left = await runAgent(agent, 'post a widget and store a', {
+      ledger,
+      model: scriptedModel([
+        callTool('call_api', { path: '/widgets', status: 422 }),
+        callTool('put_item', { id: 'a', value: '1' }),
+        say('Stored a.'),
+      ]),
+    });
+    expect(left.status).toBe('partial');
+    expect(left.unmet[0]).toMatch(/^call_api POST \/widgets .* failed and was never retried successfully/);
+    const retried = await runAgent(agent, 'post a widget and store b', {
+      ledger,
+      model: scriptedModel([
+        callTool('call_api', { path: '/widgets', status: 422 }),
+        callTool('call_api', { path: '/widgets', status: 201 }),
+        callTool('put_item', { id: 'b', value: '1' }),
+        say('Stored b.'),
+      ]),
+    });
+    expect(retried.status).toBe('success');
+  });
+});
