@@ -5,6 +5,7 @@ import { runAgent } from '../../core/agent/run-agent.js';
 import { runPlan } from '../../core/agent/run-plan.js';
 import { createFailOpen, type FailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { recipeEnvNames } from '../../packs/http/client/login-recipe.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { executeDataPlan } from './execute-data-plan.js';
 import { buildFishContext, type FishContext, type FishContextOptions } from './fish-context.js';
@@ -80,6 +81,10 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
     scope: context.scope.path,
     ...(context.scope.fallback ? { scopeFallback: context.scope.note } : {}),
     ...(options.loginName ? { login: options.loginName } : {}),
+    // Which variables the login recipe expanded: names only, never their values.
+    ...(options.login && recipeEnvNames(options.login).length > 0
+      ? { loginEnv: recipeEnvNames(options.login) }
+      : {}),
     // `fish cleanup` finds what the run sent by it, even items whose responses never came.
     marker: context.client.marker,
   };

@@ -268,9 +268,11 @@ function gateAmIDone(
     fail('gate-state-unreadable', turn.unreadable);
     return report;
   }
-  // A conversational turn (nothing that writes) has nothing to review.
-  const writes = turn.toolUses.filter((use) => classifyToolCall(use.name, use.input).writes);
-  if (writes.length === 0) return report;
+  // A conversational turn (nothing that writes) has nothing to review. A turn too long to
+  // read whole may have written anything: it is asked, never released unread (fail closed).
+  const writes =
+    'tooLarge' in turn ? [] : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input).writes);
+  if (!('tooLarge' in turn) && writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
   const written = writeTurnState(dir, session, { ...state, reviewAsked: true });
   if ('refused' in written) {
@@ -278,10 +280,14 @@ function gateAmIDone(
     return report;
   }
   const tools = [...new Set(writes.map((use) => use.name))].join(', ');
+  const what =
+    'tooLarge' in turn
+      ? `this turn's transcript is longer than ${turn.tooLarge.maxBytes / (1024 * 1024)} MiB, so Tally cannot tell what it changed`
+      : `this turn changed things (${writes.length} call(s): ${tools})`;
   report.stdout = JSON.stringify({
     decision: 'block',
     reason:
-      `Tally gate am-i-done: this turn changed things (${writes.length} call(s): ${tools}). ` +
+      `Tally gate am-i-done: ${what}. ` +
       `Before you stop, call the Skill tool with skill "${skill.invokeAs}" to check what you will report ` +
       `against what this turn actually did, then finish. Asked once per turn: the next stop is released.`,
   });

@@ -1,8 +1,15 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 
-/** How much of a transcript's end the Stop gate reads: a turn's tool calls, not a session's history. */
-export const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
+/**
+ * How much of a transcript the Stop gate reads at most: the whole current turn, back to the
+ * last user prompt, up to this size. A turn bigger than that is not released unread: the gate
+ * asks for the review (fail closed), since it cannot tell what the turn did.
+ */
+export const TRANSCRIPT_TURN_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The backward read's step. */
+const CHUNK_BYTES = 1024 * 1024;
 
 export interface TurnToolUse {
   name: string;
@@ -11,11 +18,13 @@ export interface TurnToolUse {
 
 export type TranscriptTurn =
   | {
-      /** Tool calls the assistant made since the last user prompt (or in the whole tail). */
+      /** Tool calls the assistant made since the last user prompt (or in the whole file). */
       toolUses: TurnToolUse[];
-      /** False when the tail held no user prompt: the turn began before the window. */
+      /** False when the file holds no user prompt: every line was read as the turn. */
       sawPrompt: boolean;
     }
+  /** The current turn is longer than the cap: what it did is unknown (the caller fails closed). */
+  | { tooLarge: { maxBytes: number } }
   | { unreadable: string };
 
 type Line = { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
@@ -33,12 +42,14 @@ function isPrompt(line: Line): boolean {
 }
 
 /**
- * The current turn as Claude Code's JSONL transcript shows it: a bounded read of its tail
- * (never the whole file), lines parsed one by one (a bad line is skipped), walked back to the
- * last user prompt. The path comes from the payload: it must be absolute and a regular file,
- * opened without following a symlink.
+ * The current turn as Claude Code's JSONL transcript shows it: the file read backwards in
+ * 1 MiB steps, lines parsed one by one (a bad line is skipped), until the last user prompt —
+ * the whole turn however long its lines, never only a tail (issue 19: a turn that wrote, then
+ * read a 600 KiB file, pushed its write out of a 512 KiB tail). More than `maxBytes` without
+ * reaching the prompt is `tooLarge`. The path comes from the payload: it must be absolute and
+ * a regular file, opened without following a symlink.
  */
-export function readTranscriptTurn(path: unknown, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptTurn {
+export function readTranscriptTurn(path: unknown, maxBytes = TRANSCRIPT_TURN_MAX_BYTES): TranscriptTurn {
   if (typeof path !== 'string' || path === '' || path.includes('\0') || !isAbsolute(path))
     return { unreadable: 'the payload has no absolute transcript_path' };
   let fd: number;
@@ -49,40 +60,64 @@ export function readTranscriptTurn(path: unknown, maxBytes = TRANSCRIPT_TAIL_BYT
     if (typeof code === 'string') return { unreadable: `transcript ${code}` };
     throw error;
   }
-  let text: string;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { unreadable: 'the transcript is not a regular file' };
-    const length = Math.min(stats.size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, stats.size - length);
-    text = buffer.subarray(0, read).toString('utf8');
-    // A window that starts mid-line: drop the partial first line.
-    if (stats.size > length) text = text.slice(text.indexOf('\n') + 1);
+    return walkBack(fd, stats.size, maxBytes);
   } finally {
     closeSync(fd);
   }
-  const lines = text.split('\n');
+}
+
+/** Reads lines from the end of the file to its start, stopping at the last user prompt. */
+function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
   const toolUses: TurnToolUse[] = [];
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const raw = (lines[index] as string).trim();
-    if (!raw.startsWith('{')) continue;
-    let line: Line;
-    try {
-      line = JSON.parse(raw) as Line;
-    } catch (error) {
-      if (error instanceof SyntaxError) continue;
-      throw error;
+  const done = () => ({ toolUses: toolUses.reverse(), sawPrompt: true });
+  let position = size;
+  let consumed = 0;
+  // The end of a line whose start lies in an earlier chunk, nearest chunk first.
+  let partial: Buffer[] = [];
+  while (position > 0) {
+    if (consumed >= maxBytes) return { tooLarge: { maxBytes } };
+    const length = Math.min(CHUNK_BYTES, position, maxBytes - consumed);
+    position -= length;
+    const chunk = Buffer.alloc(length);
+    const read = readSync(fd, chunk, 0, length, position);
+    if (read < length) position = 0; // the file shrank under us: what was read is all there is
+    consumed += length;
+    let end = read;
+    while (end > 0) {
+      const newline = chunk.lastIndexOf(0x0a, end - 1);
+      if (newline < 0) break;
+      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses)) return done();
+      partial = [];
+      end = newline;
     }
-    if (typeof line !== 'object' || line === null) continue;
-    if (isPrompt(line)) return { toolUses: toolUses.reverse(), sawPrompt: true };
-    const content = line.type === 'assistant' ? line.message?.content : undefined;
-    if (!Array.isArray(content)) continue;
-    for (const block of [...content].reverse()) {
-      const use = block as { type?: unknown; name?: unknown; input?: unknown };
-      if (use?.type === 'tool_use' && typeof use.name === 'string')
-        toolUses.push({ name: use.name, input: use.input });
-    }
+    partial.unshift(chunk.subarray(0, end));
   }
+  if (visit(Buffer.concat(partial), toolUses)) return done();
   return { toolUses: toolUses.reverse(), sawPrompt: false };
+}
+
+/** One line, newest first: true when it is the prompt that began the turn; tool uses are collected. */
+function visit(bytes: Buffer, toolUses: TurnToolUse[]): boolean {
+  const raw = bytes.toString('utf8').trim();
+  if (!raw.startsWith('{')) return false;
+  let line: Line;
+  try {
+    line = JSON.parse(raw) as Line;
+  } catch (error) {
+    if (error instanceof SyntaxError) return false;
+    throw error;
+  }
+  if (typeof line !== 'object' || line === null) return false;
+  if (isPrompt(line)) return true;
+  const content = line.type === 'assistant' ? line.message?.content : undefined;
+  if (!Array.isArray(content)) return false;
+  for (const block of [...content].reverse()) {
+    const use = block as { type?: unknown; name?: unknown; input?: unknown };
+    if (use?.type === 'tool_use' && typeof use.name === 'string')
+      toolUses.push({ name: use.name, input: use.input });
+  }
+  return false;
 }

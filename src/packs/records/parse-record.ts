@@ -14,6 +14,27 @@ const parseYaml = (text: string): unknown =>
     maxAliasCount: MAX_ALIAS_COUNT,
   });
 
+/**
+ * Security (issue 19): a frontmatter block is a few lines of fields. Past this size it is not
+ * parsed at all (20 MB of YAML took seconds per read, 24 s for a first query): the record is
+ * reported by lint and skipped by queries, like one that cannot be represented.
+ */
+export const FRONTMATTER_MAX_BYTES = 256 * 1024;
+
+const CLOSING_FENCE = /\n---[ \t]*(?:\n|$)/g;
+
+/** The frontmatter's size in bytes when it is over the cap, else undefined (never parsed past it). */
+function oversizedFrontmatter(normalized: string): number | undefined {
+  if (!normalized.startsWith('---\n')) return undefined;
+  CLOSING_FENCE.lastIndex = 3;
+  const closing = CLOSING_FENCE.exec(normalized);
+  const end = closing ? closing.index : normalized.length;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: count bytes only when it could matter.
+  if (end - 4 <= FRONTMATTER_MAX_BYTES / 3) return undefined;
+  const bytes = Buffer.byteLength(normalized.slice(4, end));
+  return closing && bytes > FRONTMATTER_MAX_BYTES ? bytes : undefined;
+}
+
 export interface RecordFields {
   id?: string;
   kind?: string;
@@ -72,6 +93,18 @@ export function parseRecord(text: string): ParsedRecord {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const match = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)([\s\S]*)$/.exec(normalized);
   const empty: RecordFields = { keywords: [], links: {}, extra: {} };
+  const oversized = oversizedFrontmatter(normalized);
+  if (oversized !== undefined) {
+    const why = `${Math.ceil(oversized / 1024)} KiB, over the ${FRONTMATTER_MAX_BYTES / 1024} KiB limit`;
+    return {
+      fields: empty,
+      body: '',
+      errors: [
+        `frontmatter is ${why}: it is not read, and the record is skipped by queries. Move long values into the body.`,
+      ],
+      unrepresentable: why,
+    };
+  }
   if (!match)
     return { fields: empty, body: normalized, errors: ['no frontmatter block (--- … ---) at the top'] };
   let data: unknown = fastFrontmatter(match[1] as string);

@@ -8,6 +8,31 @@ import { describeOversizedRequest, type OversizedRequest } from './oversized-req
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 const HEAD_BYTES = 4096;
 const TAIL_BYTES = 1024;
+/**
+ * Security (issue 19): JSON.parse's cost grows with nesting, not only size — 5 MB of `[`
+ * blocked the session for seconds (parse, then the schema's error report). No MCP request
+ * nests this deep; a deeper line is refused like an oversized one, before any parse.
+ */
+export const MAX_JSON_DEPTH = 256;
+/** Lines shorter than this parse in a few milliseconds whatever their shape: not scanned. */
+const DEPTH_SCAN_FROM_BYTES = 64 * 1024;
+
+/** Whether a JSON text nests `[`/`{` deeper than `limit`, outside strings: one pass, stopping early. */
+export function nestsDeeperThan(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index];
+    if (byte === 0x22) {
+      // Skip the string: to the next quote not escaped by a backslash.
+      for (index += 1; index < bytes.length && bytes[index] !== 0x22; index += 1)
+        if (bytes[index] === 0x5c) index += 1;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return false;
+}
 
 export interface LineStdioTransportOptions {
   stdin?: Readable;
@@ -27,7 +52,8 @@ export interface StdioClosing {
  * size: an 8 MB write took seconds) and, past 10 MB, throws and closes the session. Here
  * chunks are kept as a list and joined once per line, and a line over the limit is skipped
  * to its end and reported through `onoversized`, so the caller can refuse that one request
- * and the session lives on.
+ * and the session lives on. A line nested deeper than MAX_JSON_DEPTH is refused the same way,
+ * without being parsed.
  */
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -116,6 +142,15 @@ export class LineStdioTransport implements Transport {
     const line = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.pending);
     this.chunks = [];
     this.pending = 0;
+    if (line && line.length >= DEPTH_SCAN_FROM_BYTES && nestsDeeperThan(line, MAX_JSON_DEPTH)) {
+      const request = describeOversizedRequest(
+        line.subarray(0, HEAD_BYTES).toString('utf8'),
+        line.subarray(-TAIL_BYTES).toString('utf8'),
+        line.length,
+      );
+      this.onoversized?.({ ...request, tooDeep: MAX_JSON_DEPTH });
+      return;
+    }
     const text = line?.toString('utf8').replace(/\r$/, '') ?? '';
     if (text.trim() === '') return;
     let message: JSONRPCMessage;

@@ -6,6 +6,8 @@ export interface OversizedRequest {
   method?: string;
   /** For `tools/call`: the tool, which clients write before the arguments. */
   toolName?: string;
+  /** Set when the line was refused for nesting deeper than this, not for its size. */
+  tooDeep?: number;
 }
 
 const ID = String.raw`("(?:[^"\\]|\\.)*"|-?\d+)`;

@@ -11,6 +11,8 @@ export interface StdioServeOptions extends McpServeOptions {
 
 function refusalText(request: OversizedRequest, limit: number): string {
   const what = request.toolName ? `${request.toolName} call` : (request.method ?? 'message');
+  if (request.tooDeep !== undefined)
+    return `PAYLOAD_TOO_LARGE: the ${what} (${request.bytes} bytes) nests JSON deeper than ${request.tooDeep} levels; it was not parsed and nothing was executed. Send flatter arguments.`;
   return `PAYLOAD_TOO_LARGE: the ${what} was ${request.bytes} bytes, over the ${limit}-byte limit of one stdio message; nothing was executed. Send the content in parts (write a first part with fs_write, then add to it with fs_edit), or use a smaller payload.`;
 }
 
@@ -31,6 +33,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<void> {
       session.recordRefusal(request.toolName ?? 'unknown', 'PAYLOAD_TOO_LARGE', {
         bytes: request.bytes,
         limit,
+        ...(request.tooDeep !== undefined ? { depthLimit: request.tooDeep } : {}),
       });
     if (request.id === undefined) return; // a notification: nobody waits for an answer
     const reply =

@@ -139,9 +139,13 @@ describe('login recipes', () => {
     ).rejects.toThrow(/Login at \/login answered 401/);
   });
 
-  it('expands ${ENV} values and names a missing one', async () => {
+  it('expands allowed ${ENV} values and names a missing one', async () => {
     const { app } = await demoApp();
-    const recipe = { ...DEMO_LOGIN, form: { email: 'demo@tally.test', password: '${DEMO_PW}' } };
+    const recipe = {
+      ...DEMO_LOGIN,
+      form: { email: 'demo@tally.test', password: '${DEMO_PW}' },
+      env: ['DEMO_PW'],
+    };
     await expect(logIn(app.url, recipe, {})).rejects.toThrow(/needs \$\{DEMO_PW\} but it is not set/);
     const session = await logIn(app.url, recipe, { DEMO_PW: 'demo-password' });
     expect(session.csrf?.token).toMatch(/^[0-9a-f]{36}$/);

@@ -11,10 +11,15 @@ export const loginRecipeSchema = z.object({
   /** Path (or same-origin URL) of the login request. */
   url: z.string().min(1),
   method: z.enum(['POST', 'PUT']).default('POST'),
-  /** Sent as a form; values may use ${ENV_VAR}. */
+  /** Sent as a form; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
   form: z.record(z.string(), z.string()).optional(),
-  /** Sent as JSON; values may use ${ENV_VAR}. */
+  /** Sent as JSON; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
   json: z.record(z.string(), z.string()).optional(),
+  /**
+   * Variables besides `TALLY_*` this recipe may expand. A recipe comes with a capture and may
+   * be someone else's: without the list it could send OPENAI_API_KEY to the capture's origin.
+   */
+  env: z.array(z.string().regex(/^[A-Z0-9_]+$/, 'must be a variable name such as APP_PASSWORD')).optional(),
   /** A page whose meta[name="csrf-token"] holds the CSRF token to send as x-csrf-token. */
   csrfPage: z.string().min(1).optional(),
   csrfHeader: z
@@ -36,6 +41,32 @@ export const DEMO_LOGIN: LoginRecipe = {
 
 export class LoginError extends TallyError {}
 
+const ENV_REFERENCE = /\$\{([A-Z0-9_]+)\}/g;
+
+/** The variables a recipe's form and JSON values name, in order of first use (names only). */
+export function recipeEnvNames(recipe: LoginRecipe): string[] {
+  const names = new Set<string>();
+  for (const value of [...Object.values(recipe.form ?? {}), ...Object.values(recipe.json ?? {})])
+    for (const match of value.matchAll(ENV_REFERENCE)) names.add(match[1] as string);
+  return [...names];
+}
+
+/**
+ * Security (issue 19): a recipe expands only `TALLY_*` variables and those its own `env` list
+ * names; anything else is refused before any request, naming the variable and the fix.
+ */
+export function checkRecipeEnv(recipe: LoginRecipe): void {
+  const allowed = new Set(recipe.env ?? []);
+  for (const name of recipeEnvNames(recipe)) {
+    if (name.startsWith('TALLY_') || allowed.has(name)) continue;
+    throw new LoginError(
+      'RECIPE_ENV_NOT_ALLOWED',
+      `The login recipe uses \${${name}}, which it does not allow: a recipe expands only TALLY_* variables and those named in its own "env" list, so a shared recipe cannot send your other secrets to the app. If you trust this recipe, add "env": ["${name}"] to it (or export the value as TALLY_${name} and use \${TALLY_${name}}).`,
+      { name },
+    );
+  }
+}
+
 function expand(
   values: Record<string, string> | undefined,
   env: NodeJS.ProcessEnv,
@@ -43,7 +74,7 @@ function expand(
   if (!values) return undefined;
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
-    out[key] = value.replace(/\$\{([A-Z0-9_]+)\}/g, (_match, name: string) => {
+    out[key] = value.replace(ENV_REFERENCE, (_match, name: string) => {
       const found = env[name];
       if (found === undefined)
         throw new LoginError(
@@ -78,6 +109,7 @@ export function readLoginRecipe(path: string): LoginRecipe {
       { path },
     );
   }
+  checkRecipeEnv(parsed.data);
   return parsed.data;
 }
 
@@ -127,6 +159,13 @@ export function sessionSecrets(session: LiveSession): string[] {
 
 /** The secret values a recipe sends: its form and JSON fields after ${ENV} expansion. */
 export function recipeSecrets(recipe: LoginRecipe, env: NodeJS.ProcessEnv = process.env): string[] {
+  try {
+    checkRecipeEnv(recipe);
+  } catch (error) {
+    // A variable the recipe may not use fails the login itself; nothing is expanded.
+    if (error instanceof LoginError) return [];
+    throw error;
+  }
   const values = (fields: Record<string, string> | undefined) => {
     try {
       return Object.values(expand(fields, env) ?? {});
@@ -159,6 +198,7 @@ export async function logIn(
   recipe: LoginRecipe,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LiveSession> {
+  checkRecipeEnv(recipe);
   const jar = new CookieJar();
   const loginUrl = onOrigin('url', recipe.url, baseUrl);
   const pageUrl = recipe.csrfPage === undefined ? undefined : onOrigin('csrfPage', recipe.csrfPage, baseUrl);
