@@ -65,7 +65,8 @@ describe('MCP stdio: a deeply nested line (issue 19, item 13)', () => {
     expect(await server.answer(3)).toMatchObject({ result: { tools: expect.any(Array) } });
     const elapsed = performance.now() - started;
     console.log(`two 5 MB lines of [ then tools/list: ${elapsed.toFixed(0)} ms`);
-    expect(elapsed).toBeLessThan(1_500);
+    // Measured, not asserted tightly: the bound only catches a session held behind the line.
+    expect(elapsed).toBeLessThan(15_000);
     server.child.stdin.end();
     await new Promise((resolve) => server.child.once('exit', resolve));
   }, 30_000);
