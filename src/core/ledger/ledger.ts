@@ -298,6 +298,22 @@ export class Ledger {
     return true;
   }
 
+  /**
+   * Commits the queue, waiting for another process's write lock at most `limitMs` (default:
+   * the busy limit), without blocking the event loop. True once everything queued is on disk;
+   * false when the lock was still held at the deadline (the entries stay queued and retried).
+   * For callers that must not acknowledge anything before its entry is committed (MCP).
+   */
+  async commit(limitMs = this.settings.busyLimitMs): Promise<boolean> {
+    const deadline = Date.now() + limitMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.flush()) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelay(attempt), left)));
+    }
+  }
+
   /** The flush of an event-loop turn or a retry: nothing thrown here could be caught by anyone. */
   private flushInBackground(): void {
     try {

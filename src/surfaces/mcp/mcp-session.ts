@@ -171,7 +171,19 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     });
     // The client (or the user running `tally runs show` beside it) may read the ledger as
     // soon as it has the result: the call's entry is committed before the answer goes out.
-    options.ledger.flush();
+    // Under another process's write lock the answer waits (bounded); past that, the call is
+    // not acknowledged as done: its entry is still queued, not yet evidence.
+    if (!(await options.ledger.commit())) {
+      return {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: `LEDGER_BUSY: ${request.params.name} ran${record.outcome === 'ok' ? '' : ` (${record.outcome})`}, but its ledger entry could not be committed: another process holds the ledger's write lock (${options.ledger.path}). The entry is kept in memory and written when the lock frees; do not treat this call as recorded until then, and stop the other writer or use another --ledger.`,
+          },
+        ],
+      };
+    }
     if (record.outcome === 'ok') {
       counts.ok += 1;
       // The text and the structured copy both carry the result, so each gets half the cap.
