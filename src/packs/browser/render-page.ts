@@ -97,6 +97,16 @@ export async function renderPage(target: URL, options: RenderPageOptions): Promi
     const context = await browser.newContext({ serviceWorkers: 'block' });
     // Requests the route already reported (blocked, unreachable): not listed twice.
     const reported = new WeakSet<object>();
+    // WebSockets bypass context.route: they get the same loopback check (ws→http, wss→https).
+    await context.routeWebSocket(/.*/, (socket) => {
+      const url = socket.url();
+      const verdict = checkLoopbackUrl(url.replace(/^ws(s?):/i, 'http$1:'));
+      if (!verdict.ok) {
+        push(report.blockedRequests, { url: clip(url), why: verdict.code });
+        return socket.close({ code: 1008, reason: 'blocked: not a loopback host' });
+      }
+      socket.connectToServer();
+    });
     await context.route('**/*', async (route) => {
       const request = route.request();
       const url = request.url();

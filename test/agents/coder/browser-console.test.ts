@@ -57,6 +57,9 @@ const PAGES: Record<string, { status?: number; type?: string; body: string }> = 
   '/throws': { body: '<!doctype html><title>T</title><script>null.boom()</script>' },
   '/missing-image': { body: '<!doctype html><title>M</title><img src="/nope.png">' },
   '/external': { body: '<!doctype html><title>E</title><img src="http://example.com/x.png">' },
+  '/socket': {
+    body: '<!doctype html><title>W</title><script>const s = new WebSocket("ws://example.com/live"); s.onerror = () => console.log("socket refused");</script>',
+  },
   '/gone': { status: 404, body: 'not here' },
 };
 
@@ -136,6 +139,11 @@ describe.skipIf(!hasChromium)(`browser_console in real Chromium (${CHROMIUM})`, 
     const { result } = await open('/external');
     expect(result.blockedRequests).toEqual([{ url: 'http://example.com/x.png', why: 'URL_NOT_LOOPBACK' }]);
     expect(result.failedRequests).toEqual([]);
+  });
+
+  it('blocks a WebSocket to another host before it leaves the machine (issue 19, item 7)', async () => {
+    const { result } = await open('/socket');
+    expect(result.blockedRequests).toEqual([{ url: 'ws://example.com/live', why: 'URL_NOT_LOOPBACK' }]);
   });
 
   it('does not follow a redirect to a host that is not loopback', async () => {
