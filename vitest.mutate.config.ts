@@ -68,6 +68,8 @@ export default defineConfig({
       'test/agents/fisherman/parse-fish-contract.test.ts',
       'test/agents/coder/coder-contract.test.ts',
       'test/agents/coder/claims-in-data.test.ts',
+      'test/agents/coder/changes-report.test.ts',
+      'test/agents/coder/change-list.test.ts',
       'test/core/agent/summary-counts-unit.test.ts',
       'test/core/agent/summary-counts.test.ts',
       'test/core/agent/content-words.test.ts',

@@ -7,14 +7,7 @@ import {
   rowsAbout,
   type TurnFacts,
 } from './flag-false-statements.js';
-import {
-  changeBlocks,
-  fileLike,
-  fileSpellings,
-  listedClaims,
-  NOTHING_CHANGED,
-  type SaidChange,
-} from './mentioned-changes.js';
+import { changeBlocks, fileLike, fileSpellings, listedClaims, type SaidChange } from './mentioned-changes.js';
 
 /** One entry of the reply's `Changes:` list. */
 export interface ListedChange {
@@ -38,9 +31,9 @@ export interface ChangeList {
 }
 
 const STRICT_VERB = /^(created|updated|deleted|moved|renamed)\b\s*:?\s*/i;
-/** Files without an extension that a list may name bare. */
+/** Files without an extension that a list may name bare (with a directory, any path is `fileLike`). */
 const WELL_KNOWN_FILE =
-  /^(?:[\w.-]+\/)*(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Brewfile|LICENSE|NOTICE|AUTHORS|CODEOWNERS)$/;
+  /^(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Brewfile|LICENSE|NOTICE|AUTHORS|CODEOWNERS)$/;
 const ARROW = /^\s*(?:->|→|=>|\bto\b)\s*/i;
 
 /** A path at the start of `text`: in backticks or quotes (spaces allowed), else up to a space. */
@@ -49,7 +42,11 @@ function takePath(text: string): { path: string; rest: string } | undefined {
   if (quoted) return { path: (quoted[2] as string).trim(), rest: text.slice(quoted[0].length) };
   const bare = /^\S+/.exec(text);
   if (!bare) return undefined;
-  const path = bare[0].replace(/^[*_]+|[*_,;:.]+$/g, '');
+  // Emphasis around a path (`*a.ts*`, `**a.ts**,`) is no part of it; a name's own leading
+  // underscores (`__init__.py`, `_config.yml`) are.
+  const token = bare[0];
+  const emphasised = /[*_][,;:.]*$/.test(token);
+  const path = (emphasised ? token.replace(/^[*_]+/, '') : token).replace(/[*_,;:.]+$/, '');
   return path ? { path, rest: text.slice(bare[0].length) } : undefined;
 }
 
@@ -102,8 +99,8 @@ export function parseChangeList(text: string): ChangeList | undefined {
   const listed = new Set<number>();
   for (const block of blocks) {
     for (let index = block.first; index <= block.last; index++) listed.add(index);
+    // A `none` bullet names no file, so it adds no entry (`changeBlocks` marks the block `none`).
     for (const bullet of block.bullets) {
-      if (NOTHING_CHANGED.test(bullet.replace(/[`*_]/g, '').trim())) continue;
       const strict = strictEntry(bullet);
       // The recap rule is the prose rule (`listedClaims`), applied to the whole bullet.
       const recap = listedClaims(bullet).some((claim) => claim.recap);

@@ -25,9 +25,8 @@ export interface PathHistory {
 
 const ABSENT: FileState = { exists: false };
 
-function stateOf(value: unknown): FileState | undefined {
-  if (value === null) return ABSENT;
-  if (typeof value !== 'object' || value === undefined) return undefined;
+/** An existing file, with the size and hash recorded in `value` where they are known. */
+function present(value: object): FileState {
   const { bytes, sha256 } = value as { bytes?: unknown; sha256?: unknown };
   return {
     exists: true,
@@ -36,22 +35,27 @@ function stateOf(value: unknown): FileState | undefined {
   };
 }
 
-/** The state a call found: `observed.before` when the tool recorded it, else what its kind implies. */
+function stateOf(value: unknown): FileState | undefined {
+  if (value === null) return ABSENT;
+  return typeof value === 'object' ? present(value) : undefined;
+}
+
+/**
+ * The state a call found: `observed.before` when the tool recorded it, else what its kind
+ * implies (a read's own observation replaces it in `fileHistories`).
+ */
 function beforeOf(effect: Effect): FileState {
   const observed = effect.observed ?? {};
   if ('before' in observed) {
     const recorded = stateOf(observed.before);
     if (recorded) return recorded;
   }
-  if (effect.kind === 'read') return stateOf(observed) ?? { exists: true };
   // Ledgers written before `before` was recorded: a create found nothing, the rest found a file.
   return effect.kind === 'created' ? ABSENT : { exists: true };
 }
 
 function afterOf(effect: Effect): FileState {
-  if (effect.kind === 'deleted') return ABSENT;
-  const { bytes, sha256 } = effect.observed ?? {};
-  return stateOf({ bytes, sha256 }) ?? { exists: true };
+  return effect.kind === 'deleted' ? ABSENT : present(effect.observed ?? {});
 }
 
 /**

@@ -82,15 +82,18 @@ function clauseRequirements(clause: string): FileRequirement[] {
   const found: FileRequirement[] = [];
   let action: FileAction | 'read' | undefined;
   let negated = false;
-  let previous = '';
+  // A negation that already kept a path ("leave a.md and delete b.md") does not reach a later verb.
+  let kept = false;
   for (const [index, token] of tokens.entries()) {
     if (token.kind === 'word') {
       const verb = verbOf(token.text);
       if (verb) {
-        action = negated && verb !== 'read' ? 'keep' : verb;
+        action = negated && !kept && verb !== 'read' ? 'keep' : verb;
         negated = false;
-      } else if (NEGATION.test(token.text) || (previous === 'do' && token.text === 'not')) negated = true;
-      previous = token.text;
+      } else if (NEGATION.test(token.text)) {
+        negated = true;
+        kept = false;
+      }
       continue;
     }
     if (token.kind === 'content') {
@@ -100,6 +103,7 @@ function clauseRequirements(clause: string): FileRequirement[] {
     }
     if (negated) {
       found.push({ action: 'keep', path: token.text });
+      kept = true;
       continue;
     }
     if (!action || action === 'read') continue;
@@ -130,8 +134,8 @@ function clauseRequirements(clause: string): FileRequirement[] {
  * nothing. Returns undefined when the request names no file with an action.
  */
 export function parseCoderContract(task: string): StatedContract | undefined {
-  // Quoted text is kept whole; clauses split on sentence ends, semicolons and "then".
-  const clauses = task.split(/(?<=[.!?;])\s+(?=[A-Z`"“])|\n+|;\s*|\s+then\s+|,\s+and\s+then\s+/i);
+  // Quoted text is kept whole; clauses split on sentence ends, semicolons and "then" (", and then" too).
+  const clauses = task.split(/(?<=[.!?;])\s+(?=[A-Z`"“])|\n+|;\s*|\s+then\s+/i);
   const files: FileRequirement[] = [];
   for (const clause of clauses) {
     if (/\?\s*$/.test(clause.trim())) continue;

@@ -348,3 +348,302 @@ describe('agrees with requestProblems on what the old grammar could say', () => 
     );
   });
 });
+
+describe('what each unmet message says', () => {
+  const testLinked = (id: string, links: Record<string, string>): Partial<Effect> => ({
+    key: `${P}/tests/${id}`,
+    id,
+    type: 'test',
+    observed: { links },
+  });
+
+  it('a child pointing at a parent the run never saw is not said to point at an older one', () => {
+    const untypedRead: Partial<Effect> = { key: '/api/things/77', id: '77', kind: 'read' };
+    const context = run(readSuite('55'), untypedRead, suite('102'), testLinked('1', { suite_id: '77' }));
+    expect(check('a suite with a test in it', context)).toEqual([
+      'test 1 is not linked to a suite this run created (it points at 77)',
+      'suite 102 has 0 of the 1 test asked for',
+    ]);
+  });
+
+  it('a resource of another space with the same id is not the older parent', () => {
+    const file: Partial<Effect> = { space: 'fs', key: 'suites/55', id: '55', type: 'suite', kind: 'read' };
+    const context = run(file, suite('102'), testLinked('1', { suite_id: '55' }));
+    expect(check('a suite with a test in it', context)).toEqual([
+      'test 1 is not linked to a suite this run created (it points at 55)',
+      'suite 102 has 0 of the 1 test asked for',
+    ]);
+  });
+
+  it('a per-parent count names the parent type, whichever entity comes first', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'tag', type: 'tag', count: 1 },
+        { ref: 'suite', type: 'suites', count: 2 },
+        { ref: 'test', type: 'tests', count: 2, parent: { ref: 'suite' }, perParent: true },
+      ],
+    };
+    const context = run(
+      { key: `${P}/tags/9`, id: '9', type: 'tag' },
+      suite('101'),
+      suite('102'),
+      test('1', '101'),
+    );
+    expect(check(stated, context)).toEqual([
+      'asked for 4 tests (2 per suite), this run created 1',
+      'suite 101 has 1 of the 2 tests asked for',
+      'suite 102 has 0 of the 2 tests asked for',
+    ]);
+  });
+
+  it('top-level items beside items in a named parent are counted outside it', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'loose', type: 'test', count: 1 },
+        { ref: 'in', type: 'tests', count: 2, parent: { type: 'suite', id: '101' } },
+      ],
+    };
+    const context = run(test('1', '101'), test('2', '101'), test('3', '101'));
+    expect(check(stated, context)).toEqual([
+      'asked for 1 test outside suite 101, this run created 0',
+      'asked for 2 tests in suite 101, this run created 3 there',
+    ]);
+  });
+
+  it('children asked for under the new parents in all are counted there, not per parent', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'suite', type: 'suites', count: 2 },
+        { ref: 'each', type: 'test', count: 1, parent: { ref: 'suite' }, perParent: true },
+        { ref: 'extra', type: 'test', count: 1, parent: { ref: 'suite' }, titles: ['Extra'] },
+        { ref: 'loose', type: 'test', count: 1 },
+      ],
+    };
+    const loose = (id: string): Partial<Effect> => ({ key: `${P}/tests/${id}`, id, type: 'test' });
+    const context = run(
+      suite('101'),
+      suite('102'),
+      test('1', '101'),
+      test('2', '102'),
+      loose('3'),
+      loose('4'),
+    );
+    expect(check(stated, context)).toEqual([
+      'asked for 3 tests under the suites this run created, it created 2 there',
+      'asked for 1 test not under a suite this run created, this run created 2',
+      'asked for a test titled "Extra", but no test this run created has that title',
+    ]);
+  });
+
+  it('a child that fits no parent is reported against the parent it points at', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'suite', type: 'suite', count: 1 },
+        { ref: 'in-suite', type: 'tests', count: 1, parent: { ref: 'suite' }, perParent: true },
+        { ref: 'in-folder', type: 'tests', count: 1, parent: { type: 'folder', id: '7' } },
+      ],
+    };
+    const inFolder8: Partial<Effect> = {
+      key: `${P}/folders/8/tests/2`,
+      id: '2',
+      type: 'test',
+      observed: { parents: [P, `${P}/folders/8`] },
+    };
+    expect(check(stated, run(suite('101'), test('1', '101'), inFolder8))).toEqual([
+      'asked for 1 test in folder 7, this run created 0 there',
+      `test 2 is not in folder 7 (it points at ${P}/folders/8)`,
+    ]);
+  });
+
+  it('a child under the wrong new parent is reported against the parent type, not the top level', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'loose', type: 'test', count: 1 },
+        { ref: 'smoke', type: 'suite', count: 1, titles: ['Smoke'] },
+        { ref: 'nightly', type: 'suite', count: 1, titles: ['Nightly'] },
+        { ref: 'smoke-tests', type: 'tests', count: 2, parent: { ref: 'smoke' }, perParent: true },
+      ],
+    };
+    const context = run(
+      suite('101', { title: 'Smoke · m' }),
+      suite('102', { title: 'Nightly · m' }),
+      test('1', '101'),
+      test('2', '101'),
+      testLinked('3', { parentId: '102' }),
+    );
+    expect(check(stated, context)).toEqual([
+      'asked for 1 test not under a suite this run created, this run created 0',
+      'test 3 is not linked to a suite this run created (it points at 102)',
+    ]);
+  });
+
+  it('parents nothing tells apart: each count is matched to its own parents', () => {
+    const text = '2 suites with 2 tests each and a suite with 3 tests';
+    const tests = (suiteId: string, ...ids: string[]) => ids.map((id) => test(id, suiteId));
+    const suites = [suite('101'), suite('102'), suite('103')];
+    expect(
+      check(
+        text,
+        run(...suites, ...tests('101', '1', '2'), ...tests('102', '3', '4'), ...tests('103', '5', '6', '7')),
+      ),
+    ).toEqual([]);
+    expect(
+      check(
+        text,
+        run(...suites, ...tests('101', '1', '2', '3'), ...tests('102', '4', '5', '6'), ...tests('103', '7')),
+      ),
+    ).toEqual(['the suites this run created have 3, 3, 1 tests each, asked for 3, 2, 2']);
+    expect(check(text, run(...tests('55', '1', '2')))).toContain(
+      'the suites this run created have no tests each, asked for 3, 2, 2',
+    );
+  });
+
+  it('parents nothing tells apart, only one with children asked for', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'a', type: 'suite', count: 1 },
+        { ref: 'a-tests', type: 'tests', count: 2, parent: { ref: 'a' }, perParent: true },
+        { ref: 'b', type: 'suite', count: 1 },
+        { ref: 'note', type: 'note', count: 1 },
+      ],
+    };
+    const note: Partial<Effect> = {
+      key: `${P}/suites/102/notes/9`,
+      id: '9',
+      type: 'note',
+      observed: { parents: [P, `${P}/suites/102`] },
+    };
+    expect(check(stated, run(suite('101'), suite('102'), test('1', '101'), test('2', '101'), note))).toEqual(
+      [],
+    );
+    expect(check(stated, run(suite('101'), suite('102'), test('1', '101'), test('2', '102'), note))).toEqual([
+      'the suites this run created have 1, 1 tests each, asked for 2, 0',
+    ]);
+  });
+
+  it('children asked for in all under parents nothing tells apart may go under either', () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'a', type: 'suite', count: 1 },
+        { ref: 'b', type: 'suite', count: 1 },
+        { ref: 'b-tests', type: 'tests', count: 3, parent: { ref: 'b' } },
+      ],
+    };
+    expect(
+      check(stated, run(suite('101'), suite('102'), test('1', '101'), test('2', '101'), test('3', '102'))),
+    ).toEqual([]);
+  });
+
+  it('titles asked for per parent are reported per parent only', () => {
+    const context = run(
+      suite('101'),
+      suite('102'),
+      test('1', '101', { title: 'Login · m' }),
+      test('2', '101', { title: 'Login · m' }),
+      test('3', '102', { title: 'Login · m' }),
+      test('4', '102', { title: 'Login · m' }),
+    );
+    expect(check('2 suites, each with tests "Login" and "Logout"', context)).toEqual([
+      'suite 101 has no test titled "Logout"',
+      'suite 102 has no test titled "Logout"',
+    ]);
+  });
+
+  it('a missing title lists at most three titled items, and none when nothing has a title', () => {
+    const context = run(
+      suite('101'),
+      suite('102', { title: 'A · m' }),
+      suite('103', { title: 'B · m' }),
+      suite('104', { title: 'C · m' }),
+      suite('105', { title: 'D · m' }),
+    );
+    expect(check('5 suites "A", "B", "C", "D" and "E"', context)).toEqual([
+      'asked for a suite titled "E", but no suite this run created has that title (suite 102 is titled "A · m"; suite 103 is titled "B · m"; suite 104 is titled "C · m")',
+    ]);
+    expect(check('a suite "Smoke"', run(suite('101')))).toEqual([
+      'asked for a suite titled "Smoke", but no suite this run created has that title',
+    ]);
+  });
+
+  it('another parent of the named type made by this run is no problem', () => {
+    expect(check('a test in suite 101', run(suite('102'), test('1', '101')))).toEqual([]);
+  });
+
+  it('a project link field must be named after the project type and name the project', () => {
+    const linked = (id: string, links: Record<string, string>): Partial<Effect> => ({
+      key: `/api/suites/${id}`,
+      id,
+      type: 'suite',
+      observed: { links },
+    });
+    const context = run(
+      linked('7', { projectIdea: 'alpha-shop' }),
+      linked('8', { project: 'alpha-shop' }),
+      linked('9', { projectId: 'beta', ownerId: 'alpha-shop' }),
+    );
+    expect(check('3 suites in project alpha-shop', context)).toEqual([
+      'suite 7 (/api/suites/7) is not in project alpha-shop, which the request named',
+      'suite 9 (/api/suites/9) is not in project alpha-shop, which the request named',
+    ]);
+  });
+
+  it('a named scope without its type word is a project; a blank run scope names nothing', () => {
+    const stated: FishContract = {
+      entities: [{ ref: 'suite', type: 'suite', count: 1 }],
+      scope: 'alpha-shop',
+    };
+    const inBeta: Partial<Effect> = { key: '/api/beta/suites/7', id: '7', type: 'suite' };
+    expect(check(stated, run(inBeta), { path: '  ', fallback: false })).toEqual([
+      'suite 7 (/api/beta/suites/7) is not in project alpha-shop, which the request named',
+    ]);
+  });
+
+  it('only HTTP resources are checked against the scope; an untyped one is an item', () => {
+    const untyped: Partial<Effect> = { key: '/api/beta/things/7', id: '7' };
+    const file: Partial<Effect> = { space: 'fs', key: 'notes.txt', type: 'file' };
+    expect(check('a suite', run(suite('101'), untyped, file), alphaShop)).toEqual([
+      'item 7 (/api/beta/things/7) is outside the requested scope /projects/alpha-shop',
+    ]);
+  });
+
+  it('claimed items without a type are not counted against a type', () => {
+    const context = run(suite('101'));
+    context.verified.push({ target: 'notes.txt', via: 'write', evidenceSeq: 1 });
+    expect(check('a suite', context)).toEqual([]);
+  });
+
+  it("a claimed item whose type names only one of a group's types is counted", () => {
+    const stated: FishContract = {
+      entities: [
+        { ref: 'a', type: 'suite', count: 1 },
+        { ref: 'b', type: 'test suite', count: 1 },
+      ],
+    };
+    const smoke = (id: string): Partial<Effect> => ({
+      key: `${P}/smoke_suites/${id}`,
+      id,
+      type: 'smoke_suites',
+    });
+    const context = run(smoke('1'), smoke('2'));
+    context.verified.push(context.verified[0] as VerifiedItem);
+    expect(check(stated, context)).toEqual([
+      '3 suites claimed, 2 distinct suites exist: smoke_suites 1 claimed 2 times',
+    ]);
+  });
+
+  it('repeated claims and claims of resources not created are listed together', () => {
+    const context = run(suite('101'), suite('102'));
+    const item = context.verified[0] as VerifiedItem;
+    const other = (id: string): VerifiedItem => ({
+      target: id,
+      type: 'suite',
+      resource: `${P}/suites/${id}`,
+      via: 'GET',
+      evidenceSeq: 1,
+    });
+    context.verified = [item, item, context.verified[1] as VerifiedItem, other('55'), other('56')];
+    expect(check('2 suites', context)).toEqual([
+      `5 suites claimed, 2 distinct suites exist: suite 101 claimed 2 times; ${P}/suites/55, ${P}/suites/56 not created by this run`,
+    ]);
+  });
+});

@@ -82,6 +82,17 @@ describe('a failed effectful call stays a failure until the same intent succeeds
     ]);
   });
 
+  it('a refusal names a suggestion only when it gave one as text', () => {
+    const refusal = (details?: unknown) =>
+      call('write', 'rejected', {
+        target: `/elsewhere/${details ? 'c' : 'b'}.md`,
+        error: { code: 'PATH_OUTSIDE_PROJECT', message: 'outside', ...(details ? { details } : {}) },
+      });
+    const [plain, odd] = unrecoveredFailures([refusal(), refusal({ suggestion: { path: 'b.md' } })], TOOLS);
+    expect(plain).not.toHaveProperty('suggestion');
+    expect(odd).not.toHaveProperty('suggestion');
+  });
+
   it('a call refused because its input could not be read is recovered by any later success of the tool', () => {
     const unread = call('write', 'rejected', {
       target: 'write',
@@ -224,6 +235,7 @@ describe('whether the agent reported a failure', () => {
       false,
     );
     expect(isReported(failure('POST /suites'), [{ target: '  ', type: '', reason: 'r' }])).toBe(false);
+    expect(isReported(failure('POST /suites'), [{ target: ' /suites\n', reason: 'r' }])).toBe(true);
     expect(isReported(failure('POST /suites'), [{ reason: 'POST /suites failed' }])).toBe(false);
     expect(isReported(failure('POST /suites'), [])).toBe(false);
   });
@@ -252,6 +264,17 @@ describe('why a run is not a success', () => {
       'POST /a → 500 failed and was never retried successfully (not reported by the agent)',
       'POST /b → 403 failed and was never retried successfully (reported as failed)',
       'reported as not done: /b — forbidden',
+    ]);
+  });
+
+  it('says a refused step was refused, not that it failed', () => {
+    expect(
+      unmetReasons({
+        ...none,
+        failures: [{ ...failure('write /elsewhere/b.md', 'write /elsewhere/b.md (outside)'), refused: true }],
+      }),
+    ).toEqual([
+      'write /elsewhere/b.md (outside) was refused and was never retried successfully (not reported by the agent)',
     ]);
   });
 
