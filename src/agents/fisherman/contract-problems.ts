@@ -34,9 +34,14 @@ function pointer(child: NetEffect, parentType: string, net: NetEffects): string 
       (candidate.key === claimed ||
         (candidate.id === claimed && candidate.type !== undefined && sameType(parentType, candidate.type))),
   );
-  // Seen existing before this run changed it (read first, or only read): an older parent.
-  const older = target?.preExisting ? ', which existed before this run' : '';
-  return ` (it points at ${claimed}${older})`;
+  // Seen existing before this run changed it (read first, or only read): an older parent;
+  // made by this run: a parent that already has what was asked (one child too many there).
+  const whose = target?.preExisting
+    ? ', which existed before this run'
+    : target?.change === 'created'
+      ? ', made by this run but not one it was asked under, or one that already has what was asked'
+      : '';
+  return ` (it points at ${claimed}${whose})`;
 }
 
 function countProblems(group: TypeGroup, contract: FishContract): string[] {

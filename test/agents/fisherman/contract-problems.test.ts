@@ -473,7 +473,7 @@ describe('what each unmet message says', () => {
     );
     expect(check(stated, context)).toEqual([
       'asked for 1 test not under a suite this run created, this run created 0',
-      'test 3 is not linked to a suite this run created (it points at 102)',
+      'test 3 is not linked to a suite this run created (it points at 102, made by this run but not one it was asked under, or one that already has what was asked)',
     ]);
   });
 
