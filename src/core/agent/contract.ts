@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { NetEffects } from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
 import type { RunRecorder } from '../ledger/ledger.js';
-import type { VerifiedItem } from './ending.js';
+import type { RunContract, VerifiedItem } from './ending.js';
 import { requestWords, unaccounted } from './request-words.js';
 
 /** What a request check sees: this run's net effects, its entries and the verified items. */
@@ -13,24 +13,14 @@ export interface RequestCheckContext {
 }
 
 /** Who stated a run's contract: a deterministic parser of the request, the model (`plan`), or the agent's own hook. */
-export type ContractSource = 'request' | 'model' | 'agent';
+export type ContractSource = RunContract['source'];
 
 /**
  * A run's request contract: the request's structure in data, fixed before the run's first
  * effect. `success` means the net effects meet it; a contract that leaves request words out
- * (`dropped`) can never be met.
+ * (`dropped`) can never be met. One shape with what results and the ledger carry.
  */
-export interface RequestContract {
-  source: ContractSource;
-  /** One line for people: "2 suites, each with 3 tests, in project alpha-shop". */
-  description: string;
-  /** The agent's own structure (JSON): entities and counts, files and content… */
-  data: unknown;
-  /** What the contract states, as words: counts, quoted strings, paths, names, type words. */
-  words: string[];
-  /** Words of the request this contract does not account for. */
-  dropped?: string[];
-}
+export type RequestContract = RunContract;
 
 /** What an agent derives a contract from, before `source` and the cross-check are added. */
 export type StatedContract = Omit<RequestContract, 'source' | 'dropped'>;
@@ -92,7 +82,7 @@ export async function contractProblems(
 }
 
 /** The ledger entry's data for a contract (also what `--json` and the report show). */
-export function contractRecord(contract: RequestContract): Record<string, unknown> {
+export function contractRecord(contract: RequestContract): RequestContract {
   return {
     source: contract.source,
     description: contract.description,

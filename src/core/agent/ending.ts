@@ -73,14 +73,22 @@ export interface RunResult {
   facts?: Record<string, unknown>;
 }
 
-/** A run's request contract as results and the ledger carry it. */
-export interface RunContract {
+/**
+ * A run's request contract, as the run holds it and as results and the ledger carry it:
+ * the request's structure in data, fixed before the run's first effect (see `ContractSpec`).
+ */
+export type RunContract = {
+  /** Who stated it: a parser of the request, the model (`plan`), or the agent's own hook. */
   source: 'request' | 'model' | 'agent';
+  /** One line for people: "2 suites, each with 3 tests, in project alpha-shop". */
   description: string;
+  /** The agent's own structure (JSON): entities and counts, files and content… */
   data: unknown;
+  /** What the contract states, as words: counts, quoted strings, paths, names, type words. */
   words: string[];
+  /** Words of the request this contract does not account for: it can never be met. */
   dropped?: string[];
-}
+};
 
 const EXPLANATIONS: Record<EndingReason, string> = {
   finished: 'the agent finished and its claims were checked against the ledger',

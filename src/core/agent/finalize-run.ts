@@ -206,7 +206,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
           ? `Not done. ${told}`
           : `Partly done: ${plural(verified.length, 'item')} made before the run ended ${backed} backed by the ledger. ${told}`;
   }
-  const runContract = contract ? (contractRecord(contract) as unknown as RunResult['contract']) : undefined;
+  const runContract = contract ? contractRecord(contract) : undefined;
   const draft: Omit<RunResult, 'text'> = {
     runId: recorder.runId,
     agent: agent.name,
