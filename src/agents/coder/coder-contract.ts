@@ -1,4 +1,5 @@
 import type { ClaimResolver } from '../../core/agent/claims.js';
+import { QUOTED_CONTENT, quotedContentOf } from '../../core/agent/content-words.js';
 import type { ContractSpec, RequestContract, StatedContract } from '../../core/agent/contract.js';
 import { isPathWord } from '../../core/agent/request-words.js';
 import type { NetEffect, NetEffects } from '../../core/effects.js';
@@ -36,8 +37,11 @@ const VERBS: [RegExp, FileAction | 'read'][] = [
   ],
 ];
 const NEGATION = /^(?:don't|dont|do not|never|without|not|leave|keep|preserve)$/i;
-const CONTENT =
-  /^(?:containing|contains|with\s+(?:the\s+)?(?:text|content|contents|line|words?)|that\s+(?:says|reads)|saying|reading)\s*:?\s*(?:"([^"\n]{1,2000})"|“([^”\n]{1,2000})”|'([^'\n]{1,2000})'|`([^`\n]{1,2000})`)/i;
+// Content a request states for a file: "containing "X"", "with the text "X"", "that says "X"".
+const CONTENT = new RegExp(
+  `^(?:containing|contains|with\\s+(?:the\\s+)?(?:text|content|contents|line|words?)|that\\s+(?:says|reads)|saying|reading)\\s*:?\\s*${QUOTED_CONTENT}`,
+  'i',
+);
 
 type Token =
   | { kind: 'word'; text: string }
@@ -57,7 +61,7 @@ function tokenize(clause: string): Token[] {
     if (content) {
       tokens.push({
         kind: 'content',
-        text: content.slice(1, 5).find((group) => group !== undefined) as string,
+        text: quotedContentOf(content) as string,
       });
       rest = rest.slice(content[0].length);
       continue;
