@@ -1,26 +1,10 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/core/errors.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import { tempDir } from '../helpers.js';
-
-const HOLDER = join(import.meta.dirname, 'fixtures', 'hold-ledger-lock.ts');
-
-/** A real second process holding `BEGIN EXCLUSIVE` on the ledger file for `holdMs`. */
-async function holdLock(
-  path: string,
-  holdMs: number,
-): Promise<{ child: ChildProcess; released: Promise<void> }> {
-  const child = fork(HOLDER, [path, String(holdMs)], { execArgv: ['--import', 'tsx'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('error', reject);
-  });
-  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, released };
-}
+import { holdLock } from './hold-lock.js';
 
 /** The longest gap between ticks of a 10 ms interval while `work` runs: how long the event loop froze. */
 function watchEventLoop(): { stop: () => number } {

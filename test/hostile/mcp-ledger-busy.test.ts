@@ -1,4 +1,3 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,21 +8,7 @@ import { ProjectRoot } from '../../src/packs/workspace/project-root.js';
 import { workspaceTools } from '../../src/packs/workspace/tools/index.js';
 import { createMcpServer } from '../../src/surfaces/mcp/create-mcp-server.js';
 import { tempDir } from '../helpers.js';
-
-const HOLDER = join(import.meta.dirname, 'fixtures', 'hold-ledger-lock.ts');
-
-/** A real second process holding `BEGIN EXCLUSIVE` on the ledger file for `holdMs`. */
-async function holdLock(
-  path: string,
-  holdMs: number,
-): Promise<{ child: ChildProcess; released: Promise<void> }> {
-  const child = fork(HOLDER, [path, String(holdMs)], { execArgv: ['--import', 'tsx'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('error', reject);
-  });
-  return { child, released: new Promise<void>((resolve) => child.once('exit', () => resolve())) };
-}
+import { holdLock } from './hold-lock.js';
 
 async function session(busyLimitMs: number) {
   const base = tempDir('tally-mcp-busy-');
