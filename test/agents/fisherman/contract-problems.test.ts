@@ -4,37 +4,12 @@ import type { FishContract } from '../../../src/agents/fisherman/fish-contract.j
 import type { DataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
 import { parseFishContract } from '../../../src/agents/fisherman/parse-fish-contract.js';
 import { requestProblems } from '../../../src/agents/fisherman/request-met.js';
-import { itemFromNet } from '../../../src/core/agent/claims.js';
 import type { VerifiedItem } from '../../../src/core/agent/ending.js';
-import { type Effect, netEffects } from '../../../src/core/effects.js';
-import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import type { Effect } from '../../../src/core/effects.js';
 import type { Scope } from '../../../src/packs/http/endpoints/scope.js';
+import { httpRun } from './http-run.js';
 
-/** One successful call per effect, in order (a create unless the effect says otherwise). */
-function run(...effects: Partial<Effect>[]) {
-  const entries: LedgerEntry[] = effects.map((effect, index) => ({
-    runId: 'r',
-    seq: index + 1,
-    ts: '',
-    kind: 'tool_call',
-    name: 'request',
-    outcome: 'ok',
-    data: {
-      tool: 'request',
-      target: effect.kind === 'read' ? 'GET' : 'POST',
-      evidence: {
-        via: `#${index + 1}`,
-        effects: [{ space: 'http', kind: 'created', observed: {}, ...effect }],
-      },
-    },
-  }));
-  const net = netEffects(entries);
-  /** What a finish verified: by default one item per created resource, as the effect verifier builds them. */
-  const verified: VerifiedItem[] = [...net.values()]
-    .filter((item) => item.change === 'created')
-    .map((item) => itemFromNet(item));
-  return { net, entries, verified };
-}
+const run = httpRun;
 
 const P = '/api/alpha-shop';
 const suite = (id: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({

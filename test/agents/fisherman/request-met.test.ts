@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
 import { requestProblems } from '../../../src/agents/fisherman/request-met.js';
-import { type Effect, netEffects } from '../../../src/core/effects.js';
-import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import type { Effect } from '../../../src/core/effects.js';
 import type { Scope } from '../../../src/packs/http/endpoints/scope.js';
+import { httpRun } from './http-run.js';
 
-/** One successful request per effect, in order. */
-function run(...effects: Partial<Effect>[]) {
-  const entries: LedgerEntry[] = effects.map((effect, index) => ({
-    runId: 'r',
-    seq: index + 1,
-    ts: '',
-    kind: 'tool_call',
-    name: 'request',
-    outcome: 'ok',
-    data: {
-      tool: 'request',
-      target: 'POST',
-      evidence: { via: `#${index + 1}`, effects: [{ space: 'http', kind: 'created', ...effect }] },
-    },
-  }));
-  return { net: netEffects(entries), entries, verified: [] };
-}
+const run = httpRun;
 
 const suite = (id: string, extra: Partial<Effect> = {}): Partial<Effect> => ({
   key: `/api/alpha-shop/suites/${id}`,
