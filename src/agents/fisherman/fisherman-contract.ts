@@ -30,8 +30,3 @@ export function fishermanContract(scope: Scope, knownTypes: readonly string[]): 
     check: (contract, context) => contractProblems(contract.data as FishContract, scope, context),
   };
 }
-
-/** The types of the contract's entities, for taking items from the ledger. */
-export function contractTypes(contract: FishContract | undefined): string[] | undefined {
-  return contract?.entities.map((entity) => entity.type);
-}
