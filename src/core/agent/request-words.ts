@@ -33,7 +33,7 @@ export function isPathWord(token: string): boolean {
 }
 
 /** `./src/a.ts` and `src/a.ts` are one path; a trailing slash names the same folder. */
-export function normalizePath(path: string): string {
+function normalizePath(path: string): string {
   return path
     .replace(/^\.\/+/, '')
     .replace(/\/+$/, '')
