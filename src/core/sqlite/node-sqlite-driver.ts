@@ -42,7 +42,11 @@ export function isUsableNodeSqlite(module: unknown): module is NodeSqliteModule 
 function asSqliteError(error: unknown): unknown {
   const errcode = (error as { errcode?: unknown } | null)?.errcode;
   if (error instanceof Error && typeof errcode === 'number')
-    Object.defineProperty(error, 'code', { value: sqliteCodeName(errcode), configurable: true, writable: true });
+    Object.defineProperty(error, 'code', {
+      value: sqliteCodeName(errcode),
+      configurable: true,
+      writable: true,
+    });
   return error;
 }
 

@@ -1,5 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import { type BetterSqlite3Constructor, loadBetterSqlite3, openBetterSqlite3 } from './better-sqlite3-driver.js';
+import {
+  type BetterSqlite3Constructor,
+  loadBetterSqlite3,
+  openBetterSqlite3,
+} from './better-sqlite3-driver.js';
 import {
   isUsableNodeSqlite,
   type NodeSqliteModule,
@@ -28,7 +32,7 @@ function loadNodeSqlite(): NodeSqliteModule | undefined {
   const getBuiltinModule = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   if (typeof getBuiltinModule !== 'function') return undefined;
   const emitWarning = process.emitWarning;
-  process.emitWarning = function emitOtherWarnings(this: unknown, warning: string | Error, ...rest: unknown[]) {
+  process.emitWarning = function emitOtherWarnings(warning: string | Error, ...rest: unknown[]) {
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: unknown } | undefined)?.type;
     const text = typeof warning === 'string' ? warning : warning.message;
     if (type === 'ExperimentalWarning' && SQLITE_WARNING.test(text)) return;
@@ -74,7 +78,10 @@ export function sqliteDriver(): SqliteDriverName {
 /** Whether `openSqlite` takes a database's bytes here (better-sqlite3; node:sqlite from Node 24). */
 export function sqliteOpensBytes(): boolean {
   const current = driver();
-  return current.name === 'better-sqlite3' || (current.name === 'node:sqlite' && nodeSqliteOpensBytes(current.module));
+  return (
+    current.name === 'better-sqlite3' ||
+    (current.name === 'node:sqlite' && nodeSqliteOpensBytes(current.module))
+  );
 }
 
 /**
