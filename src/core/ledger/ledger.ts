@@ -7,7 +7,23 @@ import { createRunIdGenerator } from '../ids.js';
 import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
-import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
+import {
+  type EntryKind,
+  JOIN_END_ENTRY,
+  type LedgerEntry,
+  type NewEntry,
+  type RunInfo,
+  type RunListing,
+  type RunRecord,
+} from './entry.js';
+import { countLedger, type LedgerCounts } from './ledger-counts.js';
+import {
+  checkLedger,
+  type LedgerProblem,
+  type PurgeResult,
+  purgeRuns,
+  vacuumLedger,
+} from './ledger-maintenance.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
 import { applySchema } from './schema.js';
 
@@ -82,6 +98,18 @@ interface QueuedEntry {
  */
 const GROUP_COMMIT_MS = 5;
 
+/**
+ * The run list reads what it shows: the newest `limit` runs by id (the runs table's own order),
+ * each one's end entry and tool-call count through entries_run_kind — never a scan of entries
+ * (test/core/ledger/query-plans.test.ts keeps the plan).
+ */
+export const LIST_RUNS_SQL = `SELECT r.*, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status, e.ts AS ended_at,
+                (SELECT COUNT(*) FROM entries t WHERE t.run_id = r.id AND t.kind = 'tool_call') AS tool_calls
+           FROM (SELECT * FROM runs WHERE started_at >= @since AND (@agent IS NULL OR agent = @agent)
+                  ORDER BY id DESC LIMIT @limit) r
+           ${JOIN_END_ENTRY}
+          ORDER BY r.id DESC`;
+
 function toEntry(row: EntryRow): LedgerEntry {
   return {
     runId: row.run_id,
@@ -127,7 +155,10 @@ export class Ledger {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private readonly writeQueue: Database.Transaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
   private runQueue: QueuedRun[] = [];
-  private readonly flushOnExit = () => this.finalFlush(false);
+  private readonly flushOnExit = () => {
+    this.finalFlush(false);
+    if (this.database.open && !this.database.readonly) this.leaveRollbackJournal();
+  };
   private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
   private readonly settings: Required<Pick<LedgerOpenOptions, 'busyTimeoutMs' | 'busyLimitMs'>> &
     Pick<LedgerOpenOptions, 'onBusy'>;
@@ -457,22 +488,14 @@ export class Ledger {
     };
   }
 
-  /** Runs newest first, with their ending when they have one. */
+  /** Runs newest first, with their ending when they have one (see LIST_RUNS_SQL). */
   listRuns(options: { limit?: number; since?: string; agent?: string } = {}): RunListing[] {
     this.flush();
-    const rows = this.database
-      .prepare(
-        `SELECT r.*, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status, e.ts AS ended_at,
-                (SELECT COUNT(*) FROM entries t WHERE t.run_id = r.id AND t.kind = 'tool_call') AS tool_calls
-           FROM runs r LEFT JOIN entries e ON e.run_id = r.id AND e.kind = 'end'
-          WHERE r.started_at >= @since AND (@agent IS NULL OR r.agent = @agent)
-          ORDER BY r.id DESC LIMIT @limit`,
-      )
-      .all({
-        since: options.since ?? '',
-        agent: options.agent ?? null,
-        limit: options.limit ?? -1,
-      }) as (RunRow & {
+    const rows = this.database.prepare(LIST_RUNS_SQL).all({
+      since: options.since ?? '',
+      agent: options.agent ?? null,
+      limit: options.limit ?? -1,
+    }) as (RunRow & {
       ending_reason: string | null;
       status: string | null;
       ended_at: string | null;
@@ -487,6 +510,30 @@ export class Ledger {
     }));
   }
 
+  /** What `tally stats` counts since a time, as SQL aggregates (see `countLedger`). */
+  counts(since: string): LedgerCounts {
+    this.flush();
+    return countLedger(this.database, since);
+  }
+
+  /** Retention: removes the runs wholly before `before` (an ISO time), never part of one. */
+  purge(before: string, options: { dryRun?: boolean } = {}): PurgeResult {
+    this.flush();
+    return purgeRuns(this.database, before, options.dryRun);
+  }
+
+  /** Gives the space of purged runs back to the file system. */
+  vacuum(): void {
+    this.flush();
+    vacuumLedger(this.database);
+  }
+
+  /** SQLite's integrity check and the ledger's own invariants; empty when all hold. */
+  check(): LedgerProblem[] {
+    this.flush();
+    return checkLedger(this.database);
+  }
+
   /** Entries of some kinds across runs started since a time; backs `tally stats`. */
   entriesSince(since: string, kinds: EntryKind[]): LedgerEntry[] {
     this.flush();
@@ -497,12 +544,29 @@ export class Ledger {
     return rows.map(toEntry);
   }
 
+  /**
+   * The last writer to leave switches the file back to a rollback journal, so read-only commands
+   * can read it in place without creating `-wal`/`-shm` beside it (see `openReadOnlyDatabase`);
+   * the next writer switches it to WAL again. With another connection open this fails at once
+   * (no wait) and the file stays in WAL mode, which readers then share through those files.
+   */
+  private leaveRollbackJournal(): void {
+    try {
+      this.database.pragma('busy_timeout = 0');
+      this.database.pragma('journal_mode = DELETE');
+    } catch {
+      // Best effort: a WAL-mode file is as valid, only read differently (the ledger's folder
+      // may also be gone already, or read-only: SQLITE_READONLY_DBMOVED and kin).
+    }
+  }
+
   /** Writes what is queued (waiting up to the busy limit) and closes; LEDGER_BUSY if the lock never freed. */
   close(): void {
     if (!this.database.open) return;
     process.removeListener('exit', this.flushOnExit);
     try {
       this.finalFlush(true);
+      if (!this.database.readonly) this.leaveRollbackJournal();
     } finally {
       this.database.close();
     }
