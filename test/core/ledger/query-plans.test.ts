@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { COUNT_SQL } from '../../../src/core/ledger/ledger-counts.js';
 import { LIST_RUNS_SQL } from '../../../src/core/ledger/ledger.js';
+import { COUNT_SQL } from '../../../src/core/ledger/ledger-counts.js';
 import { tempLedger } from '../../helpers.js';
 
 /**
@@ -48,13 +48,17 @@ describe('query plans at scale', () => {
     expect(plan).toContain('SEARCH e USING PRIMARY KEY (run_id=? AND seq=?) LEFT-JOIN');
   });
 
-  it.each(Object.entries(COUNT_SQL))('stats query %s reads entries through an index, never whole', (_, sql) => {
-    const plan = planOf(ledgerWithRuns(), sql);
-    expect(plan.filter((line) => line.startsWith('SCAN') && !MAY_SCAN.test(line))).toEqual([]);
-    const searches = plan.filter((line) => line.startsWith('SEARCH') && !/^SEARCH (r|runs)\b/.test(line));
-    expect(searches.length).toBeGreaterThan(0);
-    for (const line of searches) expect(line).toMatch(/INDEX entries_(run_kind|kind_outcome_ts)|PRIMARY KEY/);
-  });
+  it.each(Object.entries(COUNT_SQL))(
+    'stats query %s reads entries through an index, never whole',
+    (_, sql) => {
+      const plan = planOf(ledgerWithRuns(), sql);
+      expect(plan.filter((line) => line.startsWith('SCAN') && !MAY_SCAN.test(line))).toEqual([]);
+      const searches = plan.filter((line) => line.startsWith('SEARCH') && !/^SEARCH (r|runs)\b/.test(line));
+      expect(searches.length).toBeGreaterThan(0);
+      for (const line of searches)
+        expect(line).toMatch(/INDEX entries_(run_kind|kind_outcome_ts)|PRIMARY KEY/);
+    },
+  );
 
   it('counts by kind and outcome come from entries_kind_outcome_ts alone (the entries themselves are not read)', () => {
     const path = ledgerWithRuns();
