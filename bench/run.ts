@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerBench } from './core/ledger-bench.js';
+import { ledgerScaleBench } from './core/ledger-scale-bench.js';
 import { loopBench } from './core/loop-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
 import { hooksBench } from './hooks/hooks-bench.js';
@@ -12,6 +13,7 @@ import { workspaceBench } from './workspace/workspace-bench.js';
 
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: ledger': ledgerBench,
+  'core: ledger at 1M entries': ledgerScaleBench,
   'core: agent loop': loopBench,
   fisherman: fishermanBench,
   workspace: workspaceBench,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Ledger } from './ledger.js';
-import { type ChatCounts, mergeCounts } from './ledger-counts.js';
+import { type ChatCounts, type LedgerCounts, mergeCounts } from './ledger-counts.js';
 
 export interface LedgerStats {
   since: string;
@@ -61,30 +61,33 @@ export function parseSince(value: string, now: number = Date.now()): string {
   return date.toISOString();
 }
 
-/** One ledger to count, and the fail-open log beside it (when given, the complete count of fail-opens). */
-export interface StatsSource {
-  ledger: Ledger;
-  failOpenLog?: string;
-}
-
-/** Stats of one ledger since `since` (an ISO time); see `computeStatsAcross`. */
+/** Stats of one ledger since `since` (an ISO time); see `statsFromCounts`. */
 export function computeStats(ledger: Ledger, since: string, failOpenLog?: string): LedgerStats {
-  return computeStatsAcross([{ ledger, ...(failOpenLog ? { failOpenLog } : {}) }], since);
+  return statsFromCounts([countForStats(ledger, since, failOpenLog)], since);
 }
 
 /**
- * Stats across ledgers (`tally stats` counts every ledger `tally runs` lists). Each ledger counts
- * with SQL aggregates (see `countLedger`); the counts add up and the rates come from the sums.
+ * One ledger's counts since `since`. With a fail-open log, fail-opens come from it: it is the
+ * complete numerator (hooks record there even when no run is active) — and count nothing when
+ * `logCounted` says a log shared by several ledgers was counted with another one already.
  */
-export function computeStatsAcross(sources: StatsSource[], since: string): LedgerStats {
-  const counts = mergeCounts(
-    sources.map(({ ledger, failOpenLog }) => {
-      const own = ledger.counts(since);
-      if (!failOpenLog) return own;
-      // The fail-open log is the complete numerator: hooks record there even when no run is active.
-      return { ...own, failOpensByWhy: failOpensInLog(failOpenLog, since) };
-    }),
-  );
+export function countForStats(
+  ledger: Ledger,
+  since: string,
+  failOpenLog?: string,
+  logCounted = false,
+): LedgerCounts {
+  const counts = ledger.counts(since);
+  if (!failOpenLog) return counts;
+  return { ...counts, failOpensByWhy: logCounted ? {} : failOpensInLog(failOpenLog, since) };
+}
+
+/**
+ * Stats from the counts of one or more ledgers (`tally stats` counts every ledger `tally runs`
+ * lists): the counts add up, and the rates come from the sums.
+ */
+export function statsFromCounts(all: LedgerCounts[], since: string): LedgerStats {
+  const counts = mergeCounts(all);
   const stats: LedgerStats = {
     since,
     runs: 0,
