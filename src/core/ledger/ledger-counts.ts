@@ -35,13 +35,10 @@ function bump(map: Record<string, number>, key: string, by: number): void {
   map[key] = (map[key] ?? 0) + by;
 }
 
-// Runs started since, each with its end entry (found through entries_run_kind).
-const RUNS_SINCE = `
-  SELECT r.id, r.agent, r.meta, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status
-    FROM runs r ${JOIN_END_ENTRY}
-   WHERE r.started_at >= @since`;
-
-// Chat turns are the runs whose meta carries a `chatId` (the Coder's).
+// Chat turns are the runs whose meta carries a `chatId` (the Coder's), a small share of runs.
+// The chat queries below go from each chat run to its own entries (CROSS JOIN keeps that order;
+// a unary + keeps SQLite from the (kind, …) index, which would walk every guard or tool call of
+// the ledger once per chat run: 118 s at 1M entries).
 const CHAT_RUNS = `
   WITH chat AS (
     SELECT r.id, json_extract(r.meta, '$.chatId') AS chat_id, r.meta, e.outcome AS ending_reason
@@ -50,7 +47,14 @@ const CHAT_RUNS = `
 
 /** Every query of `tally stats`, by name; test/core/ledger/query-plans.test.ts keeps their plans. */
 export const COUNT_SQL = {
-  runsByEnding: `SELECT agent, ending_reason, status, COUNT(*) AS runs FROM (${RUNS_SINCE})
+  // One pass over the runs since: each one's ending, status and whether a guard nudged it (the
+  // nudged runs' ids are gathered once from the index, then looked up per run).
+  runsByEnding: `SELECT agent, ending_reason, status, COUNT(*) AS runs, SUM(nudged) AS nudged FROM (
+          SELECT r.agent, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status,
+                 r.id IN (SELECT run_id FROM entries
+                           WHERE kind = 'guard' AND outcome = 'nudge' AND ts >= @since) AS nudged
+            FROM runs r ${JOIN_END_ENTRY}
+           WHERE r.started_at >= @since)
         GROUP BY agent, ending_reason, status`,
   fires: `SELECT kind, name, outcome, COUNT(*) AS n FROM entries
       WHERE kind IN ('guard', 'gate', 'fail_open') AND ts >= @since GROUP BY kind, name, outcome`,
@@ -58,30 +62,25 @@ export const COUNT_SQL = {
             COUNT(*) AS n
        FROM entries WHERE kind = 'tool_call' AND outcome = 'rejected' AND ts >= @since
       GROUP BY day, code ORDER BY day`,
-  nudgedRuns: `SELECT COUNT(*) AS nudged, COALESCE(SUM(e.outcome = 'finished'), 0) AS finished
-       FROM (SELECT DISTINCT run_id FROM entries
-              WHERE kind = 'guard' AND outcome = 'nudge' AND ts >= @since) nudges
-       JOIN runs r ON r.id = nudges.run_id ${JOIN_END_ENTRY}
-      WHERE r.started_at >= @since`,
   chatTurns: `${CHAT_RUNS}
      SELECT chat.id, chat.chat_id, chat.ending_reason,
             json_extract(chat.meta, '$.orientation.computed') = 1 AS oriented,
-            (SELECT t.outcome FROM entries t WHERE t.run_id = chat.id AND t.kind = 'tool_call' AND t.ts >= @since
+            (SELECT t.outcome FROM entries t WHERE t.run_id = chat.id AND +t.kind = 'tool_call' AND +t.ts >= @since
               ORDER BY t.seq DESC LIMIT 1) AS last_call,
-            EXISTS (SELECT 1 FROM entries g WHERE g.run_id = chat.id AND g.kind = 'guard' AND g.ts >= @since
-                       AND g.name = 'silence' AND g.outcome = 'nudge') AS nudged,
-            EXISTS (SELECT 1 FROM entries g WHERE g.run_id = chat.id AND g.kind = 'guard' AND g.ts >= @since
-                       AND g.name = 'conversational_first_turn') AS conversational
+            EXISTS (SELECT 1 FROM entries g WHERE g.run_id = chat.id AND +g.kind = 'guard' AND +g.ts >= @since
+                       AND +g.name = 'silence' AND +g.outcome = 'nudge') AS nudged,
+            EXISTS (SELECT 1 FROM entries g WHERE g.run_id = chat.id AND +g.kind = 'guard' AND +g.ts >= @since
+                       AND +g.name = 'conversational_first_turn') AS conversational
        FROM chat`,
   pathOutsideProject: `${CHAT_RUNS}
-     SELECT substr(t.ts, 1, 10) AS day, COUNT(*) AS n FROM chat JOIN entries t ON t.run_id = chat.id
-      WHERE t.kind = 'tool_call' AND t.ts >= @since AND t.outcome = 'rejected'
+     SELECT substr(t.ts, 1, 10) AS day, COUNT(*) AS n FROM chat CROSS JOIN entries t ON t.run_id = chat.id
+      WHERE +t.kind = 'tool_call' AND +t.ts >= @since AND +t.outcome = 'rejected'
         AND json_extract(t.data, '$.error.code') = 'PATH_OUTSIDE_PROJECT'
       GROUP BY day`,
   treeCalls: `${CHAT_RUNS}
      SELECT chat.chat_id, COUNT(*) AS n, SUM(json_extract(t.data, '$.evidence.cached') = 1) AS cached
-       FROM chat JOIN entries t ON t.run_id = chat.id
-      WHERE t.kind = 'tool_call' AND t.ts >= @since
+       FROM chat CROSS JOIN entries t ON t.run_id = chat.id
+      WHERE +t.kind = 'tool_call' AND +t.ts >= @since
         AND (t.name = 'fs_tree' OR json_extract(t.data, '$.tool') = 'fs_tree')
       GROUP BY chat.chat_id`,
 } as const;
@@ -89,15 +88,18 @@ export const COUNT_SQL = {
 /** Counts one ledger's runs and entries since `since` (an ISO time). */
 export function countLedger(database: Database.Database, since: string): LedgerCounts {
   const all = (sql: string) => database.prepare(sql).all({ since }) as Row[];
+  const groups = all(COUNT_SQL.runsByEnding);
   const counts: LedgerCounts = {
-    runs: all(COUNT_SQL.runsByEnding).map((row) => ({
+    runs: groups.map((row) => ({
       agent: String(row.agent),
       endingReason: row.ending_reason === null ? null : String(row.ending_reason),
       status: row.status === null ? null : String(row.status),
       runs: Number(row.runs),
     })),
-    nudgedRuns: 0,
-    finishedAfterNudge: 0,
+    nudgedRuns: groups.reduce((sum, row) => sum + Number(row.nudged), 0),
+    finishedAfterNudge: groups
+      .filter((row) => row.ending_reason === 'finished')
+      .reduce((sum, row) => sum + Number(row.nudged), 0),
     guardFires: {},
     gateFires: {},
     rejectionsPerDay: {},
@@ -114,10 +116,6 @@ export function countLedger(database: Database.Database, since: string): LedgerC
     counts.rejectionsPerDay[day] ??= {};
     bump(counts.rejectionsPerDay[day], String(row.code), Number(row.n));
   }
-  // From the nudges to their runs (few), not from every run to the nudges.
-  const nudged = all(COUNT_SQL.nudgedRuns)[0] as Row;
-  counts.nudgedRuns = Number(nudged.nudged);
-  counts.finishedAfterNudge = Number(nudged.finished);
   const chat = countChatTurns(database, since);
   if (chat) counts.chat = chat;
   return counts;

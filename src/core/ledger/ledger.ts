@@ -98,6 +98,9 @@ interface QueuedEntry {
  */
 const GROUP_COMMIT_MS = 5;
 
+/** How much of a ledger a read-only connection maps into memory (pages are mapped as touched). */
+const READ_MMAP_BYTES = 256 * 1024 * 1024;
+
 /**
  * The run list reads what it shows: the newest `limit` runs by id (the runs table's own order),
  * each one's end entry and tool-call count through entries_run_kind — never a scan of entries
@@ -211,14 +214,20 @@ export class Ledger {
       database = options.readonly
         ? openReadOnlyDatabase(path, options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS)
         : new Database(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
+      // Reads map the file rather than copying each page through a read() call: `stats` on a
+      // million entries reads tens of thousands of scattered rows (about a quarter faster).
+      if (options.readonly) database.pragma(`mmap_size = ${READ_MMAP_BYTES}`);
       if (!options.readonly) {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');
         applySchema(database);
       }
-      database.pragma(
-        `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
-      );
+      // A reader waits as long as opening may: a writer holds the file's lock briefly while it
+      // switches the journal (see leaveRollbackJournal), and a read blocks no append of its own.
+      const busyTimeout =
+        options.busyTimeoutMs ??
+        (options.readonly ? (options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS) : DEFAULT_BUSY_TIMEOUT_MS);
+      database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeout))}`);
     } catch (error) {
       database?.close();
       const reason = error instanceof Error ? error.message : String(error);

@@ -22,8 +22,8 @@ function planOf(path: string, sql: string): string[] {
 }
 
 // What the queries may walk whole: the runs table (20k rows at 1M entries), and the small
-// intermediate results they build (the CTE of chat runs, the distinct nudged runs, the co-routine of listed runs).
-const MAY_SCAN = /^SCAN (runs|r|chat|nudges)\b/;
+// intermediate results they build (the CTE of chat runs, the co-routine of listed runs).
+const MAY_SCAN = /^SCAN (runs|r|chat)\b/;
 
 function ledgerWithRuns(): string {
   const ledger = tempLedger();
@@ -57,6 +57,16 @@ describe('query plans at scale', () => {
       expect(searches.length).toBeGreaterThan(0);
       for (const line of searches)
         expect(line).toMatch(/INDEX entries_(run_kind|kind_outcome_ts)|PRIMARY KEY/);
+    },
+  );
+
+  it.each(['chatTurns', 'pathOutsideProject', 'treeCalls'] as const)(
+    'chat query %s goes from each chat run to its own entries, never through all tool calls or guards',
+    (name) => {
+      const plan = planOf(ledgerWithRuns(), COUNT_SQL[name]);
+      const entries = plan.filter((line) => /^SEARCH (t|g|x|e)\b/.test(line));
+      expect(entries.length).toBeGreaterThan(0);
+      for (const line of entries) expect(line).toMatch(/\(run_id=\?/);
     },
   );
 
