@@ -16,7 +16,8 @@ const run = promisify(execFile);
  * `stats --since 30d` and `report` measured as the processes a user runs, interleaved, medians
  * of SAMPLES, each against its target. The baseline is the floor any Node CLI pays for the
  * same rows: node starting, opening the file with better-sqlite3 and selecting the 20 newest runs.
- * TALLY_BENCH_LEDGER_RUNS makes it smaller for a quick look (the targets are for 20,000).
+ * TALLY_BENCH_LEDGER_RUNS makes it smaller for a quick look (the targets are for 20,000);
+ * TALLY_BENCH_LEDGER_KEEP=1 keeps the ledger it built.
  */
 const RUNS = Number(process.env.TALLY_BENCH_LEDGER_RUNS ?? 20_000);
 const ENTRIES_PER_RUN = 50;
@@ -219,6 +220,8 @@ export async function ledgerScaleBench(): Promise<BenchRow[]> {
       row('tally report', 'report', 1000),
     ];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // TALLY_BENCH_LEDGER_KEEP=1 keeps the built ledger to compare another build against it.
+    if (process.env.TALLY_BENCH_LEDGER_KEEP === '1') process.stdout.write(`(ledger kept in ${dir})\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -160,18 +160,21 @@ export class Ledger {
   private runQueue: QueuedRun[] = [];
   private readonly flushOnExit = () => {
     this.finalFlush(false);
-    if (this.database.open && !this.database.readonly) this.leaveRollbackJournal();
+    if (this.database.open && !this.readonly) this.leaveRollbackJournal();
   };
   private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
   private readonly settings: Required<Pick<LedgerOpenOptions, 'busyTimeoutMs' | 'busyLimitMs'>> &
     Pick<LedgerOpenOptions, 'onBusy'>;
   private readonly failOpen: FailOpen;
+  /** Opened read-only: never writes, not even the journal switch on close. */
+  private readonly readonly: boolean;
   /** While another process holds the write lock: when it started, retries so far, the pending timer. */
   private busy: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
 
   private constructor(path: string, database: Database.Database, options: LedgerOpenOptions) {
     this.path = path;
+    this.readonly = Boolean(options.readonly);
     this.database = database;
     this.settings = {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
@@ -575,7 +578,7 @@ export class Ledger {
     process.removeListener('exit', this.flushOnExit);
     try {
       this.finalFlush(true);
-      if (!this.database.readonly) this.leaveRollbackJournal();
+      if (!this.readonly) this.leaveRollbackJournal();
     } finally {
       this.database.close();
     }
