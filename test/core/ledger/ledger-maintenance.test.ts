@@ -16,9 +16,8 @@ function ledgerWith(runs: { id: string; startedAt: string; entries: [string, str
   database.transaction(() => {
     for (const run of runs) {
       insertRun.run(run.id, run.startedAt);
-      run.entries.forEach(([ts, kind], index) =>
-        insertEntry.run(run.id, index + 1, ts, kind, kind === 'end' ? 'finished' : 'ok', '{"pad":"x"}'),
-      );
+      for (const [index, [ts, kind]] of run.entries.entries())
+        insertEntry.run(run.id, index + 1, ts, kind, kind === 'end' ? 'finished' : 'ok', '{"pad":"x"}');
     }
   })();
   database.close();
