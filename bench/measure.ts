@@ -25,7 +25,8 @@ export function printRows(title: string, rows: BenchRow[]): void {
     const parts = [row.name.padEnd(52), row.value.padStart(16)];
     if (row.baseline) parts.push(`baseline ${row.baseline}`);
     if (row.ratio) parts.push(`ratio ${row.ratio}`);
-    if (row.target) parts.push(`target ${row.target}${row.pass === undefined ? '' : row.pass ? ' ✓' : ' ✗'}`);
+    if (row.target)
+      parts.push(`target ${row.target}${row.pass === undefined ? '' : row.pass ? '  PASS' : '  FAIL'}`);
     process.stdout.write(`${parts.join('  ')}\n`);
   }
 }

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqliteDriver } from '../src/core/sqlite/open-sqlite.js';
 import { ledgerBench } from './core/ledger-bench.js';
+import { ledgerScaleBench } from './core/ledger-scale-bench.js';
 import { loopBench } from './core/loop-bench.js';
 import { sqliteDriversBench } from './core/sqlite-drivers-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
@@ -15,6 +16,7 @@ import { workspaceBench } from './workspace/workspace-bench.js';
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: ledger': ledgerBench,
   'core: SQLite drivers': sqliteDriversBench,
+  'core: ledger at 1M entries': ledgerScaleBench,
   'core: agent loop': loopBench,
   fisherman: fishermanBench,
   workspace: workspaceBench,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Ledger } from './ledger.js';
+import { type ChatCounts, type LedgerCounts, mergeCounts } from './ledger-counts.js';
 
 export interface LedgerStats {
   since: string;
@@ -60,23 +61,52 @@ export function parseSince(value: string, now: number = Date.now()): string {
   return date.toISOString();
 }
 
+/** Stats of one ledger since `since` (an ISO time); see `statsFromCounts`. */
 export function computeStats(ledger: Ledger, since: string, failOpenLog?: string): LedgerStats {
-  const runs = ledger.listRuns({ since });
-  const runIds = new Set(runs.map((run) => run.id));
+  return statsFromCounts([countForStats(ledger, since, failOpenLog)], since);
+}
+
+/**
+ * One ledger's counts since `since`. With a fail-open log, fail-opens come from it: it is the
+ * complete numerator (hooks record there even when no run is active) — and count nothing when
+ * `logCounted` says a log shared by several ledgers was counted with another one already.
+ */
+export function countForStats(
+  ledger: Ledger,
+  since: string,
+  failOpenLog?: string,
+  logCounted = false,
+): LedgerCounts {
+  const counts = ledger.counts(since);
+  if (!failOpenLog) return counts;
+  return { ...counts, failOpensByWhy: logCounted ? {} : failOpensInLog(failOpenLog, since) };
+}
+
+/**
+ * Stats from the counts of one or more ledgers (`tally stats` counts every ledger `tally runs`
+ * lists): the counts add up, and the rates come from the sums.
+ */
+export function statsFromCounts(all: LedgerCounts[], since: string): LedgerStats {
+  const counts = mergeCounts(all);
   const stats: LedgerStats = {
     since,
-    runs: runs.length,
+    runs: 0,
     endingReasons: {},
     statusByAgent: {},
-    recovery: { nudgedRuns: 0, finishedAfterNudge: 0, rate: null },
-    guardFires: {},
-    gateFires: {},
-    rejectionsPerDay: {},
-    failOpensByWhy: {},
+    recovery: {
+      nudgedRuns: counts.nudgedRuns,
+      finishedAfterNudge: counts.finishedAfterNudge,
+      rate: counts.nudgedRuns > 0 ? counts.finishedAfterNudge / counts.nudgedRuns : null,
+    },
+    guardFires: counts.guardFires,
+    gateFires: counts.gateFires,
+    rejectionsPerDay: counts.rejectionsPerDay,
+    failOpensByWhy: counts.failOpensByWhy,
   };
-  for (const run of runs) {
-    bump(stats.endingReasons, run.endingReason ?? 'open');
-    stats.statusByAgent[run.agent] ??= {
+  for (const group of counts.runs) {
+    stats.runs += group.runs;
+    bump(stats.endingReasons, group.endingReason ?? 'open', group.runs);
+    stats.statusByAgent[group.agent] ??= {
       runs: 0,
       success: 0,
       partial: 0,
@@ -84,115 +114,57 @@ export function computeStats(ledger: Ledger, since: string, failOpenLog?: string
       open: 0,
       successRate: null,
     };
-    const agent = stats.statusByAgent[run.agent] as LedgerStats['statusByAgent'][string];
-    agent.runs += 1;
-    const status = (run.status ?? 'open') as 'success' | 'partial' | 'failed' | 'open';
-    agent[status] += 1;
+    const agent = stats.statusByAgent[group.agent] as LedgerStats['statusByAgent'][string];
+    agent.runs += group.runs;
+    const status = (group.status ?? 'open') as 'success' | 'partial' | 'failed' | 'open';
+    agent[status] += group.runs;
   }
   for (const agent of Object.values(stats.statusByAgent)) {
     const ended = agent.runs - agent.open;
     agent.successRate = ended > 0 ? agent.success / ended : null;
   }
-  const nudged = new Set<string>();
-  for (const entry of ledger.entriesSince(since, ['guard', 'gate', 'tool_call', 'fail_open'])) {
-    if (entry.kind === 'guard') {
-      bump(stats.guardFires, `${entry.name}:${entry.outcome}`);
-      if (entry.outcome === 'nudge' && runIds.has(entry.runId)) nudged.add(entry.runId);
-    } else if (entry.kind === 'gate') {
-      bump(stats.gateFires, `${entry.name}:${entry.outcome}`);
-    } else if (entry.kind === 'tool_call' && entry.outcome === 'rejected') {
-      const day = entry.ts.slice(0, 10);
-      const code = String((entry.data.error as { code?: string } | undefined)?.code ?? 'UNKNOWN');
-      stats.rejectionsPerDay[day] ??= {};
-      bump(stats.rejectionsPerDay[day], code);
-    } else if (entry.kind === 'fail_open' && !failOpenLog) {
-      bump(stats.failOpensByWhy, String(entry.outcome));
-    }
-  }
-  stats.recovery.nudgedRuns = nudged.size;
-  stats.recovery.finishedAfterNudge = runs.filter(
-    (run) => nudged.has(run.id) && run.endingReason === 'finished',
-  ).length;
-  stats.recovery.rate = nudged.size > 0 ? stats.recovery.finishedAfterNudge / nudged.size : null;
-  // The fail-open log is the complete numerator: hooks record there even when no run is active.
-  if (failOpenLog && existsSync(failOpenLog)) {
-    for (const line of readFileSync(failOpenLog, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      let parsed: { ts?: unknown; why?: unknown };
-      try {
-        parsed = JSON.parse(line) as { ts?: unknown; why?: unknown };
-      } catch (error) {
-        if (error instanceof SyntaxError) continue; // a torn line from a crashed writer
-        throw error;
-      }
-      if (typeof parsed.ts === 'string' && parsed.ts >= since) bump(stats.failOpensByWhy, String(parsed.why));
-    }
-  }
-  const chatRuns = runs.filter((run) => typeof run.meta.chatId === 'string');
-  if (chatRuns.length > 0) stats.chatTurns = chatTurnStats(ledger, since, chatRuns);
+  if (counts.chat) stats.chatTurns = chatTurnStats(counts.chat);
   return stats;
 }
 
-type ListedRun = ReturnType<Ledger['listRuns']>[number];
+function failOpensInLog(path: string, since: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  if (!existsSync(path)) return counts;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    let parsed: { ts?: unknown; why?: unknown };
+    try {
+      parsed = JSON.parse(line) as { ts?: unknown; why?: unknown };
+    } catch (error) {
+      if (error instanceof SyntaxError) continue; // a torn line from a crashed writer
+      throw error;
+    }
+    if (typeof parsed.ts === 'string' && parsed.ts >= since) bump(counts, String(parsed.why));
+  }
+  return counts;
+}
 
-/**
- * The chat-turn figures of issue 10, from the ledger alone: run meta (`chatId`, `orientation`),
- * guard entries, tool calls (`evidence.cached` on fs_tree), and each turn's last tool call (a
- * turn that ends in text right after a failed call is a `tool_failure` recovery).
- */
-function chatTurnStats(ledger: Ledger, since: string, chatRuns: ListedRun[]): ChatTurnStats {
-  const byId = new Map(chatRuns.map((run) => [run.id, run]));
-  const nudged = new Set<string>();
-  const conversational = new Set<string>();
-  const lastCallOk = new Map<string, boolean>();
-  const pathOutside: Record<string, number> = {};
-  const treeByChat: Record<string, number> = {};
-  let cached = 0;
-  for (const run of chatRuns) {
-    const orientation = run.meta.orientation as { computed?: unknown } | undefined;
-    if (orientation?.computed === true) bump(treeByChat, String(run.meta.chatId));
-  }
-  for (const entry of ledger.entriesSince(since, ['guard', 'tool_call'])) {
-    const run = byId.get(entry.runId);
-    if (!run) continue;
-    if (entry.kind === 'guard') {
-      if (entry.name === 'silence' && entry.outcome === 'nudge') nudged.add(run.id);
-      if (entry.name === 'conversational_first_turn') conversational.add(run.id);
-      continue;
-    }
-    lastCallOk.set(run.id, entry.outcome === 'ok');
-    const code = (entry.data.error as { code?: unknown } | undefined)?.code;
-    if (entry.outcome === 'rejected' && code === 'PATH_OUTSIDE_PROJECT')
-      bump(pathOutside, entry.ts.slice(0, 10));
-    if (entry.name === 'fs_tree' || entry.data.tool === 'fs_tree') {
-      bump(treeByChat, String(run.meta.chatId));
-      if ((entry.data.evidence as { cached?: unknown } | undefined)?.cached === true) cached += 1;
-    }
-  }
-  const turns = chatRuns.length;
+/** The chat-turn figures of issue 10 (see `countChatTurns`), as shares of turns and per chat. */
+function chatTurnStats(chat: ChatCounts): ChatTurnStats {
+  const turns = chat.turns;
   const recoveries: ChatTurnStats['recoveries'] = {};
-  for (const run of chatRuns) {
-    const reason =
-      run.endingReason === 'finished'
-        ? lastCallOk.get(run.id) === false
-          ? 'tool_failure'
-          : undefined
-        : (run.endingReason ?? 'open');
-    if (!reason) continue;
-    recoveries[reason] ??= { turns: 0, rate: 0 };
-    (recoveries[reason] as { turns: number }).turns += 1;
-  }
-  for (const figure of Object.values(recoveries)) figure.rate = figure.turns / turns;
-  const chats = new Set(chatRuns.map((run) => String(run.meta.chatId))).size;
-  const treeCounts = Object.values(treeByChat);
+  for (const [reason, count] of Object.entries(chat.recoveries))
+    recoveries[reason] = { turns: count, rate: count / turns };
+  const chats = chat.chatIds.length;
+  const treeCounts = Object.values(chat.treeByChat);
   const total = treeCounts.reduce((sum, count) => sum + count, 0);
   return {
     turns,
     chats,
     recoveries,
-    nudgeRate: nudged.size / turns,
-    conversationalRate: conversational.size / turns,
-    pathOutsideProjectPerDay: pathOutside,
-    treeCalls: { total, cached, perChat: total / chats, maxPerChat: Math.max(0, ...treeCounts) },
+    nudgeRate: chat.nudgedTurns / turns,
+    conversationalRate: chat.conversationalTurns / turns,
+    pathOutsideProjectPerDay: chat.pathOutsideProjectPerDay,
+    treeCalls: {
+      total,
+      cached: chat.cachedTrees,
+      perChat: total / chats,
+      maxPerChat: Math.max(0, ...treeCounts),
+    },
   };
 }

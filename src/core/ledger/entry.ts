@@ -47,3 +47,10 @@ export interface RunRecord {
   run: RunInfo;
   entries: LedgerEntry[];
 }
+
+/**
+ * SQL: joins a run `r` with its end entry `e` (when it has one) through entries_run_kind, which
+ * holds each entry's (run_id, kind, seq): a lookup, not a walk through the run's entries.
+ */
+export const JOIN_END_ENTRY = `LEFT JOIN entries e ON e.run_id = r.id AND e.seq =
+  (SELECT x.seq FROM entries x WHERE x.run_id = r.id AND x.kind = 'end' ORDER BY x.seq LIMIT 1)`;

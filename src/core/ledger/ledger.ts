@@ -8,7 +8,23 @@ import { createRedactor, type Redactor, type RedactorOptions } from '../redact.j
 import { openSqlite } from '../sqlite/open-sqlite.js';
 import type { SqliteDatabase, SqliteStatement, SqliteTransaction } from '../sqlite/sqlite-database.js';
 import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
-import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
+import {
+  type EntryKind,
+  JOIN_END_ENTRY,
+  type LedgerEntry,
+  type NewEntry,
+  type RunInfo,
+  type RunListing,
+  type RunRecord,
+} from './entry.js';
+import { countLedger, type LedgerCounts } from './ledger-counts.js';
+import {
+  checkLedger,
+  type LedgerProblem,
+  type PurgeResult,
+  purgeRuns,
+  vacuumLedger,
+} from './ledger-maintenance.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
 import { applySchema } from './schema.js';
 
@@ -83,6 +99,21 @@ interface QueuedEntry {
  */
 const GROUP_COMMIT_MS = 5;
 
+/** How much of a ledger a read-only connection maps into memory (pages are mapped as touched). */
+const READ_MMAP_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The run list reads what it shows: the newest `limit` runs by id (the runs table's own order),
+ * each one's end entry and tool-call count through entries_run_kind — never a scan of entries
+ * (test/core/ledger/query-plans.test.ts keeps the plan).
+ */
+export const LIST_RUNS_SQL = `SELECT r.*, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status, e.ts AS ended_at,
+                (SELECT COUNT(*) FROM entries t WHERE t.run_id = r.id AND t.kind = 'tool_call') AS tool_calls
+           FROM (SELECT * FROM runs WHERE started_at >= @since AND (@agent IS NULL OR agent = @agent)
+                  ORDER BY id DESC LIMIT @limit) r
+           ${JOIN_END_ENTRY}
+          ORDER BY r.id DESC`;
+
 function toEntry(row: EntryRow): LedgerEntry {
   return {
     runId: row.run_id,
@@ -128,17 +159,23 @@ export class Ledger {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
   private runQueue: QueuedRun[] = [];
-  private readonly flushOnExit = () => this.finalFlush(false);
+  private readonly flushOnExit = () => {
+    this.finalFlush(false);
+    if (this.database.open && !this.readonly) this.leaveRollbackJournal();
+  };
   private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
   private readonly settings: Required<Pick<LedgerOpenOptions, 'busyTimeoutMs' | 'busyLimitMs'>> &
     Pick<LedgerOpenOptions, 'onBusy'>;
   private readonly failOpen: FailOpen;
+  /** Opened read-only: never writes, not even the journal switch on close. */
+  private readonly readonly: boolean;
   /** While another process holds the write lock: when it started, retries so far, the pending timer. */
   private busy: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
 
   private constructor(path: string, database: SqliteDatabase, options: LedgerOpenOptions) {
     this.path = path;
+    this.readonly = Boolean(options.readonly);
     this.database = database;
     this.settings = {
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
@@ -181,14 +218,20 @@ export class Ledger {
       database = options.readonly
         ? openReadOnlyDatabase(path, options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS)
         : openSqlite(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
+      // Reads map the file rather than copying each page through a read() call: `stats` on a
+      // million entries reads tens of thousands of scattered rows (about a quarter faster).
+      if (options.readonly) database.pragma(`mmap_size = ${READ_MMAP_BYTES}`);
       if (!options.readonly) {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');
         applySchema(database);
       }
-      database.pragma(
-        `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
-      );
+      // A reader waits as long as opening may: a writer holds the file's lock briefly while it
+      // switches the journal (see leaveRollbackJournal), and a read blocks no append of its own.
+      const busyTimeout =
+        options.busyTimeoutMs ??
+        (options.readonly ? (options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS) : DEFAULT_BUSY_TIMEOUT_MS);
+      database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeout))}`);
     } catch (error) {
       database?.close();
       const reason = error instanceof Error ? error.message : String(error);
@@ -458,22 +501,14 @@ export class Ledger {
     };
   }
 
-  /** Runs newest first, with their ending when they have one. */
+  /** Runs newest first, with their ending when they have one (see LIST_RUNS_SQL). */
   listRuns(options: { limit?: number; since?: string; agent?: string } = {}): RunListing[] {
     this.flush();
-    const rows = this.database
-      .prepare(
-        `SELECT r.*, e.outcome AS ending_reason, json_extract(e.data, '$.status') AS status, e.ts AS ended_at,
-                (SELECT COUNT(*) FROM entries t WHERE t.run_id = r.id AND t.kind = 'tool_call') AS tool_calls
-           FROM runs r LEFT JOIN entries e ON e.run_id = r.id AND e.kind = 'end'
-          WHERE r.started_at >= @since AND (@agent IS NULL OR r.agent = @agent)
-          ORDER BY r.id DESC LIMIT @limit`,
-      )
-      .all({
-        since: options.since ?? '',
-        agent: options.agent ?? null,
-        limit: options.limit ?? -1,
-      }) as (RunRow & {
+    const rows = this.database.prepare(LIST_RUNS_SQL).all({
+      since: options.since ?? '',
+      agent: options.agent ?? null,
+      limit: options.limit ?? -1,
+    }) as (RunRow & {
       ending_reason: string | null;
       status: string | null;
       ended_at: string | null;
@@ -488,6 +523,30 @@ export class Ledger {
     }));
   }
 
+  /** What `tally stats` counts since a time, as SQL aggregates (see `countLedger`). */
+  counts(since: string): LedgerCounts {
+    this.flush();
+    return countLedger(this.database, since);
+  }
+
+  /** Retention: removes the runs wholly before `before` (an ISO time), never part of one. */
+  purge(before: string, options: { dryRun?: boolean } = {}): PurgeResult {
+    this.flush();
+    return purgeRuns(this.database, before, options.dryRun);
+  }
+
+  /** Gives the space of purged runs back to the file system. */
+  vacuum(): void {
+    this.flush();
+    vacuumLedger(this.database);
+  }
+
+  /** SQLite's integrity check and the ledger's own invariants; empty when all hold. */
+  check(): LedgerProblem[] {
+    this.flush();
+    return checkLedger(this.database);
+  }
+
   /** Entries of some kinds across runs started since a time; backs `tally stats`. */
   entriesSince(since: string, kinds: EntryKind[]): LedgerEntry[] {
     this.flush();
@@ -498,12 +557,29 @@ export class Ledger {
     return rows.map(toEntry);
   }
 
+  /**
+   * The last writer to leave switches the file back to a rollback journal, so read-only commands
+   * can read it in place without creating `-wal`/`-shm` beside it (see `openReadOnlyDatabase`);
+   * the next writer switches it to WAL again. With another connection open this fails at once
+   * (no wait) and the file stays in WAL mode, which readers then share through those files.
+   */
+  private leaveRollbackJournal(): void {
+    try {
+      this.database.pragma('busy_timeout = 0');
+      this.database.pragma('journal_mode = DELETE');
+    } catch {
+      // Best effort: a WAL-mode file is as valid, only read differently (the ledger's folder
+      // may also be gone already, or read-only: SQLITE_READONLY_DBMOVED and kin).
+    }
+  }
+
   /** Writes what is queued (waiting up to the busy limit) and closes; LEDGER_BUSY if the lock never freed. */
   close(): void {
     if (!this.database.open) return;
     process.removeListener('exit', this.flushOnExit);
     try {
       this.finalFlush(true);
+      if (!this.readonly) this.leaveRollbackJournal();
     } finally {
       this.database.close();
     }

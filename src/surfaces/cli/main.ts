@@ -61,6 +61,29 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./stats-command.js'), setCode));
 
+  const ledger = program
+    .command('ledger')
+    .description('Maintain one ledger (--ledger, $TALLY_LEDGER or .tally/ledger.db): check, purge, vacuum.');
+  ledger
+    .command('check')
+    .description("SQLite's integrity check and the ledger's own invariants (exit 1 on a problem).")
+    .option('--json', 'machine-readable output')
+    .action(lazy(async () => ({ default: (await import('./ledger-command.js')).ledgerCheck }), setCode));
+  ledger
+    .command('purge')
+    .description(
+      'Retention: delete the runs that lie wholly before a time (whole runs only, never part of one).',
+    )
+    .requiredOption('--before <when>', 'a duration back from now (90d) or a date (2026-01-01)')
+    .option('--dry-run', 'only count what would go')
+    .option('--json', 'machine-readable output')
+    .action(lazy(async () => ({ default: (await import('./ledger-command.js')).ledgerPurge }), setCode));
+  ledger
+    .command('vacuum')
+    .description('Give the space of purged runs back to the file system.')
+    .option('--json', 'machine-readable output')
+    .action(lazy(async () => ({ default: (await import('./ledger-command.js')).ledgerVacuum }), setCode));
+
   const fish = program
     .command('fish')
     .description("Prepare test data through the app's own API, learned from captured browser traffic.")

@@ -1,8 +1,14 @@
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { type ChatTurnStats, computeStats, parseSince } from '../../core/ledger/compute-stats.js';
+import {
+  type ChatTurnStats,
+  countForStats,
+  parseSince,
+  statsFromCounts,
+} from '../../core/ledger/compute-stats.js';
 import { EXIT } from './exit-codes.js';
-import { ledgerPathFor, openExistingLedgerFor } from './open-ledger.js';
+import { eachLedger, knownLedgerPaths } from './known-ledgers.js';
+import { ledgerNamed, ledgerPathFor } from './open-ledger.js';
 
 function list(title: string, counts: Record<string, number>): string[] {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
@@ -40,20 +46,33 @@ export default async function statsCommand(
   command: Command,
 ): Promise<number> {
   const since = parseSince(options.since);
-  const ledgerPath = ledgerPathFor(command);
-  const ledger = openExistingLedgerFor(command);
-  if (!ledger) {
-    process.stdout.write(`No ledger at ${ledgerPath} yet: nothing to count.\n`);
+  // The ledgers `tally runs` lists (issue 23, finding 6): --ledger/TALLY_LEDGER names one,
+  // else this project's and every ledger of this user's.
+  const paths = knownLedgerPaths(command);
+  if (paths.length === 0) {
+    const where = ledgerNamed(command) ? `at ${ledgerPathFor(command)}` : 'of yours';
+    process.stdout.write(`No ledger ${where} yet: nothing to count.\n`);
     return EXIT.ok;
   }
-  const failOpenLog = process.env.TALLY_FAIL_OPEN_LOG ?? join(dirname(ledgerPath), 'fail-open.jsonl');
-  const stats = computeStats(ledger, since, failOpenLog);
-  ledger.close();
+  const sharedLog = process.env.TALLY_FAIL_OPEN_LOG;
+  const logsCounted = new Set<string>();
+  const counts = eachLedger(paths, (ledger) => {
+    // Each ledger's own fail-open log beside it, unless one log is set for all: read once.
+    const log = sharedLog ?? join(dirname(ledger.path), 'fail-open.jsonl');
+    const ledgerCounts = countForStats(ledger, since, log, logsCounted.has(log));
+    logsCounted.add(log);
+    return ledgerCounts;
+  });
+  const stats = statsFromCounts(counts, since);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
     return EXIT.ok;
   }
-  const lines = [`Runs since ${since}: ${stats.runs}`, ...list('Ending reasons', stats.endingReasons)];
+  const across = paths.length > 1 ? ` (in ${paths.length} ledgers)` : '';
+  const lines = [
+    `Runs since ${since}: ${stats.runs}${across}`,
+    ...list('Ending reasons', stats.endingReasons),
+  ];
   lines.push('Verified success by agent:');
   for (const [agent, figures] of Object.entries(stats.statusByAgent)) {
     lines.push(

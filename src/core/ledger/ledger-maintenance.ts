@@ -1,0 +1,112 @@
+import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
+import { ENTRY_KINDS } from './entry.js';
+import { APPEND_ONLY_DELETE_TRIGGER, SCHEMA_VERSION } from './schema.js';
+
+export interface PurgeResult {
+  /** Runs removed whole: started before the date, with no entry on or after it. */
+  runs: number;
+  entries: number;
+}
+
+// A run goes only whole: started before the date and none of its entries on or after it.
+const PURGEABLE = `
+  SELECT r.id FROM runs r
+   WHERE r.started_at < @before
+     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.ts >= @before)`;
+
+/**
+ * Retention: removes every run that lies wholly before `before` (an ISO time), never part of a
+ * run. The append-only trigger is lifted and restored inside the same transaction, so no other
+ * connection ever sees the ledger without it. With `dryRun`, only counts.
+ */
+export function purgeRuns(database: SqliteDatabase, before: string, dryRun = false): PurgeResult {
+  const count = () =>
+    database
+      .prepare(
+        `SELECT COUNT(*) AS runs, (SELECT COUNT(*) FROM entries WHERE run_id IN (${PURGEABLE})) AS entries
+           FROM (${PURGEABLE})`,
+      )
+      .get({ before }) as PurgeResult;
+  if (dryRun) return count();
+  return database
+    .transaction(() => {
+      const result = count();
+      if (result.runs === 0) return result;
+      database.exec('DROP TRIGGER IF EXISTS entries_append_only_delete');
+      database.prepare(`DELETE FROM entries WHERE run_id IN (${PURGEABLE})`).run({ before });
+      database.prepare(`DELETE FROM runs WHERE id IN (${PURGEABLE})`).run({ before });
+      database.exec(APPEND_ONLY_DELETE_TRIGGER);
+      return result;
+    })
+    .immediate();
+}
+
+/** Rewrites the file without the free pages a purge left, then truncates the WAL. */
+export function vacuumLedger(database: SqliteDatabase): void {
+  database.exec('VACUUM');
+  database.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+export interface LedgerProblem {
+  /** Which check found it: integrity, schema, runs, sequence, end, kind, json. */
+  check: string;
+  message: string;
+}
+
+const TRIGGERS = ['entries_append_only_update', 'entries_append_only_delete', 'runs_append_only_update'];
+
+/**
+ * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
+ * append-only triggers in place, every entry belongs to a run that has its start row, each run's
+ * entries are numbered 1..n without gaps, at most one end per run, known kinds, JSON data.
+ */
+export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem[] {
+  const problems: LedgerProblem[] = [];
+  const rows = (sql: string) => database.prepare(sql).all() as Record<string, unknown>[];
+  for (const row of rows('PRAGMA integrity_check')) {
+    const message = String(Object.values(row)[0]);
+    if (message !== 'ok') problems.push({ check: 'integrity', message });
+  }
+  const version = database.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION)
+    problems.push({
+      check: 'schema',
+      message: `schema version ${version} is newer than this Tally's ${SCHEMA_VERSION}: upgrade Tally`,
+    });
+  const triggers = new Set(
+    rows("SELECT name FROM sqlite_master WHERE type = 'trigger'").map((row) => String(row.name)),
+  );
+  for (const trigger of TRIGGERS)
+    if (!triggers.has(trigger))
+      problems.push({ check: 'schema', message: `the append-only trigger ${trigger} is missing` });
+  for (const row of rows(
+    `SELECT run_id, COUNT(*) AS n FROM entries e WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = e.run_id)
+      GROUP BY run_id LIMIT ${limit}`,
+  ))
+    problems.push({
+      check: 'runs',
+      message: `${row.n} entries of run ${row.run_id}, which has no start row`,
+    });
+  for (const row of rows(
+    `SELECT run_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*) AS n, SUM(kind = 'end') AS ends
+       FROM entries GROUP BY run_id HAVING first <> 1 OR last <> n OR ends > 1 LIMIT ${limit}`,
+  )) {
+    if (row.first !== 1 || row.last !== row.n)
+      problems.push({
+        check: 'sequence',
+        message: `run ${row.run_id}: ${row.n} entries numbered ${row.first}..${row.last} (a gap or a duplicate)`,
+      });
+    if (Number(row.ends) > 1)
+      problems.push({ check: 'end', message: `run ${row.run_id} has ${row.ends} end entries` });
+  }
+  const known = ENTRY_KINDS.map((kind) => `'${kind}'`).join(', ');
+  for (const row of rows(
+    `SELECT kind, COUNT(*) AS n FROM entries WHERE kind NOT IN (${known}) GROUP BY kind LIMIT ${limit}`,
+  ))
+    problems.push({ check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` });
+  for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
+    problems.push({ check: 'json', message: `entry ${row.run_id}#${row.seq}: data is not JSON` });
+  for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))
+    problems.push({ check: 'json', message: `run ${row.id}: meta is not JSON` });
+  return problems;
+}
