@@ -52,7 +52,7 @@ function stopSignal(): Promise<string> {
  * waiting (a client request the SDK timed out, a late transport write) is logged as a
  * fail-open, never Node's default exit, which would drop every other session with it.
  */
-function keepServingOnUnhandledRejection(failOpenLog: string): void {
+export function keepServingOnUnhandledRejection(failOpenLog: string): void {
   const failOpen = createFailOpen({ logPath: failOpenLog });
   process.on('unhandledRejection', (reason) => {
     failOpen('mcp-server', 'unhandled-rejection');
