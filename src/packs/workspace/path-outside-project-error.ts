@@ -38,7 +38,11 @@ export class PathOutsideProjectError extends ToolRejectedError {
     scope?: ClientRootsScope,
   ) {
     const hint = suggestion ? `Did you mean "${suggestion}"? ` : '';
-    const advice = scope ? clientRootsAdvice(root, scope) : `${hint}Use a path relative to the project root ${root}.`;
+    const advice = scope
+      ? clientRootsAdvice(root, scope)
+      : reason === 'protected-path'
+        ? "It is Tally's own state (the ledger that records these calls, recipes, digests), which the tools never read or change: work on the project's other files."
+        : `${hint}Use a path relative to the project root ${root}.`;
     super(
       'PATH_OUTSIDE_PROJECT',
       `Path "${given.replace(/\0/g, '\\0')}" is outside the project (${reason}): it resolves to ${resolved}. ${advice}`,

@@ -183,12 +183,16 @@ export class ProjectRoot {
         allowed: this.allowedRoots,
         clientRoots: this.clientRoots ?? [],
       });
+    // A protected path exists where it was asked for: there is nothing better to suggest. Nor
+    // is a suggestion that only repeats the path given.
+    const suggestion = reason === 'protected-path' ? undefined : suggestPath(given, this.realRoot);
+    const repeats = suggestion !== undefined && normalize(suggestion) === normalize(given);
     throw new PathOutsideProjectError(
       given,
       resolved,
       reason,
       this.realRoot,
-      suggestPath(given, this.realRoot),
+      repeats ? undefined : suggestion,
     );
   }
 

@@ -134,7 +134,10 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     let close: (() => void) | undefined;
     let knownSecrets: string[] | undefined;
     if (packs.includes('fs')) {
-      projectRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) });
+      // Security: the project's `.tally/` is Tally's (recipes with login fields, digests, an
+      // earlier ledger) wherever this session's ledger lives.
+      const protect = [...ledgerProtection(ledgerPath, root), join(root, '.tally')];
+      projectRoot = await ProjectRoot.open(root, { protect });
       tools.push(...workspaceTools({ root: projectRoot }));
     }
     if (packs.includes('records')) {

@@ -347,7 +347,9 @@ describe('narrowing to client roots', () => {
     const projectRoot = await ProjectRoot.open(root);
     expect(projectRoot.narrow([dirname(root)])).toEqual([root]);
     expect(await projectRoot.resolve('inside.txt')).toMatchObject({ exists: true });
-    expect((await rejection(projectRoot.resolve(join(dirname(root), 'x.txt')))).reason).toBe('absolute-outside');
+    expect((await rejection(projectRoot.resolve(join(dirname(root), 'x.txt')))).reason).toBe(
+      'absolute-outside',
+    );
   });
 
   it('client roots beside the root leave nothing allowed, and the refusal says why without a suggestion', async () => {

@@ -132,10 +132,26 @@ describe('the MCP Inspector CLI 2.12 against `tally mcp`', () => {
 
   it('over stdio, with its default settings (an empty roots list), reads a file in --root', async () => {
     const project = monorepo();
-    const run = await inspector([process.execPath, bin, 'mcp', '--root', project.root, ...readA], project.home);
+    const run = await inspector(
+      [process.execPath, bin, 'mcp', '--root', project.root, ...readA],
+      project.home,
+    );
     expect(run.code, run.stderr).toBe(0);
     expectReadA(run, 'empty', project.root);
     expect(run.stderr).toContain('the client sent an empty roots list: no narrowing');
+  }, 60_000);
+
+  it('a word where a number belongs (startLine=two, which it sends as null) is explained, not blamed on null', async () => {
+    const project = monorepo();
+    const run = await inspector(
+      [process.execPath, bin, 'mcp', '--root', project.root, ...readA, '--tool-arg', 'startLine=two'],
+      project.home,
+    );
+    const text = run.result.content?.[0]?.text ?? '';
+    expect(text).toMatch(/^INVALID_INPUT: /);
+    expect(text).toContain(
+      'startLine arrived as null: if you gave a value that is not a number (such as "two")',
+    );
   }, 60_000);
 
   it.each<RootsCase>(['equal', 'parent', 'child'])(
@@ -171,7 +187,11 @@ describe('the MCP Inspector CLI 2.12 against `tally mcp`', () => {
     async (kind) => {
       const project = monorepo();
       const server = await startHttpTally(project.root, project.home);
-      const config = inspectorConfig(project.home, { type: 'http', url: server.url }, rootsFor(kind, project));
+      const config = inspectorConfig(
+        project.home,
+        { type: 'http', url: server.url },
+        rootsFor(kind, project),
+      );
       const run = await inspector(['--config', config, '--server', 'tally', ...readA], project.home);
       expectReadA(run, kind, project.root);
       expect(server.child.exitCode).toBeNull();
@@ -187,7 +207,10 @@ async function timedCall(client: Client, path: string) {
 }
 
 function rootsClient(answer: () => Promise<{ roots: { uri: string }[] }>) {
-  const client = new Client({ name: 'roots-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  const client = new Client(
+    { name: 'roots-test', version: '1.0.0' },
+    { capabilities: { roots: { listChanged: true } } },
+  );
   client.setRequestHandler(ListRootsRequestSchema, answer);
   return client;
 }
@@ -199,7 +222,9 @@ describe('a scripted SDK client that advertises roots, against `tally mcp`', () 
     const project = monorepo();
     const server = await startHttpTally(project.root, project.home);
     let roots = [join(project.root, 'sub')];
-    const client = rootsClient(async () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
+    const client = rootsClient(async () => ({
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href })),
+    }));
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     const inSub = await timedCall(client, 'sub/b.txt');
     expect(inSub.result.structuredContent).toMatchObject({ ok: true, content: 'sub file' });
@@ -210,9 +235,9 @@ describe('a scripted SDK client that advertises roots, against `tally mcp`', () 
     await client.sendRootsListChanged();
     const widened = await timedCall(client, 'a.txt');
     expect(widened.result.structuredContent).toMatchObject({ ok: true, content: 'top file' });
-    const escape = await timedCall(client, join(project.top, 'packages'));
-    expect(escape.result.isError).toBe(true);
-    for (const call of [inSub, outside, widened, escape]) expect(call.ms).toBeLessThan(2000);
+    const outsideRoot = await timedCall(client, join(project.top, 'packages'));
+    expect(outsideRoot.result.isError).toBe(true);
+    for (const call of [inSub, outside, widened, outsideRoot]) expect(call.ms).toBeLessThan(2000);
     await client.close();
     expect(server.child.exitCode).toBeNull();
   }, 30_000);
@@ -267,6 +292,32 @@ describe('a scripted SDK client that advertises roots, against `tally mcp`', () 
   }, 30_000);
 });
 
+describe("`tally mcp` and the project's .tally folder", () => {
+  it('keeps .tally out of fs_list and refuses it even when the ledger lives elsewhere', async () => {
+    const project = monorepo();
+    mkdirSync(join(project.root, '.tally', 'recipes'), { recursive: true });
+    writeFileSync(join(project.root, '.tally', 'recipes', 'login.json'), '{"password":"hunter2"}');
+    const client = new Client({ name: 'tally-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--root', project.root],
+        env: cleanEnv(project.home, { TALLY_LEDGER: join(tempDir(), 'elsewhere.db') }),
+        stderr: 'pipe',
+      }),
+    );
+    const listed = await client.callTool({ name: 'fs_list', arguments: { path: '.' } });
+    const names = (listed.structuredContent as { entries: { name: string }[] }).entries.map(
+      (entry) => entry.name,
+    );
+    expect(names).toEqual(['a.txt', 'sub']);
+    const read = await client.callTool({ name: 'fs_read', arguments: { path: '.tally/recipes/login.json' } });
+    expect(read.isError).toBe(true);
+    expect((read.content as { text: string }[])[0]?.text).toContain('(protected-path)');
+    await client.close();
+  }, 30_000);
+});
+
 describe('the process guard of `tally mcp`', () => {
   it('logs a promise rejected with nobody waiting as a fail-open and keeps the process alive', async () => {
     const home = tempDir();
@@ -278,8 +329,11 @@ Promise.reject(new Error('McpError -32001: Request timed out'));
 setTimeout(() => process.stdout.write('still serving'), 200);`;
     const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number }>(
       (resolve) => {
-        execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: dirname(log) }, (error, out, err) =>
-          resolve({ stdout: out, stderr: err, code: error ? 1 : 0 }),
+        execFile(
+          process.execPath,
+          ['--input-type=module', '-e', script],
+          { cwd: dirname(log) },
+          (error, out, err) => resolve({ stdout: out, stderr: err, code: error ? 1 : 0 }),
         );
       },
     );
