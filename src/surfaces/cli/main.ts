@@ -224,7 +224,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--max-body-bytes <n>', 'http: largest request body (default 4194304)')
     .option(
       '--roots-timeout-ms <ms>',
-      'how long a client may take to answer roots/list before the tools go on without its roots (default 3000, or TALLY_MCP_ROOTS_TIMEOUT_MS)',
+      "how long a tool call waits for the client's roots/list answer before going on without it (default 1500, or TALLY_MCP_ROOTS_TIMEOUT_MS)",
     )
     .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
     .option('--base-url <url>', 'http pack: API base URL', parseBaseUrl)

@@ -54,11 +54,42 @@ describe('a client’s roots, applied with a deadline', () => {
     // The earlier answer stands: a silent client never widens what it had narrowed.
     expect(projectRoot.allowedRoots).toEqual([join(root, 'sub')]);
     expect(failOpens).toEqual(['mcp-roots:roots-unavailable']);
-    expect(logs.at(-1)).toMatch(/^roots\/list failed \(no answer within 150 ms\): the tools keep serving /);
+    expect(logs.at(-1)).toBe(
+      `the client has not answered roots/list within 150 ms: the tools serve ${join(root, 'sub')} meanwhile, and apply its answer if it comes.`,
+    );
     // Not asked again on every call: the next wait is free.
     const again = performance.now();
     await roots.ready(() => new Promise(() => {}));
     expect(performance.now() - again).toBeLessThan(50);
+  });
+
+  it('an answer that comes after the deadline is still applied, without a second fail-open', async () => {
+    const { root, projectRoot, roots, failOpens } = await setup(100);
+    let release: () => void = () => {};
+    const late: AskRoots = () =>
+      new Promise((resolve) => {
+        release = () => resolve({ roots: [{ uri: pathToFileURL(join(root, 'sub')).href }] });
+      });
+    await roots.ready(late);
+    expect(projectRoot.allowedRoots).toEqual([root]);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(projectRoot.allowedRoots).toEqual([join(root, 'sub')]);
+    expect(failOpens).toEqual(['mcp-roots:roots-unavailable']);
+  });
+
+  it('a client that answers roots/list with an error fails open at once, not after the deadline', async () => {
+    const { root, projectRoot, roots, logs, failOpens } = await setup(5000);
+    const started = performance.now();
+    await roots.ready(async () => {
+      throw new Error('MCP error -32601: Method not found');
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(projectRoot.allowedRoots).toEqual([root]);
+    expect(failOpens).toEqual(['mcp-roots:roots-unavailable']);
+    expect(logs).toEqual([
+      `roots/list failed (MCP error -32601: Method not found): the tools keep serving ${root}; asked again when the client sends roots/list_changed.`,
+    ]);
   });
 
   it('non-file roots offer no narrowing, and the log says the whole --root is served', async () => {
