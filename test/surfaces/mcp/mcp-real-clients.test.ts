@@ -267,6 +267,29 @@ describe('a scripted SDK client that advertises roots, against `tally mcp`', () 
     await client.close();
   }, 30_000);
 
+  it('over stdio: roots are asked after initialized and again on roots/list_changed', async () => {
+    const project = monorepo();
+    let roots = [join(project.root, 'sub')];
+    const client = rootsClient(async () => ({
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href })),
+    }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--root', project.root],
+        env: cleanEnv(project.home),
+        stderr: 'pipe',
+      }),
+    );
+    expect((await timedCall(client, 'a.txt')).result.isError).toBe(true);
+    roots = [project.root];
+    await client.sendRootsListChanged();
+    const after = await timedCall(client, 'a.txt');
+    expect(after.result.structuredContent).toMatchObject({ ok: true, content: 'top file' });
+    expect(after.ms).toBeLessThan(2000);
+    await client.close();
+  }, 30_000);
+
   it('over stdio: a client that never answers roots/list gets answers and the server stays up', async () => {
     const project = monorepo();
     const client = rootsClient(() => new Promise(() => {}));
