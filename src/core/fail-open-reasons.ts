@@ -26,6 +26,9 @@ export const FAIL_OPEN_REASONS = [
   // workspace and coder
   'decision-extraction-failed',
   'browser-unavailable',
+  // MCP surface: a client's roots/list went unanswered; a promise rejected with nobody waiting
+  'roots-unavailable',
+  'unhandled-rejection',
   // after a run ended: its result stands even when these writes fail
   'recipe-unwritable',
   'output-unwritable',

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { classifyResult } from './classify-result.js';
 import { errorCode, errorMessage, TallyError, ToolRejectedError } from './errors.js';
 import type { FailOpen } from './fail-open.js';
+import { invalidInputMessage } from './invalid-input-message.js';
 import type { RunRecorder } from './ledger/ledger.js';
 import type { Evidence, ToolDefinition } from './tool.js';
 
@@ -208,7 +208,7 @@ export async function invokeTool(
       outcome: 'rejected',
       error: {
         code: 'INVALID_INPUT',
-        message: `Invalid input for ${tool.name}: ${z.prettifyError(parsed.error)}. Call it again with arguments that match its schema.`,
+        message: invalidInputMessage(tool.name, parsed.error, rawInput),
       },
     };
   } else {

@@ -51,4 +51,14 @@ describe('protected paths stay out of every listing (issue 19, item 12)', () => 
     expect(tree.tree).not.toContain('ledger.db');
     expect(tree.tree).toContain('a.ts');
   });
+
+  it('fs_list of the root leaves the ledger folder out, and a refusal never suggests the refused path back', async () => {
+    const { call } = await protectedProject();
+    const listed = (await call('fs_list', { path: '.' })).result as { entries: { name: string }[] };
+    expect(listed.entries.map((entry) => entry.name)).toEqual(['src']);
+    const refused = await call('fs_list', { path: '.tally' });
+    expect(refused.error?.details).not.toHaveProperty('suggestion');
+    expect(refused.error?.message).not.toContain('Did you mean');
+    expect(refused.error?.message).toContain("Tally's own state");
+  });
 });

@@ -125,6 +125,14 @@ describe('foreseeable failures: no stack trace, what failed and where, what to d
     expect(mcp.stderr).toContain(`Port ${busyPort} on 127.0.0.1 is already in use`);
   });
 
+  it('mcp --packs http without --captures names --captures, never --spec (which mcp does not take); exit 2', async () => {
+    const run = await runTally(['mcp', '--root', tempDir(), '--packs', 'http']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(STACK_LINE);
+    expect(run.stderr).toContain('The http pack needs to know the API: pass --captures');
+    expect(run.stderr).not.toMatch(/pass[^.]*--spec/);
+  });
+
   it('a bad number (demo-app --port abc, mcp --port 70000, runs --limit abc) is a usage error; exit 2', async () => {
     for (const args of [
       ['demo-app', '--port', 'abc'],

@@ -3,6 +3,9 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { readRegularFile } from './read-regular-file.js';
 import { RecordsUsageError } from './records-error.js';
 
+/** Who asked for the dump, named in refusals: the CLI flag or the MCP tool. */
+export type CatSurface = '--cat' | 'records_cat';
+
 /**
  * `--cat`: every argument (split on newlines, so a smuggled second path is checked too)
  * must be exactly a path a query can return. One bad path refuses the whole batch before
@@ -19,7 +22,12 @@ export function normalizeRecordPath(root: string, given: string): string {
   return path;
 }
 
-export function checkCatPaths(root: string, args: string[], allowed: Set<string>): string[] {
+export function checkCatPaths(
+  root: string,
+  args: string[],
+  allowed: Set<string>,
+  surface: CatSurface = '--cat',
+): string[] {
   const parts = args.flatMap((arg) => arg.split(/\r\n|\r|\n/));
   const refused: string[] = [];
   const accepted: string[] = [];
@@ -42,17 +50,17 @@ export function checkCatPaths(root: string, args: string[], allowed: Set<string>
   if (refused.length > 0 || accepted.length === 0) {
     throw new RecordsUsageError(
       'CAT_REFUSED',
-      `--cat refused${refused.length ? `: ${refused.join(', ')}` : ': no paths given'}. Nothing was printed. Pass paths exactly as a query prints them (e.g. references/decisions/use-postgres.md).`,
+      `${surface} refused${refused.length ? `: ${refused.join(', ')}` : ': no paths given'}. Nothing was printed. Pass paths exactly as a query prints them (e.g. references/decisions/use-postgres.md).`,
       { refused },
     );
   }
   return accepted;
 }
 
-const refuse = (path: string, why: string) =>
+const refuse = (path: string, why: string, surface: CatSurface) =>
   new RecordsUsageError(
     'CAT_REFUSED',
-    `--cat refused: ${path} is now ${why}. Nothing was printed. Run the query again.`,
+    `${surface} refused: ${path} is now ${why}. Nothing was printed. Run ${surface === 'records_cat' ? 'records_query' : 'the query'} again.`,
     {
       path,
     },
@@ -62,7 +70,11 @@ const refuse = (path: string, why: string) =>
  * Reads every accepted record before anything is shown, re-checking each at read time: the
  * one read path of `--cat`, `--full` and `records_cat` alike.
  */
-export function readRecords(root: string, paths: string[]): { path: string; content: string }[] {
+export function readRecords(
+  root: string,
+  paths: string[],
+  surface: CatSurface = '--cat',
+): { path: string; content: string }[] {
   const realRoot = realpathSync(root);
   return paths.map((path) => {
     const absolute = resolve(root, path);
@@ -72,20 +84,20 @@ export function readRecords(root: string, paths: string[]): { path: string; cont
     try {
       folder = realpathSync(dirname(absolute));
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing');
+      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing', surface);
       throw error;
     }
-    if (folder !== resolve(realRoot, dirname(path))) throw refuse(path, 'behind a symbolic link');
+    if (folder !== resolve(realRoot, dirname(path))) throw refuse(path, 'behind a symbolic link', surface);
     // Security: a record that turned into a symlink, FIFO or device since it was indexed is not
     // followed or opened blocking (O_NOFOLLOW | O_NONBLOCK, then fstat of what was opened).
     let read: ReturnType<typeof readRegularFile>;
     try {
       read = readRegularFile(absolute);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing');
+      if ((error as { code?: string }).code === 'ENOENT') throw refuse(path, 'missing', surface);
       throw error;
     }
-    if ('notRegular' in read) throw refuse(path, read.notRegular);
+    if ('notRegular' in read) throw refuse(path, read.notRegular, surface);
     return { path, content: read.content };
   });
 }
@@ -95,8 +107,9 @@ export function catRecords(
   root: string,
   args: string[],
   allowed: Set<string>,
+  surface: CatSurface = '--cat',
 ): { path: string; content: string }[] {
-  return readRecords(root, checkCatPaths(root, args, allowed));
+  return readRecords(root, checkCatPaths(root, args, allowed, surface), surface);
 }
 
 /** The `--cat` dump: `==> path <==` then each record verbatim. */

@@ -41,7 +41,7 @@ function hasCode(error: unknown, ...codes: string[]): boolean {
  * are resolved; for a path that does not exist yet, the nearest existing ancestor's real
  * path plus the missing tail.
  */
-async function realLocation(path: string): Promise<{ real: string; exists: boolean }> {
+export async function realLocation(path: string): Promise<{ real: string; exists: boolean }> {
   // Fast path: an existing path resolves in one call.
   try {
     return { real: realpathSync.native(path), exists: true };
@@ -95,6 +95,8 @@ async function realLocation(path: string): Promise<{ real: string; exists: boole
  */
 export class ProjectRoot {
   private narrowedTo: string[] | undefined;
+  /** The client's roots as last applied, for the refusal message. */
+  private clientRoots: string[] | undefined;
 
   private constructor(
     readonly root: string,
@@ -145,9 +147,28 @@ export class ProjectRoot {
     return this.protectedPaths.some((path) => isInside(path, real));
   }
 
-  /** Limits access to these directories (each must be inside the root); empty means none. */
-  narrow(directories: string[] | undefined): void {
-    this.narrowedTo = directories?.filter((directory) => isInside(this.realRoot, directory));
+  /**
+   * Applies an MCP client's roots (real paths): access becomes the intersection of the root
+   * with them. A client root inside the root narrows to it; one that contains the root (a
+   * client started at a monorepo's top) keeps the whole root; one beside it adds nothing. An
+   * empty list, or undefined, offers no narrowing: the whole root stays allowed.
+   * Returns the directories now allowed.
+   */
+  narrow(clientRoots: string[] | undefined): readonly string[] {
+    if (!clientRoots || clientRoots.length === 0) {
+      this.narrowedTo = undefined;
+      this.clientRoots = undefined;
+      return this.allowedRoots;
+    }
+    const allowed = new Set<string>();
+    for (const directory of clientRoots) {
+      if (isInside(directory, this.realRoot)) allowed.add(this.realRoot);
+      else if (isInside(this.realRoot, directory)) allowed.add(directory);
+    }
+    // Security: roots never widen — only what lies inside the real root can be added above.
+    this.narrowedTo = allowed.has(this.realRoot) ? undefined : [...allowed];
+    this.clientRoots = [...clientRoots];
+    return this.allowedRoots;
   }
 
   get allowedRoots(): string[] {
@@ -155,12 +176,23 @@ export class ProjectRoot {
   }
 
   private reject(given: string, resolved: string, reason: PathRejectionReason): never {
+    // A path refused for the client's roots exists in the project: suggesting it back would
+    // repeat the refused path, so the message names what is allowed instead.
+    if (reason === 'outside-client-roots')
+      throw new PathOutsideProjectError(given, resolved, reason, this.realRoot, undefined, {
+        allowed: this.allowedRoots,
+        clientRoots: this.clientRoots ?? [],
+      });
+    // A protected path exists where it was asked for: there is nothing better to suggest. Nor
+    // is a suggestion that only repeats the path given.
+    const suggestion = reason === 'protected-path' ? undefined : suggestPath(given, this.realRoot);
+    const repeats = suggestion !== undefined && normalize(suggestion) === normalize(given);
     throw new PathOutsideProjectError(
       given,
       resolved,
       reason,
       this.realRoot,
-      suggestPath(given, this.realRoot),
+      repeats ? undefined : suggestion,
     );
   }
 

@@ -245,6 +245,10 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--allow-origin <origin...>', 'http: browser origins allowed besides loopback ones')
     .option('--session-idle-ms <ms>', 'http: end sessions idle this long (default 600000)')
     .option('--max-body-bytes <n>', 'http: largest request body (default 4194304)')
+    .option(
+      '--roots-timeout-ms <ms>',
+      "how long a tool call waits for the client's roots/list answer before going on without it (default 1500, or TALLY_MCP_ROOTS_TIMEOUT_MS)",
+    )
     .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
     .option('--base-url <url>', 'http pack: API base URL', parseBaseUrl)
     .option('--scope <path>', 'http pack: default scope')

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
+import { createFailOpen } from '../../core/fail-open.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
@@ -27,6 +28,7 @@ interface McpFlags extends FishFlags {
   allowOrigin?: string[];
   sessionIdleMs?: string;
   maxBodyBytes?: string;
+  rootsTimeoutMs?: string;
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
@@ -42,6 +44,21 @@ function stopSignal(): Promise<string> {
   return new Promise((resolvePromise) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.once(signal, () => resolvePromise(`the server was stopped (${signal})`));
+  });
+}
+
+/**
+ * A long-lived server outlives anything one request does: a promise rejected with nobody
+ * waiting (a client request the SDK timed out, a late transport write) is logged as a
+ * fail-open, never Node's default exit, which would drop every other session with it.
+ */
+export function keepServingOnUnhandledRejection(failOpenLog: string): void {
+  const failOpen = createFailOpen({ logPath: failOpenLog });
+  process.on('unhandledRejection', (reason) => {
+    failOpen('mcp-server', 'unhandled-rejection');
+    process.stderr.write(
+      `tally mcp: a rejected promise nobody handled (${reason instanceof Error ? reason.message : String(reason)}); logged in ${failOpenLog}, serving on.\n`,
+    );
   });
 }
 
@@ -91,6 +108,16 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   const idleFlag = options.sessionIdleMs ?? process.env.TALLY_MCP_SESSION_IDLE_MS;
   const sessionIdleMs = positiveInteger('--session-idle-ms', idleFlag);
   const maxBodyBytes = positiveInteger('--max-body-bytes', options.maxBodyBytes);
+  const rootsTimeoutMs = positiveInteger(
+    '--roots-timeout-ms',
+    options.rootsTimeoutMs ?? process.env.TALLY_MCP_ROOTS_TIMEOUT_MS,
+  );
+  // `tally mcp` serves the http pack from captures only; say so before any session starts.
+  if (packs.includes('http') && (options.captures ?? []).length === 0)
+    throw new TallyError(
+      'FISHERMAN_NEEDS_INPUT',
+      'The http pack needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app (and --base-url when the captures hold more than one API origin). `tally mcp` takes no OpenAPI documents; `tally fish --spec` does.',
+    );
   if (options.transport === 'http' && !isLoopbackHostname(options.host) && !authToken)
     throw new TallyError(
       'MCP_TOKEN_REQUIRED',
@@ -107,7 +134,10 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     let close: (() => void) | undefined;
     let knownSecrets: string[] | undefined;
     if (packs.includes('fs')) {
-      projectRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) });
+      // Security: the project's `.tally/` is Tally's (recipes with login fields, digests, an
+      // earlier ledger) wherever this session's ledger lives.
+      const protect = [...ledgerProtection(ledgerPath, root), join(root, '.tally')];
+      projectRoot = await ProjectRoot.open(root, { protect });
       tools.push(...workspaceTools({ root: projectRoot }));
     }
     if (packs.includes('records')) {
@@ -139,8 +169,10 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
   const meta = { root, packs };
   const stopped = stopSignal();
+  keepServingOnUnhandledRejection(failOpenLog);
+  const sessionOptions = { ledger, failOpenLog, build, meta, ...(rootsTimeoutMs ? { rootsTimeoutMs } : {}) };
   if (options.transport === 'stdio') {
-    await serveStdio({ ledger, failOpenLog, build, meta, stopped });
+    await serveStdio({ ...sessionOptions, stopped });
     ledger.close();
     return EXIT.ok;
   }
@@ -149,10 +181,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       `tally: WARNING: --host ${options.host} serves the tools to every machine that can reach this one. Requests need the bearer token; prefer 127.0.0.1 behind a tunnel.\n`,
     );
   const server = await serveHttp({
-    ledger,
-    failOpenLog,
-    build,
-    meta,
+    ...sessionOptions,
     port: Number(options.port),
     host: options.host,
     ...(authToken ? { authToken } : {}),

@@ -20,6 +20,10 @@ export interface CreateMcpServerOptions {
   maxResultBytes?: number;
   /** Values known to be secret (an http pack's `FishContext.knownSecrets`): scrubbed wherever they reappear. */
   knownSecrets?: string[];
+  /** How long a tool call waits for the client's `roots/list` answer (default 1500 ms). */
+  rootsTimeoutMs?: number;
+  /** Where the session says what the client's roots did (default: stderr). */
+  log?: (line: string) => void;
 }
 
 /**

@@ -1,9 +1,8 @@
-import { realpath } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +13,7 @@ import type { ToolDefinition } from '../../core/tool.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { packageVersion } from '../cli/package-version.js';
 import { capToolResult, DEFAULT_MAX_RESULT_BYTES } from './cap-tool-result.js';
+import { type AskRoots, createClientRoots, DEFAULT_ROOTS_TIMEOUT_MS } from './client-roots.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
 export interface McpSessionOptions {
@@ -34,6 +34,10 @@ export interface McpSessionOptions {
    * wherever they reappear, as `tally fish` does.
    */
   knownSecrets?: string[];
+  /** How long the client may take to answer `roots/list` before the tools go on without it. */
+  rootsTimeoutMs?: number;
+  /** Where the session says what the client's roots did (default: stderr, `tally mcp: …`). */
+  log?: (line: string) => void;
 }
 
 /** Builds a session's tools; called once per session, so a client's roots narrow only its own root. */
@@ -51,6 +55,8 @@ export interface McpServeOptions {
   build: McpPackFactory;
   meta?: Record<string, unknown>;
   maxResultBytes?: number;
+  rootsTimeoutMs?: number;
+  log?: (line: string) => void;
 }
 
 /** Why a session ended: the client closed it, or the server ended it (`why` says how). */
@@ -72,19 +78,6 @@ export interface McpSession {
   recordRefusal: (name: string, code: string, data: Record<string, unknown>) => void;
   /** Writes the run's end entry (once) and releases the pack's resources. */
   end: (ending?: McpSessionEnding) => void;
-}
-
-async function rootPaths(uris: { uri: string }[]): Promise<string[]> {
-  const paths: string[] = [];
-  for (const { uri } of uris) {
-    if (!uri.startsWith('file://')) continue;
-    try {
-      paths.push(await realpath(fileURLToPath(uri)));
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    }
-  }
-  return paths;
 }
 
 /**
@@ -121,24 +114,36 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const listed = options.tools.map(toMcpTool);
-  let rootsReady: Promise<void> = Promise.resolve();
   const counts = { calls: 0, ok: 0 };
 
-  const refreshRoots = async () => {
-    if (!options.projectRoot || !server.getClientCapabilities()?.roots) return;
-    const { roots } = await server.listRoots();
-    options.projectRoot.narrow(await rootPaths(roots));
-  };
+  const clientRoots = options.projectRoot
+    ? createClientRoots({
+        projectRoot: options.projectRoot,
+        timeoutMs: options.rootsTimeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS,
+        failOpen,
+        log: options.log ?? ((line) => process.stderr.write(`tally mcp: ${line}\n`)),
+      })
+    : undefined;
+  const wantsRoots = () => clientRoots !== undefined && server.getClientCapabilities()?.roots !== undefined;
+  // A request of its own, outside any client request: only stdio is sure to deliver it (over
+  // HTTP it needs the client's GET stream, which a client may open late or never).
+  const askUnprompted: AskRoots = (timeout) => server.listRoots(undefined, { timeout });
   server.oninitialized = () => {
-    rootsReady = refreshRoots();
+    if (options.transport === 'stdio' && wantsRoots()) void clientRoots?.refresh(askUnprompted);
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    rootsReady = refreshRoots();
+    clientRoots?.invalidate();
+    if (options.transport === 'stdio' && wantsRoots()) void clientRoots?.refresh(askUnprompted);
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    await rootsReady;
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // Asked on the call's own response stream, which every transport delivers; bounded by the
+    // roots deadline and never failing the call.
+    if (wantsRoots())
+      await clientRoots?.ready((timeout) =>
+        extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout }),
+      );
     const recorder = begin();
     const tool = byName.get(request.params.name);
     counts.calls += 1;

@@ -50,6 +50,16 @@ describe('fs_write and fs_edit evidence', () => {
     expect(again.evidence?.effects).toMatchObject([{ kind: 'updated', key: 'notes/a.md' }]);
   });
 
+  it('an oldString that is not in the file is EDIT_NOT_FOUND, not EDIT_AMBIGUOUS, and changes nothing', async () => {
+    const { root, call } = await project();
+    writeFileSync(join(root, 'one.ts'), 'const a = 1;\n');
+    const record = await call('fs_edit', { path: 'one.ts', oldString: 'const b = 2;', newString: 'x' });
+    expect(record.outcome).toBe('rejected');
+    expect(record.error).toMatchObject({ code: 'EDIT_NOT_FOUND', details: { matches: 0, lines: [] } });
+    expect(record.error?.message).toContain('oldString was not found in one.ts');
+    expect(readFileSync(join(root, 'one.ts'), 'utf8')).toBe('const a = 1;\n');
+  });
+
   it('an ambiguous oldString changes nothing and reports both line numbers', async () => {
     const { root, call } = await project();
     const text = 'const a = 1;\nlet x = 2;\nconst a = 1;\n';

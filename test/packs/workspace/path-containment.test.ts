@@ -1,5 +1,5 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TallyError } from '../../../src/core/errors.js';
 import { PathOutsideProjectError } from '../../../src/packs/workspace/path-outside-project-error.js';
@@ -330,15 +330,46 @@ describe('narrowing to client roots', () => {
     }
   });
 
-  it('an empty list allows nothing; undefined lifts the narrowing', async () => {
+  it('an empty list offers no narrowing, like undefined: the whole root stays allowed', async () => {
     const { root } = project();
     const projectRoot = await ProjectRoot.open(root);
-    projectRoot.narrow([]);
-    expect(projectRoot.allowedRoots).toEqual([]);
-    expect((await rejection(projectRoot.resolve('inside.txt'))).reason).toBe('outside-client-roots');
+    projectRoot.narrow([join(root, 'src')]);
+    expect(projectRoot.narrow([])).toEqual([root]);
+    expect(await projectRoot.resolve('inside.txt')).toMatchObject({ exists: true });
+    projectRoot.narrow([join(root, 'src')]);
     projectRoot.narrow(undefined);
     expect(projectRoot.allowedRoots).toEqual([root]);
     expect(await projectRoot.resolve('inside.txt')).toMatchObject({ exists: true });
+  });
+
+  it('a client root that contains the root keeps the whole root, never more', async () => {
+    const { root } = project();
+    const projectRoot = await ProjectRoot.open(root);
+    expect(projectRoot.narrow([dirname(root)])).toEqual([root]);
+    expect(await projectRoot.resolve('inside.txt')).toMatchObject({ exists: true });
+    expect((await rejection(projectRoot.resolve(join(dirname(root), 'x.txt')))).reason).toBe(
+      'absolute-outside',
+    );
+  });
+
+  it('client roots beside the root leave nothing allowed, and the refusal says why without a suggestion', async () => {
+    const { root, outside } = project();
+    const projectRoot = await ProjectRoot.open(root);
+    expect(projectRoot.narrow([outside])).toEqual([]);
+    const error = await rejection(projectRoot.resolve('inside.txt'));
+    expect(error.reason).toBe('outside-client-roots');
+    expect(error.message).toContain(`share nothing with the project root ${root}`);
+    expect(error.details).not.toHaveProperty('suggestion');
+    expect(error.details).toMatchObject({ allowed: [], clientRoots: [outside] });
+  });
+
+  it('a refusal for a child root names the allowed directory, not the refused path as a suggestion', async () => {
+    const { root } = project();
+    const projectRoot = await ProjectRoot.open(root);
+    projectRoot.narrow([join(root, 'src')]);
+    const error = await rejection(projectRoot.resolve('inside.txt'));
+    expect(error.message).toContain(`limit this session to ${join(root, 'src')}: use a path inside it.`);
+    expect(error.message).not.toContain('Did you mean');
   });
 
   it('narrowing to the root itself allows the whole root', async () => {

@@ -174,7 +174,8 @@ describe('tally mcp over stdio, with the official SDK client', () => {
       arguments: { paths: ['references/procedures/rotate-database-credentials.md', '../../etc/passwd'] },
     });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(/^CAT_REFUSED: --cat refused/);
+    expect(text(refused)).toMatch(/^CAT_REFUSED: records_cat refused/);
+    expect(text(refused)).not.toContain('--cat');
     await mcp.close();
   });
 

@@ -65,7 +65,7 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     }),
     execute: async (input) => {
       // The one records_cat path of every surface: membership, then a re-check at read time.
-      const records = catRecords(context.root, input.paths, context.source.paths());
+      const records = catRecords(context.root, input.paths, context.source.paths(), 'records_cat');
       const paths = records.map((record) => record.path);
       // Evidence is read from disk: what was read, its hash, and the commands it states.
       const files = records.map((record) => ({

@@ -86,8 +86,9 @@ function replaceString(
     positions.push(at);
   if (positions.length !== expected) {
     const lines = positions.map((position) => lineOf(text, position));
+    // Nothing matched and too many matched need different fixes, so they get different codes.
     throw new ToolRejectedError(
-      'EDIT_AMBIGUOUS',
+      positions.length === 0 ? 'EDIT_NOT_FOUND' : 'EDIT_AMBIGUOUS',
       positions.length === 0
         ? `oldString was not found in ${path}. Nothing was changed. Read the file with fs_read and copy the text exactly.`
         : `oldString matches ${positions.length} times in ${path} (lines ${lines.join(', ')}), expected ${expected}. Nothing was changed. Use startLine/endLine, a longer oldString, or expectedReplacements: ${positions.length}.`,

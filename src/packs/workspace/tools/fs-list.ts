@@ -34,7 +34,12 @@ export function fsList(context: WorkspaceContext) {
         throw error;
       }
       const entries = dirents
-        .filter((dirent) => !isTallyTempName(dirent.name))
+        // A protected entry (Tally's `.tally/`, the ledger's files) is left out by the same rule
+        // that refuses it, as fs_tree, fs_glob and fs_grep do.
+        .filter(
+          (dirent) =>
+            !isTallyTempName(dirent.name) && !context.root.isProtected(join(resolved.absolute, dirent.name)),
+        )
         .sort((a, b) => a.name.localeCompare(b.name))
         .flatMap((dirent) => {
           let stats: ReturnType<typeof lstatSync>;
