@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JsonSchema } from './api-operation.js';
 import { flattenSchema, isSchema, typeOf } from './flatten-schema.js';
 import { matchesPattern, samplePattern } from './sample-pattern.js';
-import { withDiscriminator } from './single-object-schema.js';
+import { inherited, withDiscriminator } from './single-object-schema.js';
 
 /** Fields a person would recognise an item by: they carry the run's label (and so its marker). */
 export const TITLE_FIELD = /^(title|name|label|subject|heading|summary)$/i;
@@ -284,7 +284,7 @@ function sample(schema: unknown, field: string | undefined, walk: Walk): unknown
         );
       }
       case 'object':
-        return sampleObject(flat, walk);
+        return sampleObject(inherited(schema, flat), walk);
       default:
         return undefined;
     }

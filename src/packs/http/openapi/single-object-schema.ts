@@ -46,6 +46,16 @@ export function withDiscriminator(parent: JsonSchema, option: JsonSchema): JsonS
   };
 }
 
+/**
+ * A schema that takes its discriminator from an `allOf` part (`Cat: allOf [Pet, …]`, Pet
+ * naming `pet_type`): its own name (or mapping key) is the value that says it is a Cat.
+ */
+export function inherited(raw: JsonSchema, flat: JsonSchema): JsonSchema {
+  return Array.isArray(raw.allOf) && isSchema(flat.discriminator) && !optionsOf(flat)
+    ? withDiscriminator(flat, flat)
+    : flat;
+}
+
 const isObjectSchema = (flat: JsonSchema) =>
   typeOf(flat) === 'object' || (flat.type === undefined && isSchema(flat.properties));
 
@@ -54,7 +64,31 @@ function kindOf(schema: unknown): string {
   const flat = flattenSchema(schema);
   if (optionsOf(flat)) return 'a choice';
   const type = typeOf(flat);
-  return type === 'array' ? 'an array (a bulk create)' : type ? `a ${type}` : 'any value';
+  if (type === 'array') return 'an array (a bulk create)';
+  if (type === undefined) return 'any value';
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * `oneOf` means exactly one: a body that fits two options (both with only optional fields
+ * left) is refused by a validator. The option's first property no other option declares
+ * is made required, so the body is this option's alone.
+ */
+function distinguished(branch: JsonSchema, options: unknown[], option: unknown): JsonSchema {
+  const properties = branch.properties;
+  if (!isSchema(properties)) return branch;
+  const others = new Set<string>();
+  for (const other of options)
+    if (other !== option && isSchema(other)) {
+      const flat = flattenSchema(other);
+      if (isSchema(flat.properties)) for (const name of Object.keys(flat.properties)) others.add(name);
+    }
+  const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
+  const own = Object.entries(properties).find(
+    ([name, property]) => !others.has(name) && !(isSchema(property) && flattenSchema(property).readOnly === true),
+  )?.[0];
+  if (own === undefined || required.includes(own)) return branch;
+  return { ...branch, required: [...required, own] };
 }
 
 function resolve(schema: JsonSchema, where: string, inside: Set<object>, depth: number): SingleObject {
@@ -65,7 +99,7 @@ function resolve(schema: JsonSchema, where: string, inside: Set<object>, depth: 
   const flat = flattenSchema(schema);
   const options = optionsOf(flat);
   if (!options) {
-    if (isObjectSchema(flat)) return { schema: { ...flat, type: 'object' } };
+    if (isObjectSchema(flat)) return { schema: { ...inherited(schema, flat), type: 'object' } };
     // No type and no properties: any JSON, so an object will do.
     if (typeOf(flat) === undefined && flat.const === undefined && flat.enum === undefined)
       return { schema: { ...flat, type: 'object' } };
@@ -79,14 +113,15 @@ function resolve(schema: JsonSchema, where: string, inside: Set<object>, depth: 
   for (const [at, option] of options.entries()) {
     // An option that refers back to a choice we are inside is a cycle, never a body.
     if (!isSchema(option) || inside.has(option)) continue;
-    const branch = flattenSchema(option);
+    const branch = inherited(option, flattenSchema(option));
     if (!optionsOf(branch) && !isObjectSchema(branch)) {
       kinds.push(kindOf(branch));
       continue;
     }
     inside.add(option);
+    const picked = keyword === 'oneOf' ? distinguished(branch, options, option) : branch;
     const chosen = resolve(
-      shared ? { allOf: [withDiscriminator(flat, branch), own] } : withDiscriminator(flat, branch),
+      shared ? { allOf: [withDiscriminator(flat, picked), own] } : withDiscriminator(flat, picked),
       `${where}.${keyword}[${at}]`,
       inside,
       depth + 1,
