@@ -1,8 +1,8 @@
 // Achieve mode on a CMS's own OpenAPI document whose create bodies are `oneOf: [array of
 // Item, Item]` (bulk or single, as Directus serves them), with a JSON login recipe that
 // makes a session cookie: against a real app that keeps state (every link is checked
-// there) and through Prism with request validation on (every body checked against the
-// document by a validator nobody here wrote).
+// there), and through Prism as a validating proxy in front of that app (every request and
+// response checked against the document by a validator nobody here wrote).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,8 @@ describe('achieve mode on a CMS document with bulk-or-single create bodies', () 
   let app: CmsApp;
   let prism: Prism;
   beforeAll(async () => {
-    [app, prism] = await Promise.all([startCmsApp(), startPrism(CMS_SPEC)]);
+    app = await startCmsApp();
+    prism = await startPrism(CMS_SPEC, { upstream: app.url });
   }, 120_000);
   afterAll(async () => {
     prism?.process.kill();
@@ -53,12 +54,19 @@ describe('achieve mode on a CMS document with bulk-or-single create bodies', () 
     expect((await post({ ...author('d@x.test'), id: 9 })).status).toBe(400); // read-only
     expect((await post({ name: 'A', email: 'e@x.test', settings: { locale: 'en-US' } })).status).toBe(400);
     expect((await post(author('a@x.test'))).status).toBe(400); // unique email
+    // The proxy refuses what breaks the document before the app sees it.
+    const known = app.seen.length;
     const prismPost = await fetch(`${prism.url}/items/authors`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'A', email: 'f@x.test', settings: { locale: 'xx' } }),
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({
+        name: 'A',
+        email: 'f@x.test',
+        settings: { locale: 'xx', notifications: { email: true } },
+      }),
     });
     expect(prismPost.status).toBe(422);
+    expect(app.seen.length).toBe(known);
     for (const id of [...app.items.authors.keys()]) app.items.authors.delete(id);
   });
 
@@ -76,7 +84,11 @@ describe('achieve mode on a CMS document with bulk-or-single create bodies', () 
       env: {},
     });
     expect(result.unmet, result.summary).toEqual([]);
-    expect(result).toMatchObject({ status: 'success', tier: 'deterministic', counts: { modelCalls: 0, failures: 0 } });
+    expect(result).toMatchObject({
+      status: 'success',
+      tier: 'deterministic',
+      counts: { modelCalls: 0, failures: 0 },
+    });
     const authors = result.verified.filter((item) => item.type === 'author');
     const articles = result.verified.filter((item) => item.type === 'article');
     expect(authors.map((item) => item.via)).toEqual(Array(2).fill('POST /items/authors → 200'));
@@ -100,19 +112,24 @@ describe('achieve mode on a CMS document with bulk-or-single create bodies', () 
     expect(JSON.stringify(ledger.entries(result.runId))).not.toContain(CMS_PASSWORD);
   });
 
-  it('the same through Prism with request validation on: every body valid for the document', async () => {
+  it('the same through Prism validating every request and response against the document: all pass, all reach the app', async () => {
     const ledger = tempLedger();
+    const before = app.items.articles.size;
     const result = await prepareData({
       request: '2 authors with 3 articles each',
       captures: [],
       specs: [CMS_SPEC],
       baseUrl: prism.url,
-      headers: { authorization: 'Bearer test-token' },
+      login: LOGIN,
       ledger,
       env: {},
     });
     expect(result.unmet, result.summary).toEqual([]);
-    expect(result).toMatchObject({ status: 'success', tier: 'deterministic', counts: { modelCalls: 0, failures: 0 } });
+    expect(result).toMatchObject({
+      status: 'success',
+      tier: 'deterministic',
+      counts: { modelCalls: 0, failures: 0 },
+    });
     expect(result.verified.map((item) => item.type).sort()).toEqual([
       'article',
       'article',
@@ -123,18 +140,30 @@ describe('achieve mode on a CMS document with bulk-or-single create bodies', () 
       'author',
       'author',
     ]);
+    expect(app.items.articles.size).toBe(before + 6);
   });
 
-  it('from the command line: tally fish --spec URL --login recipe.json exits 0, and cleanup logs in with the run\'s recipe and deletes children first', async () => {
+  it("from the command line: tally fish --spec URL --login recipe.json exits 0, and cleanup logs in with the run's recipe and deletes children first", async () => {
     const cwd = tempDir('tally-cms-');
     const recipe = join(cwd, 'cms-login.json');
     writeFileSync(
       recipe,
-      JSON.stringify({ url: '/auth/login', json: { email: CMS_EMAIL, password: '${TALLY_CMS_PASSWORD}', mode: 'session' } }),
+      JSON.stringify({
+        url: '/auth/login',
+        json: { email: CMS_EMAIL, password: '${TALLY_CMS_PASSWORD}', mode: 'session' },
+      }),
     );
     const env = { TALLY_CMS_PASSWORD: CMS_PASSWORD, XDG_STATE_HOME: tempDir('tally-state-') };
     const run = await runTally(
-      ['fish', '1 author with 2 articles', '--spec', `${app.url}/server/specs/oas`, '--login', recipe, '--json'],
+      [
+        'fish',
+        '1 author with 2 articles',
+        '--spec',
+        `${app.url}/server/specs/oas`,
+        '--login',
+        recipe,
+        '--json',
+      ],
       { cwd, env },
     );
     expect(run.stderr).toBe('');

@@ -11,30 +11,21 @@ export interface Prism {
 }
 
 /**
- * Prism in dynamic mock mode on 127.0.0.1 and a free port; ready when it answers. Prism
- * validates every request either way (an invalid one gets the spec's 400/422, or 422);
- * `--errors` also turns violations of its OWN generated responses into 500s.
+ * Prism on 127.0.0.1 and a free port; ready when it answers. As a mock (dynamic mode) or,
+ * with `upstream`, as a validating proxy in front of a real app. Prism validates every
+ * request either way (an invalid one gets the spec's 400/422, or 422); `--errors` also
+ * turns violations of the responses (its own generated ones, or the upstream's) into errors.
  */
 export async function startPrism(
   document: string,
-  options: { errors: boolean } = { errors: true },
+  options: { errors?: boolean; upstream?: string } = {},
 ): Promise<Prism> {
   const port = await freePort();
+  const mode = options.upstream ? ['proxy', document, options.upstream] : ['mock', '--dynamic', document];
   const child = spawn(
     PRISM,
-    [
-      'mock',
-      '--dynamic',
-      ...(options.errors ? ['--errors'] : []),
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      document,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    [...mode, ...((options.errors ?? true) ? ['--errors'] : []), '-h', '127.0.0.1', '-p', String(port)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
