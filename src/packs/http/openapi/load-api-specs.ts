@@ -45,6 +45,18 @@ function nameSchemas(document: unknown): void {
 }
 
 /**
+ * A relative `servers` URL (`/`, `/v2`) of a document fetched from a URL is relative to where
+ * the document is served (OpenAPI 3): resolved here, port included — the resolver's own fix
+ * drops the port (`http://127.0.0.1/` for a document on `:4000`).
+ */
+function absoluteServers(document: unknown, source: string): void {
+  if (!isObject(document) || !Array.isArray(document.servers)) return;
+  for (const server of document.servers)
+    if (isObject(server) && typeof server.url === 'string' && !/^[a-z][a-z0-9+.-]*:|^\{/i.test(server.url))
+      server.url = new URL(server.url, source).href;
+}
+
+/**
  * Security: a document fetched from a URL resolves only its internal `$ref`s — it cannot
  * make Tally read local files or fetch other URLs. A local file resolves files next to it
  * (and public URLs, through the resolver's safe-URL check).
@@ -54,6 +66,7 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
   if (isUrl(source)) {
     const fetched = await fetchDocument(source);
     nameSchemas(fetched);
+    absoluteServers(fetched, source);
     const document = await new SwaggerParser().dereference(source, fetched as never, {
       resolve: { external: false },
     });
