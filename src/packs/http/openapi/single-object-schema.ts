@@ -85,7 +85,8 @@ function distinguished(branch: JsonSchema, options: unknown[], option: unknown):
     }
   const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
   const own = Object.entries(properties).find(
-    ([name, property]) => !others.has(name) && !(isSchema(property) && flattenSchema(property).readOnly === true),
+    ([name, property]) =>
+      !others.has(name) && !(isSchema(property) && flattenSchema(property).readOnly === true),
   )?.[0];
   if (own === undefined || required.includes(own)) return branch;
   return { ...branch, required: [...required, own] };
