@@ -163,7 +163,7 @@ const PLANS: Record<string, Plan> = {
   'npx tally fish "1 suite with 2 tests" --spec http://127.0.0.1:4000/api/openapi.json --scope /projects/alpha-shop --login demo --emit playwright setup.ts':
     {
       kind: 'run',
-      shows: ['Verified 3 items.', 'Wrote a Playwright fixture recreating 3 items to setup.ts'],
+      shows: ['Verified 3 items.', /^Wrote a Playwright fixture recreating 3 items to \/.*\/setup\.ts$/m],
       check: (_outcome, project) => {
         expect(readFileSync(join(project, 'setup.ts'), 'utf8')).toContain('/api/alpha-shop/suites');
       },
