@@ -1,15 +1,13 @@
 // Achieve mode against Prism (a real OpenAPI mock server nobody here wrote) with request
 // validation on: a body that breaks the schema gets 422, so a wrong body fails the test.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../src/agents/fisherman/prepare-data.js';
 import { runTally, tempLedger } from '../helpers.js';
-import { freePort } from './json-server-fixture.js';
+import { type Prism, startPrism } from './prism-fixture.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
 const CLINIC = join(import.meta.dirname, 'prism-clinic.openapi.yaml');
 const TRAIN_TRAVEL = join(
   ROOT,
@@ -20,52 +18,6 @@ const TRAIN_TRAVEL = join(
   'json',
   'train-travel.json',
 );
-
-interface Prism {
-  url: string;
-  process: ChildProcess;
-}
-
-/**
- * Prism in dynamic mock mode on 127.0.0.1 and a free port; ready when it answers. Prism
- * validates every request either way (an invalid one gets the spec's 400/422, or 422);
- * `--errors` also turns violations of its OWN generated responses into 500s.
- */
-async function startPrism(document: string, options: { errors: boolean } = { errors: true }): Promise<Prism> {
-  const port = await freePort();
-  const child = spawn(
-    PRISM,
-    [
-      'mock',
-      '--dynamic',
-      ...(options.errors ? ['--errors'] : []),
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      document,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const deadline = Date.now() + 30_000;
-  while (!/Prism is listening/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
-      throw new Error(`Prism did not start: ${output.slice(-500)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url: `http://127.0.0.1:${port}`, process: child };
-}
 
 const AUTH = { authorization: 'Bearer test-token' };
 
@@ -83,7 +35,7 @@ describe('achieve mode against Prism with request validation on', () => {
     // time), and --errors would answer those with a 500 that says nothing about Tally.
     [clinic, travel] = await Promise.all([startPrism(CLINIC), startPrism(TRAIN_TRAVEL, { errors: false })]);
     servers.push(clinic, travel);
-  }, 60_000);
+  }, 120_000);
 
   it('rejects a wrong body (so a wrong body would fail the runs below)', async () => {
     const response = await fetch(`${clinic.url}/owners`, {

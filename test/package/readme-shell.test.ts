@@ -149,6 +149,32 @@ const PLANS: Record<string, Plan> = {
     ],
   },
 
+  // Fisherman from an OpenAPI document (the demo app above serves its own)
+  'npx tally fish "2 suites with 3 tests each" --spec http://127.0.0.1:4000/api/openapi.json --scope /projects/alpha-shop --login demo':
+    {
+      kind: 'run',
+      shows: [
+        /suite\s+\d+\s+Suite 1 · [0-9a-f]{6}\s+POST \/api\/alpha-shop\/suites → 201/,
+        'success · ending finished · deterministic tier',
+        'Verified 8 items.',
+      ],
+      remember: /^To undo: tally fish cleanup (run_\w+)$/m,
+    },
+  'npx tally fish "1 suite with 2 tests" --spec http://127.0.0.1:4000/api/openapi.json --scope /projects/alpha-shop --login demo --emit playwright setup.ts':
+    {
+      kind: 'run',
+      shows: ['Verified 3 items.', /^Wrote a Playwright fixture recreating 3 items to \/.*\/setup\.ts$/m],
+      check: (_outcome, project) => {
+        expect(readFileSync(join(project, 'setup.ts'), 'utf8')).toContain('/api/alpha-shop/suites');
+      },
+    },
+  'npx tally fish recipes': {
+    kind: 'run',
+    shows: [
+      'No recipes yet. A request the model solves (with --model) is kept as a recipe for its app and shape.',
+    ],
+  },
+
   // Records
   'npx tally records query --root $R --keyword "migration lock"': {
     kind: 'run',

@@ -6,6 +6,7 @@ import { loadApiSpecs } from '../../packs/http/openapi/load-api-specs.js';
 import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js';
 import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
 import type { FishContext, FishContextOptions } from './fish-context.js';
+import { openSession } from './open-session.js';
 
 /** Headers for achieve mode from the environment: one `Name: value` per line. */
 export const FISH_HEADERS_ENV = 'TALLY_FISH_HEADERS';
@@ -51,19 +52,15 @@ export function specAwareIndex(
 }
 
 /**
- * Achieve mode: the endpoint model comes from OpenAPI documents alone. Security: it
- * authenticates with configured headers only (`--header`, `TALLY_FISH_HEADERS`) — never a
- * browser session, a login recipe or captured cookies.
+ * Achieve mode: the endpoint model comes from OpenAPI documents alone. It authenticates
+ * with a session made now (`--login` recipe or `browser:SCRIPT`, as replicate mode does)
+ * and configured headers (`--header`, `TALLY_FISH_HEADERS`), which win; never with
+ * captured cookies — there are no captures.
  */
 export async function buildAchieveContext(
   options: FishContextOptions,
   spec: ApiSpecIndex,
 ): Promise<FishContext> {
-  if (options.login)
-    throw new TallyError(
-      'ACHIEVE_LOGIN_REFUSED',
-      'Achieve mode (--spec without --captures) authenticates with configured headers only, not a login recipe. Drop --login and pass --header "Name: value" (or TALLY_FISH_HEADERS), or add --captures for replicate mode.',
-    );
   const baseUrl = options.baseUrl ?? serverBaseUrl(spec.set.servers);
   if (!baseUrl)
     throw new TallyError(
@@ -71,10 +68,12 @@ export async function buildAchieveContext(
       'The OpenAPI documents name no absolute server URL, so Tally cannot tell where the API lives: pass --base-url.',
     );
   const headers = configuredHeaders(options.headers, options.env ?? process.env);
+  const { session, secrets } = await openSession(options, baseUrl);
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth: {},
+    ...(session ? { session } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
@@ -86,7 +85,7 @@ export async function buildAchieveContext(
     client,
     index: specAwareIndex([], spec, baseUrl),
     scope: resolveSpecScope(options.scope, spec),
-    knownSecrets: Object.values(headers),
+    knownSecrets: [...secrets, ...Object.values(headers)],
     spec,
   };
 }

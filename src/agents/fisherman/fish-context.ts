@@ -3,18 +3,13 @@ import { TallyError } from '../../core/errors.js';
 import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
-import {
-  type LiveSession,
-  type LoginRecipe,
-  logIn,
-  recipeSecrets,
-  sessionSecrets,
-} from '../../packs/http/client/login-recipe.js';
+import type { LiveSession, LoginRecipe } from '../../packs/http/client/login-recipe.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
 import { buildAchieveContext, loadSpecIndex, specAwareIndex } from './achieve-context.js';
+import { openSession } from './open-session.js';
 
 export interface FishContextOptions {
   captures: string[];
@@ -76,16 +71,9 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'FISHERMAN_NO_BASE_URL',
       'Cannot tell where the API lives: pass --base-url.',
     );
-  const session = options.login
-    ? await logIn(baseUrl, options.login, options.env)
-    : await options.liveSession?.(baseUrl);
+  const { session, secrets } = await openSession(options, baseUrl);
   const captureAuth = currentAuthHeaders(set.auth);
-  const knownSecrets = [
-    ...(options.login ? recipeSecrets(options.login, options.env) : []),
-    ...Object.values(options.headers ?? {}),
-    ...(session ? sessionSecrets(session) : []),
-    ...Object.values(captureAuth),
-  ];
+  const knownSecrets = [...secrets, ...Object.values(options.headers ?? {}), ...Object.values(captureAuth)];
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),

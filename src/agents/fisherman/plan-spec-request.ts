@@ -4,6 +4,7 @@ import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatten-schema.js';
 import { sampleValue } from '../../packs/http/openapi/sample-value.js';
+import { scalarTypeOf, singleObjectSchema } from '../../packs/http/openapi/single-object-schema.js';
 import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './plan-data-request.js';
@@ -35,13 +36,15 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
       !segment.includes('{') && sameType(parentType, segment) && parameterName(segments[position + 1] ?? ''),
   );
   if (at >= 0) return { kind: 'path', index: at + 1 };
-  const schema = child.requestBody ? flattenSchema(child.requestBody.schema) : undefined;
+  const single = child.requestBody ? singleObjectSchema(child.requestBody.schema) : undefined;
+  const schema = single && 'schema' in single ? single.schema : undefined;
   const properties = schema && isSchema(schema.properties) ? schema.properties : {};
   for (const [field, property] of Object.entries(properties)) {
     const stem = LINK_FIELD.exec(field)?.[1] || field;
     if (!sameType(parentType, stem) && !/^parent$/i.test(stem)) continue;
-    const type = isSchema(property) ? typeOf(flattenSchema(property)) : undefined;
-    if (type === 'object' || type === 'array') continue;
+    // A relation may take the id or the whole object (`oneOf: [integer, Author]`): the id it is.
+    const type = scalarTypeOf(property);
+    if (type === undefined) continue;
     return { kind: 'body', field, numeric: type === 'integer' || type === 'number' };
   }
   return undefined;
@@ -101,10 +104,19 @@ function stepFor(
   scope: Scope,
   link?: ParentLink,
 ): ExecutableType | { error: string } {
-  const schema = operation.requestBody?.schema;
   if (operation.requestBody && !/json|\*\/\*/i.test(operation.requestBody.contentType))
     return { error: `POST ${operation.path} takes ${operation.requestBody.contentType}, not JSON` };
-  const body = schema ? sampleValue(schema) : {};
+  // One item per request: of "an Item or an array of Items", the Item.
+  const single = operation.requestBody ? singleObjectSchema(operation.requestBody.schema) : undefined;
+  if (single && 'error' in single)
+    return { error: `the request body of POST ${operation.path} ${single.error}` };
+  const schema = single?.schema;
+  const missing: string[] = [];
+  const body = schema ? sampleValue(schema, { missing }) : {};
+  if (missing.length > 0)
+    return {
+      error: `cannot build a request body for POST ${operation.path}: required ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no finite value (the schema is recursive or nested too deep there)`,
+    };
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
     return { error: `the request body of POST ${operation.path} is not a JSON object` };
   const path = fillPath(operation, scope, link);

@@ -91,7 +91,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--captures <paths...>', 'HAR files or explorbot output/requests directories')
     .option(
       '--spec <paths...>',
-      'OpenAPI 3.x / Swagger 2.0 documents (files or URLs); without --captures: achieve mode, auth by --header or $TALLY_FISH_HEADERS only',
+      'OpenAPI 3.x / Swagger 2.0 documents (files or URLs); without --captures: achieve mode (auth by --login, --header or $TALLY_FISH_HEADERS)',
     )
     .option(
       '--base-url <url>',

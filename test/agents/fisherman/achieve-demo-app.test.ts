@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cleanupRun } from '../../../src/agents/fisherman/cleanup-run.js';
 import { buildFishContext } from '../../../src/agents/fisherman/fish-context.js';
 import { prepareData } from '../../../src/agents/fisherman/prepare-data.js';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../../../src/demo-app/server.js';
@@ -8,8 +9,8 @@ import { tempLedger } from '../../helpers.js';
 import { demoApp } from '../../packs/http/demo-fixtures.js';
 
 /**
- * Achieve mode authenticates with configured headers only: the test logs in itself (as a
- * person would, then copies the cookie and the CSRF token) and hands them over as headers.
+ * Achieve mode with configured headers: the test logs in itself (as a person would, then
+ * copies the cookie and the CSRF token) and hands them over as headers.
  */
 async function sessionHeaders(baseUrl: string): Promise<Record<string, string>> {
   const login = await fetch(`${baseUrl}/login`, {
@@ -108,16 +109,58 @@ describe('achieve mode against the demo app and its own OpenAPI document', () =>
     expect(result.requestBody.sample).toMatchObject({ title: 'tally', suite_id: 1 });
   });
 
-  it('refuses a login recipe in achieve mode, and asks for --captures or --spec when given neither', async () => {
+  it('--login with --spec: the recipe logs in now (cookie + CSRF), the run and its cleanup both use it', async () => {
     const { app } = await demoApp();
+    const ledger = tempLedger();
+    const specs = [`${app.url}/api/openapi.json`];
+    const result = await prepareData({
+      request: '1 suite with 2 tests',
+      captures: [],
+      specs,
+      baseUrl: app.url,
+      scope: '/projects/alpha-shop',
+      login: DEMO_LOGIN,
+      loginName: 'demo',
+      ledger,
+      env: {},
+    });
+    expect(result.unmet, result.summary).toEqual([]);
+    expect(result).toMatchObject({ status: 'success', tier: 'deterministic', counts: { modelCalls: 0 } });
+    expect(app.store.suites.size).toBe(1);
+    expect(app.store.tests.size).toBe(2);
+    // The session's cookie and CSRF token never reach the ledger.
+    const stored = JSON.stringify(ledger.entries(result.runId));
+    expect(stored).not.toContain(DEMO_PASSWORD);
+    const cleaned = await cleanupRun({
+      runId: result.runId,
+      captures: [],
+      specs,
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+      env: {},
+    });
+    expect(cleaned.deletions.map((deletion) => deletion.outcome)).toEqual(['deleted', 'deleted', 'deleted']);
+    expect(app.store.suites.size + app.store.tests.size).toBe(0);
+  });
+
+  it('--login with --spec and wrong credentials stops before any API request, saying the login failed', async () => {
+    const { app, seen } = await demoApp();
     await expect(
       buildFishContext({
         captures: [],
         specs: [`${app.url}/api/openapi.json`],
         baseUrl: app.url,
-        login: DEMO_LOGIN,
+        login: { ...DEMO_LOGIN, form: { email: DEMO_EMAIL, password: 'wrong' } },
+        env: {},
       }),
-    ).rejects.toMatchObject({ code: 'ACHIEVE_LOGIN_REFUSED' });
+    ).rejects.toMatchObject({ code: 'LOGIN_FAILED' });
+    expect(seen.filter((request) => request.path.startsWith('/api/') && request.method !== 'GET')).toEqual(
+      [],
+    );
+  });
+
+  it('asks for --captures or --spec when given neither', async () => {
     await expect(buildFishContext({ captures: [] })).rejects.toMatchObject({
       code: 'FISHERMAN_NEEDS_INPUT',
       message: expect.stringMatching(/--captures.*--spec/s),

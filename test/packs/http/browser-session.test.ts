@@ -121,6 +121,29 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(recorded).not.toContain(cookie.split('=')[1] as string);
     }, 60_000);
 
+    it('--login browser:SCRIPT with --spec (achieve mode): the browser session authenticates the plan from the document', async () => {
+      const { app, seen } = await demoApp();
+      const ledger = tempLedger();
+      const loginScript = script(tempDir(), 'login.mjs', LOGIN_SCRIPT);
+      const result = await prepareData({
+        request: '1 suite with 2 tests',
+        captures: [],
+        specs: [`${app.url}/api/openapi.json`],
+        scope: '/projects/alpha-shop',
+        baseUrl: app.url,
+        liveSession: (baseUrl) => browserLogin(baseUrl, { script: loginScript }),
+        ledger,
+        env: {},
+      });
+      expect(result.unmet, result.summary).toEqual([]);
+      expect(result).toMatchObject({ status: 'success', tier: 'deterministic', counts: { modelCalls: 0 } });
+      const writes = seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'));
+      expect(writes).toHaveLength(3);
+      const csrf = String(writes[0]?.headers['x-csrf-token'] ?? '');
+      expect(csrf.length).toBeGreaterThan(8);
+      expect(JSON.stringify(ledger.getRun(result.runId))).not.toContain(csrf);
+    }, 60_000);
+
     it('a login script that does not sign in is an error naming the origin', async () => {
       const { app } = await demoApp();
       const dir = tempDir();

@@ -1,5 +1,6 @@
 import type { ApiOperation } from './api-operation.js';
 import { sampleValue } from './sample-value.js';
+import { singleObjectSchema } from './single-object-schema.js';
 import { cleanSpecText, summarizeSchema } from './summarize-schema.js';
 
 /**
@@ -9,6 +10,8 @@ import { cleanSpecText, summarizeSchema } from './summarize-schema.js';
  */
 export function describeOperation(operation: ApiOperation): Record<string, unknown> {
   const body = operation.requestBody;
+  // The sample is one item, even where the body may also be an array of them (bulk).
+  const single = body ? singleObjectSchema(body.schema) : undefined;
   return {
     found: true,
     from: 'openapi',
@@ -29,7 +32,7 @@ export function describeOperation(operation: ApiOperation): Record<string, unkno
             contentType: body.contentType,
             required: body.required,
             schema: summarizeSchema(body.schema),
-            sample: sampleValue(body.schema),
+            sample: sampleValue(single && 'schema' in single ? single.schema : body.schema),
           },
         }
       : {}),

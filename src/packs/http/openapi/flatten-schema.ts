@@ -1,15 +1,23 @@
 import type { JsonSchema } from './api-operation.js';
 
+const MAX_ALLOF_DEPTH = 64;
+
 const isObject = (value: unknown): value is JsonSchema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A schema with its `allOf` parts folded in (properties merged, `required` united, the
  * first word on anything else). Property schemas are the original objects, so callers can
- * still recognise a cycle by identity. `seen` guards an `allOf` that includes itself.
+ * still recognise a cycle by identity. `seen` guards an `allOf` that includes itself; parts
+ * nested deeper than `MAX_ALLOF_DEPTH` are left out (a hostile document must not overflow
+ * the stack).
  */
-export function flattenSchema(schema: JsonSchema, seen: Set<object> = new Set()): JsonSchema {
+export function flattenSchema(schema: JsonSchema, seen: Set<object> = new Set(), depth = 0): JsonSchema {
   if (!Array.isArray(schema.allOf) || seen.has(schema)) return schema;
+  if (depth > MAX_ALLOF_DEPTH) {
+    const { allOf: _deeper, ...shallow } = schema;
+    return shallow;
+  }
   seen.add(schema);
   const { allOf, ...own } = schema;
   const merged: JsonSchema = { ...own };
@@ -17,8 +25,10 @@ export function flattenSchema(schema: JsonSchema, seen: Set<object> = new Set())
   const required = new Set<string>(Array.isArray(own.required) ? (own.required as string[]) : []);
   for (const part of allOf as unknown[]) {
     if (!isObject(part)) continue;
-    const flat = flattenSchema(part, seen);
+    const flat = flattenSchema(part, seen, depth + 1);
     for (const [key, value] of Object.entries(flat)) {
+      // A part already being merged (a cycle) keeps its own `allOf`: never carried up.
+      if (key === 'allOf') continue;
       if (key === 'properties' && isObject(value)) {
         for (const [name, property] of Object.entries(value)) properties[name] ??= property;
       } else if (key === 'required' && Array.isArray(value)) {

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
+import { SCHEMA_NAME } from './single-object-schema.js';
 
 export class ApiSpecError extends TallyError {}
 
@@ -25,6 +26,36 @@ async function fetchDocument(url: string): Promise<object> {
   return parsed;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Writes each named schema's name into it (`x-tally-schema: Cat`) before `$ref`s are
+ * resolved, when resolving loses names: a discriminator's implicit mapping selects an
+ * option by its schema's name.
+ */
+function nameSchemas(document: unknown): void {
+  if (!isObject(document)) return;
+  const components = isObject(document.components) ? document.components.schemas : undefined;
+  for (const named of [components, document.definitions]) {
+    if (!isObject(named)) continue;
+    for (const [name, schema] of Object.entries(named))
+      if (isObject(schema) && schema[SCHEMA_NAME] === undefined) schema[SCHEMA_NAME] = name;
+  }
+}
+
+/**
+ * A relative `servers` URL (`/`, `/v2`) of a document fetched from a URL is relative to where
+ * the document is served (OpenAPI 3): resolved here, port included — the resolver's own fix
+ * drops the port (`http://127.0.0.1/` for a document on `:4000`).
+ */
+function absoluteServers(document: unknown, source: string): void {
+  if (!isObject(document) || !Array.isArray(document.servers)) return;
+  for (const server of document.servers)
+    if (isObject(server) && typeof server.url === 'string' && !/^[a-z][a-z0-9+.-]*:|^\{/i.test(server.url))
+      server.url = new URL(server.url, source).href;
+}
+
 /**
  * Security: a document fetched from a URL resolves only its internal `$ref`s — it cannot
  * make Tally read local files or fetch other URLs. A local file resolves files next to it
@@ -32,12 +63,18 @@ async function fetchDocument(url: string): Promise<object> {
  */
 async function dereference(source: string): Promise<Record<string, unknown>> {
   // A fresh parser per document: `$ref` caches never leak from one spec into another.
-  const parser = new SwaggerParser();
-  const document = isUrl(source)
-    ? await parser.dereference(source, (await fetchDocument(source)) as never, {
-        resolve: { external: false },
-      })
-    : await parser.dereference(resolve(source));
+  if (isUrl(source)) {
+    const fetched = await fetchDocument(source);
+    nameSchemas(fetched);
+    absoluteServers(fetched, source);
+    const document = await new SwaggerParser().dereference(source, fetched as never, {
+      resolve: { external: false },
+    });
+    return document as unknown as Record<string, unknown>;
+  }
+  const parsed = await new SwaggerParser().parse(resolve(source));
+  nameSchemas(parsed);
+  const document = await new SwaggerParser().dereference(resolve(source), parsed, {});
   return document as unknown as Record<string, unknown>;
 }
 

@@ -2,10 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JsonSchema } from './api-operation.js';
 import { flattenSchema, isSchema, typeOf } from './flatten-schema.js';
 import { matchesPattern, samplePattern } from './sample-pattern.js';
+import { inherited, withDiscriminator } from './single-object-schema.js';
 
 /** Fields a person would recognise an item by: they carry the run's label (and so its marker). */
 export const TITLE_FIELD = /^(title|name|label|subject|heading|summary)$/i;
 const MAX_DEPTH = 8;
+/** Schemas visited for one body at most: a document with many wide choices must not hang us. */
+const MAX_VISITS = 20_000;
 
 /**
  * Fields whose values a server may require to be unique: an account's email or username, a
@@ -43,6 +46,11 @@ export interface SampleOptions {
   label?: string;
   /** Makes emails, usernames, slugs, codes, uuids, URIs and patterned strings this item's own. */
   unique?: UniqueToken;
+  /**
+   * Filled with the required fields left without a value because the schema is recursive
+   * there, nested deeper than the sampler goes, or too large (`body.parent.parent`).
+   */
+  missing?: string[];
 }
 
 /** `user_name` → `name`, `contactEmail` → `Email`: the word a field name ends with. */
@@ -190,12 +198,26 @@ interface Walk {
   inside: Set<object>;
   depth: number;
   options: SampleOptions;
+  /** Field names from the body down to where we are. */
+  path: string[];
+  /** Times a guard (cycle, depth, size) cut the walk short: a required field left empty by one is reported. */
+  cuts: number;
+  visits: number;
+}
+
+/** Options to try in order: a `null` option last (a nullable field still gets a real value). */
+function ordered(options: unknown[]): unknown[] {
+  const isNull = (option: unknown) => isSchema(option) && typeOf(option) === 'null';
+  return [...options.filter((option) => !isNull(option)), ...options.filter(isNull)];
 }
 
 function sample(schema: unknown, field: string | undefined, walk: Walk): unknown {
   if (!isSchema(schema)) return undefined;
   // A schema we are already inside: one level of a recursive structure is enough.
-  if (walk.inside.has(schema) || walk.depth >= MAX_DEPTH) return undefined;
+  if (walk.inside.has(schema) || walk.depth >= MAX_DEPTH || ++walk.visits > MAX_VISITS) {
+    walk.cuts++;
+    return undefined;
+  }
   walk.inside.add(schema);
   walk.depth++;
   try {
@@ -225,7 +247,10 @@ function sample(schema: unknown, field: string | undefined, walk: Walk): unknown
       // option's word first where both speak (a variant's `const`).
       const { oneOf: _oneOf, anyOf: _anyOf, ...own } = flat;
       const shared = isSchema(own.properties) || Array.isArray(own.required);
-      for (const option of options) {
+      for (const raw of ordered(options)) {
+        // Under a discriminator, the option's property says which option this is.
+        const option =
+          flat.discriminator && isSchema(raw) ? withDiscriminator(flat, flattenSchema(raw)) : raw;
         const value = sample(shared && isSchema(option) ? { allOf: [option, own] } : option, field, walk);
         if (value !== undefined) return value;
       }
@@ -244,6 +269,8 @@ function sample(schema: unknown, field: string | undefined, walk: Walk): unknown
         return number(flat, false);
       case 'boolean':
         return false;
+      case 'null':
+        return null;
       case 'array': {
         const item = sample(flat.items, undefined, walk);
         const count = Math.max(
@@ -257,7 +284,7 @@ function sample(schema: unknown, field: string | undefined, walk: Walk): unknown
         );
       }
       case 'object':
-        return sampleObject(flat, walk);
+        return sampleObject(inherited(schema, flat), walk);
       default:
         return undefined;
     }
@@ -283,10 +310,17 @@ function sampleObject(flat: JsonSchema, walk: Walk): Record<string, unknown> {
   const required = new Set(Array.isArray(flat.required) ? (flat.required as string[]) : []);
   const body: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(properties)) {
-    if (isSchema(property) && property.readOnly === true) continue;
+    // What the server alone writes (`id`, `created_at`) is never sent, required or not
+    // (OpenAPI: a read-only required field is required in responses only).
+    if (isSchema(property) && flattenSchema(property).readOnly === true) continue;
     // Optional title-like fields are filled too: they carry the run's marker.
     if (!required.has(name) && !TITLE_FIELD.test(name)) continue;
+    const cuts = walk.cuts;
+    walk.path.push(name);
     const value = sample(property, name, walk);
+    if (value === undefined && required.has(name) && walk.cuts > cuts)
+      walk.options.missing?.push(walk.path.join('.'));
+    walk.path.pop();
     if (value !== undefined)
       Object.defineProperty(body, name, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -301,5 +335,12 @@ function sampleObject(flat: JsonSchema, walk: Walk): Record<string, unknown> {
  * `uniqueString`): N bodies for one endpoint, and the bodies of a later run, differ there.
  */
 export function sampleValue(schema: JsonSchema, options: SampleOptions = {}): unknown {
-  return sample(schema, undefined, { inside: new Set(), depth: 0, options });
+  return sample(schema, undefined, {
+    inside: new Set(),
+    depth: 0,
+    options,
+    path: ['body'],
+    cuts: 0,
+    visits: 0,
+  });
 }
