@@ -17,6 +17,7 @@ export interface NodeStatementSync {
   all(...params: unknown[]): unknown[];
   iterate(...params: unknown[]): IterableIterator<unknown>;
   setReturnArrays?(enabled: boolean): void;
+  setAllowUnknownNamedParameters?(enabled: boolean): void;
 }
 export interface NodeDatabaseSync {
   prepare(sql: string): NodeStatementSync;
@@ -64,7 +65,11 @@ class NodeStatement implements SqliteStatement {
   /** Whether the statement itself returns arrays (node ≥ 22.16 / 24: `setReturnArrays`). */
   private arrays = false;
 
-  constructor(private readonly statement: NodeStatementSync) {}
+  constructor(private readonly statement: NodeStatementSync) {
+    // better-sqlite3 ignores named parameters a statement does not use; node:sqlite throws.
+    // Queries that share one parameter object (the stats) rely on the former.
+    statement.setAllowUnknownNamedParameters?.(true);
+  }
 
   pluck(toggle = true): this {
     return this.setMode(toggle ? 'pluck' : this.mode === 'pluck' ? 'object' : this.mode);

@@ -113,6 +113,8 @@ describe('the SQLite driver', () => {
     expect(Buffer.isBuffer(row.b)).toBe(true);
     expect(row.b.toString('utf8')).toBe('alpha');
     expect(db.prepare('SELECT k FROM r WHERE v > ?').get(5)).toBeUndefined();
+    // One parameter object shared by several queries (the stats do this): unused names are ignored.
+    expect(db.prepare('SELECT k FROM r WHERE v = @v').pluck().get({ v: 2, since: 'x' })).toBe('b');
     db.pragma('user_version = 7');
     expect(db.pragma('user_version', { simple: true })).toBe(7);
     expect(db.open).toBe(true);
