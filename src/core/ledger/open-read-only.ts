@@ -1,5 +1,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+
+// Loaded on first use: the turn-gate hooks import this module, and most hook calls never open
+// a ledger — the native module would cost every call its load time.
+const load = createRequire(import.meta.url);
+let sqlite: typeof Database | undefined;
+const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => {
+  sqlite ??= load('better-sqlite3') as typeof Database;
+  return new sqlite(...args);
+};
 
 // Bytes 18 and 19 of the SQLite header: file format versions, 2 = WAL, 1 = rollback journal.
 const WRITE_VERSION = 18;
@@ -29,8 +39,8 @@ export function openReadOnlyDatabase(path: string, timeout: number): Database.Da
         copy[WRITE_VERSION] = 1;
         copy[READ_VERSION] = 1;
       }
-      return new Database(copy, { readonly: true });
+      return openDatabase(copy, { readonly: true });
     }
   }
-  return new Database(path, { readonly: true, fileMustExist: true, timeout });
+  return openDatabase(path, { readonly: true, fileMustExist: true, timeout });
 }
