@@ -25,30 +25,71 @@ export interface AnthropicMock {
 
 let toolIds = 0;
 
+/** A fresh tool-use id, unless the script gave one. */
+function toolId(given: string | undefined): string {
+  if (given) return given;
+  toolIds += 1;
+  return `toolu_mock${toolIds}`;
+}
+
 function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** The reply as the Messages API's server-sent events (what Claude Code streams). */
 function streamReply(model: string, blocks: ReplyBlock[]): string {
-  const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = {
+    input_tokens: 10,
+    output_tokens: 10,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   let out = sse('message_start', {
     type: 'message_start',
-    message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    },
   });
   blocks.forEach((block, index) => {
     if ('text' in block) {
-      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text: block.text },
+      });
     } else {
-      const id = block.id ?? `toolu_mock${(toolIds += 1)}`;
-      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: block.tool, input: {} } });
-      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      const id = toolId(block.id);
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: block.tool, input: {} },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     }
     out += sse('content_block_stop', { type: 'content_block_stop', index });
   });
   const stop = blocks.some((block) => 'tool' in block) ? 'tool_use' : 'end_turn';
-  out += sse('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } });
+  out += sse('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: 10 },
+  });
   out += sse('message_stop', { type: 'message_stop' });
   return out;
 }
@@ -62,7 +103,12 @@ function jsonReply(model: string, blocks: ReplyBlock[]) {
     content: blocks.map((block) =>
       'text' in block
         ? { type: 'text', text: block.text }
-        : { type: 'tool_use', id: block.id ?? `toolu_mock${(toolIds += 1)}`, name: block.tool, input: block.input },
+        : {
+            type: 'tool_use',
+            id: toolId(block.id),
+            name: block.tool,
+            input: block.input,
+          },
     ),
     stop_reason: blocks.some((block) => 'tool' in block) ? 'tool_use' : 'end_turn',
     stop_sequence: null,
