@@ -60,7 +60,9 @@ function reviewRan(payload: Payload): boolean {
   const response = payload.tool_response as { success?: unknown; is_error?: unknown } | undefined;
   if (response && typeof response === 'object' && (response.success === false || response.is_error === true))
     return false;
-  return payload.tool_name === 'Skill' && bareName(input.skill ?? input.command ?? input.name) === 'am-i-done';
+  return (
+    payload.tool_name === 'Skill' && bareName(input.skill ?? input.command ?? input.name) === 'am-i-done'
+  );
 }
 
 /** Claude Code hands a finished background task back as a prompt of its own; it is not a new turn. */
@@ -248,7 +250,8 @@ function gateHowDoI(
   if ('runId' in fact) {
     // Remembered, so later calls of this turn pass without opening the ledger.
     const written = writeTurnState(dir, session, { ...state, scout: true, scoutRun: fact.runId });
-    if ('refused' in written) report.notes.push(`the scout run was found but not remembered (${written.refused}).`);
+    if ('refused' in written)
+      report.notes.push(`the scout run was found but not remembered (${written.refused}).`);
     return report;
   }
   report.stdout = JSON.stringify({
@@ -262,10 +265,17 @@ function gateHowDoI(
 }
 
 /** The deny reason: every way to satisfy the gate, with the names Claude Code knows them by. */
-function howDoIReason(why: string, skillName: string, env: NodeJS.ProcessEnv, session: string, ledger: string) {
+function howDoIReason(
+  why: string,
+  skillName: string,
+  env: NodeJS.ProcessEnv,
+  session: string,
+  ledger: string,
+) {
   const plugin = skillName.includes(':');
   const agent = plugin ? `${PLUGIN_NAME}:scout` : 'scout';
-  const launcher = plugin && env.CLAUDE_PLUGIN_ROOT ? `node "${env.CLAUDE_PLUGIN_ROOT}/bin/tally.js"` : 'tally';
+  const launcher =
+    plugin && env.CLAUDE_PLUGIN_ROOT ? `node "${env.CLAUDE_PLUGIN_ROOT}/bin/tally.js"` : 'tally';
   return (
     `Tally gate how-do-i: ${why}, so it is held until this turn's scout run is in the ledger ` +
     `(${ledger}, session ${session}). Any one of these records it: the Skill tool with skill ` +
@@ -305,7 +315,9 @@ function gateAmIDone(
   // A conversational turn (nothing that writes) has nothing to review. A turn too long to
   // read whole may have written anything: it is asked, never released unread (fail closed).
   const writes =
-    'tooLarge' in turn ? [] : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input, pluginLaunchers(env)).writes);
+    'tooLarge' in turn
+      ? []
+      : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input, pluginLaunchers(env)).writes);
   if (!('tooLarge' in turn) && writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
   const written = writeTurnState(dir, session, { ...state, reviewAsked: true });

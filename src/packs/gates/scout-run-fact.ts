@@ -9,10 +9,7 @@ import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
  */
 const REPORTED = ['finished', 'stopped'];
 
-export type ScoutRunFact =
-  | { runId: string; ledger: string }
-  | { none: string }
-  | { unreadable: string };
+export type ScoutRunFact = { runId: string; ledger: string } | { none: string } | { unreadable: string };
 
 /**
  * The ledger a scout run of this project lands in, as `tally scout` resolves it: TALLY_LEDGER,

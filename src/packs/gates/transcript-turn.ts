@@ -97,7 +97,8 @@ function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
     while (end > 0) {
       const newline = chunk.lastIndexOf(0x0a, end - 1);
       if (newline < 0) break;
-      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses, errored)) return done();
+      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses, errored))
+        return done();
       partial = [];
       end = newline;
     }
@@ -125,7 +126,11 @@ function visit(bytes: Buffer, toolUses: TurnToolUse[], errored: Errored): boolea
   if (line.type === 'user') {
     for (const block of content) {
       const result = block as { type?: unknown; tool_use_id?: unknown; is_error?: unknown };
-      if (result?.type === 'tool_result' && result.is_error === true && typeof result.tool_use_id === 'string')
+      if (
+        result?.type === 'tool_result' &&
+        result.is_error === true &&
+        typeof result.tool_use_id === 'string'
+      )
         errored.add(result.tool_use_id);
     }
     return false;

@@ -64,7 +64,10 @@ export function recordDigestFromHook(
   }
   // Once per scout run: `tally scout --session` stores its own report, which the skill returns
   // verbatim — storing the skill's result again would replay the same digest twice.
-  const stored = readDigests(dir, payload.sessionId, { keep: Number.MAX_SAFE_INTEGER, ttlDays: settings.ttlDays });
+  const stored = readDigests(dir, payload.sessionId, {
+    keep: Number.MAX_SAFE_INTEGER,
+    ttlDays: settings.ttlDays,
+  });
   if (stored.digests.some((digest) => digest.text.trim() !== '' && payload.text.includes(digest.text.trim())))
     return report;
   const outcome = writeDigest(dir, payload.sessionId, payload.text, { ttlDays: settings.ttlDays });
