@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
 
@@ -10,6 +10,14 @@ import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
 const REPORTED = ['finished', 'stopped'];
 
 export type ScoutRunFact = { runId: string; ledger: string } | { none: string } | { unreadable: string };
+
+/** When the ledger (or its write-ahead log) was last written, in ms; undefined when it does not exist. */
+function lastWritten(ledger: string): number | undefined {
+  const main = statSync(ledger, { throwIfNoEntry: false });
+  if (!main) return undefined;
+  const wal = statSync(`${ledger}-wal`, { throwIfNoEntry: false });
+  return Math.max(main.mtimeMs, wal?.mtimeMs ?? 0);
+}
 
 /**
  * The ledger a scout run of this project lands in, as `tally scout` resolves it: TALLY_LEDGER,
@@ -27,7 +35,14 @@ export function scoutLedgerPath(env: NodeJS.ProcessEnv, cwd: string): string {
  * CLI), `tally scout --session <id>` put it there.
  */
 export function findScoutRun(ledger: string, session: string, turnStartedAt: string): ScoutRunFact {
-  if (!existsSync(ledger)) return { none: `no ledger at ${ledger}` };
+  const written = lastWritten(ledger);
+  if (written === undefined) return { none: `no ledger at ${ledger}` };
+  // A run started in this turn wrote the ledger (or its WAL) since the turn began: a ledger
+  // untouched since then cannot hold one, and need not be opened (SQLite costs a hook ~10 ms).
+  // Two seconds of slack: file systems with coarse timestamps round an mtime down.
+  const since = Date.parse(turnStartedAt);
+  if (Number.isFinite(since) && written < since - 2000)
+    return { none: `the ledger ${ledger} was not written since this turn began` };
   let database: ReturnType<typeof openReadOnlyDatabase>;
   try {
     database = openReadOnlyDatabase(ledger, 200);
