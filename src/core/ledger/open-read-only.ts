@@ -4,10 +4,10 @@ import type Database from 'better-sqlite3';
 
 // Loaded on first use: the turn-gate hooks import this module, and most hook calls never open
 // a ledger — the native module would cost every call its load time.
+// (require keeps its own cache: the second open does not load it again).
 const load = createRequire(import.meta.url);
-let sqlite: typeof Database | undefined;
 const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => {
-  sqlite ??= load('better-sqlite3') as typeof Database;
+  const sqlite = load('better-sqlite3') as typeof Database;
   return new sqlite(...args);
 };
 
