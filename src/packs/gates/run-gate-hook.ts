@@ -1,5 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { hookFailOpenLog } from '../records/digests/hook-state.js';
+import { unusablePath } from '../records/secure-state-dir.js';
 import { classifyToolCall } from './classify-tool-call.js';
 import {
   freshTurn,
@@ -240,8 +241,13 @@ function gateHowDoI(
   if (!held) return report;
   const { skill, dir, state } = held;
   if (state.scout) return report;
-  const cwd = typeof payload.cwd === 'string' ? payload.cwd : context.cwd;
-  const ledger = scoutLedgerPath(env, cwd);
+  const cwd = payload.cwd === undefined ? context.cwd : payload.cwd;
+  const unusable = unusablePath(cwd);
+  if (unusable) {
+    fail('payload-shape-unrecognized', `the payload's cwd cannot hold a ledger: ${unusable}`);
+    return report;
+  }
+  const ledger = scoutLedgerPath(env, cwd as string);
   const fact = findScoutRun(ledger, String(session), state.startedAt);
   if ('unreadable' in fact) {
     fail('gate-state-unreadable', fact.unreadable);

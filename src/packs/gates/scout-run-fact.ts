@@ -35,7 +35,14 @@ export function scoutLedgerPath(env: NodeJS.ProcessEnv, cwd: string): string {
  * CLI), `tally scout --session <id>` put it there.
  */
 export function findScoutRun(ledger: string, session: string, turnStartedAt: string): ScoutRunFact {
-  const written = lastWritten(ledger);
+  let written: number | undefined;
+  try {
+    written = lastWritten(ledger);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string') throw error;
+    return { unreadable: `${ledger}: ${code}` };
+  }
   if (written === undefined) return { none: `no ledger at ${ledger}` };
   // A run started in this turn wrote the ledger (or its WAL) since the turn began: a ledger
   // untouched since then cannot hold one, and need not be opened (SQLite costs a hook ~10 ms).
