@@ -20,7 +20,8 @@ function released(error) {
 function start() {
   const found = findTally(MODULES);
   if (found.dir) {
-    if (existsSync(join(found.dir, BUNDLE))) return require(join(found.dir, BUNDLE)).runHookEntry(process.argv);
+    if (existsSync(join(found.dir, BUNDLE)))
+      return require(join(found.dir, BUNDLE)).runHookEntry(process.argv);
     return import(pathToFileURL(join(found.dir, MODULES)).href).then(({ runHookEntry }) =>
       runHookEntry(process.argv),
     );
