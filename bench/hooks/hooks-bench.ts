@@ -1,7 +1,7 @@
 // Hook latency: Claude Code runs PreToolUse on every tool call, so a gate must cost about what
 // starting node costs. Each case runs interleaved with `node -e 0` (same load on both).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRow } from '../measure.js';
@@ -37,6 +37,32 @@ export async function hooksBench(): Promise<BenchRow[]> {
       JSON.stringify({ session_id: 'bench', cwd: project, transcript_path: join(dir, 't.jsonl'), ...extra });
     writeFileSync(join(dir, 't.jsonl'), `${JSON.stringify({ type: 'user', message: { content: 'hi' } })}\n`);
     await run([HOOK_BIN, 'turn-reset'], payload({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }), env);
+    // Projects whose ledger holds a scout run of another session, so a denied Write looks for
+    // this turn's run: `older` was last written before the turn began (the gate sees it from the
+    // files' mtime and does not open it); `fresh` was written during the turn (SQLite is opened).
+    const ledgerProject = async (name: string) => {
+      const root = join(dir, name);
+      mkdirSync(join(root, '.tally'), { recursive: true });
+      const at = (extra: object) =>
+        JSON.stringify({ session_id: 'bench', cwd: root, transcript_path: join(dir, 't.jsonl'), ...extra });
+      const scout = () =>
+        run([CLI_BIN, 'scout', 'release a version', '--root', root, '--session', 'other'], '', env);
+      return { root, at, scout };
+    };
+    const older = await ledgerProject('older');
+    await older.scout();
+    const past = new Date(Date.now() - 60_000);
+    for (const file of readdirSync(join(older.root, '.tally')))
+      if (file.startsWith('ledger.db')) utimesSync(join(older.root, '.tally', file), past, past);
+    await run([HOOK_BIN, 'turn-reset'], older.at({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }), env);
+    const fresh = await ledgerProject('fresh');
+    await run([HOOK_BIN, 'turn-reset'], fresh.at({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }), env);
+    await fresh.scout();
+    const write = {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: '/x', content: 'y' },
+    };
     const cases: [string, string[], string][] = [
       [
         'tally-hook gate-how-do-i (Read: passes)',
@@ -60,6 +86,16 @@ export async function hooksBench(): Promise<BenchRow[]> {
           tool_name: 'Write',
           tool_input: { file_path: '/x', content: 'y' },
         }),
+      ],
+      [
+        'tally-hook gate-how-do-i (Write: denied, ledger older than the turn)',
+        [HOOK_BIN, 'gate-how-do-i'],
+        older.at(write),
+      ],
+      [
+        'tally-hook gate-how-do-i (Write: denied after a SQLite look-up)',
+        [HOOK_BIN, 'gate-how-do-i'],
+        fresh.at(write),
       ],
       [
         'tally-hook turn-reset',

@@ -46,6 +46,32 @@ describe('deterministic scout', () => {
     expect(calls[1]?.data.evidence).not.toHaveProperty('effects');
   });
 
+  it('a record that matches too little of the goal does not govern: NOT FOUND, with it and the queries tried under UNREACHABLE (issue 18)', async () => {
+    const root = corpus();
+    const ledger = tempLedger();
+    const source = openRecordSource(root, listStores(root));
+    // "create" alone reaches the credentials procedure ("create the new role first").
+    const report = await runDeterministicScout({
+      goal: 'create hello.txt',
+      root,
+      source,
+      ledger,
+      priorDigests: [],
+    });
+    source.close();
+    expect(report.result.endingReason).toBe('stopped');
+    expect(report.text).toContain('GOVERNS:\n- (none)');
+    expect(report.text).toContain('COMMANDS:\n- (none)');
+    expect(report.text).not.toContain('psql');
+    expect(report.text).toContain(
+      'references/procedures/rotate-database-credentials.md — below the relevance floor: matched 1 of 3 goal terms (create; 50% needed), so it does not govern',
+    );
+    expect(report.text).toContain(
+      '- queries tried: records query --recall "create hello txt"; records query --keyword "create hello txt"',
+    );
+    expect(report.text).toMatch(/NOT FOUND:\n- create\n- hello\n- txt/);
+  });
+
   it('the verifier drops a GOVERNS path that was not read and a command no read record states', async () => {
     const root = '/records';
     const entry = (seq: number, tool: string, effects: unknown[]) => ({

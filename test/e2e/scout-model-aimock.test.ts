@@ -10,6 +10,7 @@ import { corpus } from '../packs/records/records-fixture.js';
 
 const RELEASE = 'references/procedures/release-a-version.md';
 const GOAL = 'how do I release a version of acme/shop';
+const CREDENTIALS = 'references/procedures/rotate-database-credentials.md';
 const section = (text: string, title: string) =>
   (new RegExp(`^${title}:\\n((?:- .*\\n?)*)`, 'm').exec(text)?.[1] ?? '')
     .split('\n')
@@ -39,6 +40,22 @@ describe('model scout over @ai-sdk/openai against aimock, on the fixture corpus'
       mock.onToolResult(
         'call_recall',
         call('call_query', 'records_query', { keyword: 'release', project: 'acme/shop' }),
+      );
+      // "create hello.txt": the model claims the credentials procedure ("create the new role
+      // first") and its psql line — below the relevance floor both tiers share (issue 18).
+      mock.onToolResult('call_h_finish', { content: 'Reported.' });
+      mock.onToolResult(
+        'call_h_cat',
+        call('call_h_finish', 'finish', {
+          summary: 'The credentials procedure governs.',
+          governs: [{ path: CREDENTIALS, label: 'keyword: create' }],
+          commands: ['psql -c "ALTER ROLE app_v2 LOGIN"'],
+        }),
+      );
+      mock.onToolResult('call_h_recall', call('call_h_cat', 'records_cat', { paths: [CREDENTIALS] }));
+      mock.onMessage(
+        'Goal: create hello.txt',
+        call('call_h_recall', 'records_recall', { terms: 'create hello txt' }),
       );
       mock.onMessage(
         'Goal: how do I release a version of acme/shop',
@@ -103,5 +120,30 @@ describe('model scout over @ai-sdk/openai against aimock, on the fixture corpus'
     );
     expect(report.result.endingReason).toBe('finished');
     expect(report.result.status).not.toBe('success'); // a claim was dropped
+  });
+
+  it('what the model claims below the relevance floor does not govern: no GOVERNS, no psql command, UNREACHABLE says why', async () => {
+    const root = corpus();
+    const source = openRecordSource(root, listStores(root));
+    const ledger = tempLedger();
+    const model = await resolveModel('openai:gpt-4.1-mini', server.env);
+    const report = await runModelScout({
+      goal: 'create hello.txt',
+      root,
+      source,
+      ledger,
+      priorDigests: [],
+      model,
+      maxRetries: 0,
+    });
+    source.close();
+    // The run verified the claim (the record was read); the report still does not let it govern.
+    expect(report.result.verified.map((item) => item.target)).toContain(CREDENTIALS);
+    expect(section(report.text, 'GOVERNS')).toEqual([]);
+    expect(section(report.text, 'COMMANDS')).toEqual([]);
+    expect(section(report.text, 'UNREACHABLE')).toContain(
+      `${CREDENTIALS} — below the relevance floor: matched 1 of 3 goal terms (create; 50% needed), so it does not govern`,
+    );
+    expect(section(report.text, 'NOT FOUND')).toEqual(['create', 'hello', 'txt']);
   });
 });

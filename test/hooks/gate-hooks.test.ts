@@ -2,13 +2,47 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
+import { Ledger } from '../../src/core/ledger/ledger.js';
 import { runGateHook } from '../../src/packs/gates/run-gate-hook.js';
+import { openRecordSource } from '../../src/packs/records/open-record-source.js';
+import { listStores } from '../../src/packs/records/stores.js';
 import { tempDir } from '../helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const HOOK_BIN = join(REPO, 'bin', 'tally-hook.js');
 const PLUGIN = join(REPO, 'plugin');
 const FIXTURES = join(REPO, 'test', 'fixtures', 'hooks');
+/** Payloads recorded from the real Claude Code (see test/e2e/claude-code). */
+const CC = 'claude-code-2.1.332';
+const SESSION = 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+
+/**
+ * A real scout run (the deterministic tier, as `tally scout --session` runs it) in the
+ * project's ledger; `aborted` stops it before it reports.
+ */
+async function scoutRun(root: string, session: string, ending?: 'aborted'): Promise<string> {
+  const ledger = Ledger.open(join(root, '.tally', 'ledger.db'));
+  const source = openRecordSource(root, listStores(root));
+  try {
+    const controller = new AbortController();
+    if (ending) controller.abort();
+    const report = await runDeterministicScout({
+      goal: 'create hello.txt',
+      root,
+      source,
+      ledger,
+      priorDigests: [],
+      meta: { session },
+      signal: controller.signal,
+      graceMs: 0,
+    });
+    return report.result.runId;
+  } finally {
+    source.close();
+    ledger.close();
+  }
+}
 
 interface Setup {
   dir: string;
@@ -51,7 +85,7 @@ const run = (s: Setup, name: Parameters<typeof runGateHook>[0], stdin: string) =
 const decision = (stdout: string | undefined) => (stdout ? JSON.parse(stdout) : undefined);
 
 describe('the turn gates, in process, on recorded payload shapes', () => {
-  it('how-do-i: a write is denied until the skill ran this turn, naming exactly what satisfies it; then it passes', () => {
+  it('how-do-i: a write is denied until this turn’s scout run is in the ledger, naming exactly what satisfies it; then it passes', async () => {
     const s = setup();
     expect(run(s, 'turn-reset', s.fixture('user-prompt-submit.json'))).toEqual({
       failOpens: [],
@@ -68,9 +102,12 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
       });
-      expect(denied.hookSpecificOutput.permissionDecisionReason).toContain(
-        'call the Skill tool with skill "tally:how-do-i"',
-      );
+      const reason = denied.hookSpecificOutput.permissionDecisionReason;
+      // The plugin's namespaced names, the launcher's path and this session: each way that satisfies it.
+      expect(reason).toContain('the Skill tool with skill "tally:how-do-i"');
+      expect(reason).toContain('the Agent tool with subagent_type "tally:scout"');
+      expect(reason).toContain(`node "${PLUGIN}/bin/tally.js" scout "<goal>" --session ${SESSION}`);
+      expect(reason).toContain(join(s.cwd, '.tally', 'ledger.db'));
     }
     for (const name of [
       'pre-tool-use-read.json',
@@ -80,36 +117,109 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
       const report = run(s, 'gate-how-do-i', s.fixture(name));
       expect([report.stdout, report.failOpens]).toEqual([undefined, []]);
     }
-    run(s, 'turn-record', s.fixture('post-tool-use-skill-how-do-i.json'));
+    // The scout itself, through the plugin's launcher, is never held by the gate it opens.
+    const scoutCommand = `node "${PLUGIN}/bin/tally.js" scout "create hello.txt" --session "${SESSION}" --model '\${user_config.scout_model}' --root '\${user_config.records_root}'`;
+    expect(
+      run(
+        s,
+        'gate-how-do-i',
+        s.fixture('pre-tool-use-bash-writer.json', { tool_input: { command: scoutCommand } }),
+      ).stdout,
+    ).toBeUndefined();
+    // ...but another script run by node is.
+    expect(
+      run(
+        s,
+        'gate-how-do-i',
+        s.fixture('pre-tool-use-bash-writer.json', {
+          tool_input: { command: `node "${s.dir}/bin/tally.js" scout x` },
+        }),
+      ).stdout,
+    ).toBeDefined();
+    const runId = await scoutRun(s.cwd, SESSION);
     expect(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout).toBeUndefined();
-    // A new prompt is a new turn: the gate closes again.
+    const state = JSON.parse(readFileSync(join(s.cwd, '.tally', 'gates', `${SESSION}.turn.json`), 'utf8'));
+    expect(state).toMatchObject({ scout: true, scoutRun: runId });
+    // A new prompt is a new turn: the run of the turn before does not open it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
     expect(decision(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout)).toBeDefined();
   });
 
-  it('the scout agent spawned through Task satisfies it too; a failed skill does not', () => {
+  it('what Claude Code 2.1.332 reports does not open it: a forked Skill’s success, an async_launched Agent; the run in the ledger does', async () => {
     const s = setup();
-    run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
-    run(
-      s,
-      'turn-record',
-      s.fixture('post-tool-use-skill-how-do-i.json', { tool_response: { success: false } }),
+    const real = (name: string, patch: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(FIXTURES, CC, name), 'utf8')),
+        session_id: SESSION,
+        cwd: s.cwd,
+        ...patch,
+      });
+    run(s, 'turn-reset', real('user-prompt-submit.json'));
+    // The skill said success although its scout command was refused (issue 18): nothing in the ledger.
+    run(s, 'turn-record', real('post-skill-forked.json'));
+    run(s, 'turn-record', real('post-agent-async-launched.json'));
+    expect(
+      JSON.parse(readFileSync(join(FIXTURES, CC, 'post-agent-async-launched.json'), 'utf8')).tool_response
+        .status,
+    ).toBe('async_launched');
+    const write = real('pre-write.json', {
+      tool_input: { file_path: join(s.cwd, 'hello.txt'), content: 'hi' },
+    });
+    expect(decision(run(s, 'gate-how-do-i', write).stdout).hookSpecificOutput.permissionDecision).toBe(
+      'deny',
     );
-    expect(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout).toBeDefined();
-    run(s, 'turn-record', s.fixture('post-tool-use-task-scout.json'));
-    expect(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout).toBeUndefined();
+    // A run of another session, or a run that ended without a report, does not count either.
+    await scoutRun(s.cwd, 'another-session');
+    await scoutRun(s.cwd, SESSION, 'aborted');
+    expect(run(s, 'gate-how-do-i', write).stdout).toBeDefined();
+    // The background agent finishes: its run is in the ledger; the notification prompt keeps the turn.
+    const runId = await scoutRun(s.cwd, SESSION);
+    run(s, 'turn-reset', real('user-prompt-submit-task-notification.json'));
+    const opened = run(s, 'gate-how-do-i', write);
+    expect([opened.stdout, opened.failOpens]).toEqual([undefined, []]);
+    const state = JSON.parse(readFileSync(join(s.cwd, '.tally', 'gates', `${SESSION}.turn.json`), 'utf8'));
+    expect(state.scoutRun).toBe(runId);
   });
 
-  it('the legacy Skill input shape (`command`) counts', () => {
+  it('a task-notification prompt does not reset the turn; a typed prompt does', async () => {
+    const s = setup();
+    const real = (name: string) =>
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(FIXTURES, CC, name), 'utf8')),
+        session_id: SESSION,
+        cwd: s.cwd,
+      });
+    run(s, 'turn-reset', real('user-prompt-submit.json'));
+    const file = join(s.cwd, '.tally', 'gates', `${SESSION}.turn.json`);
+    const before = readFileSync(file, 'utf8');
+    run(s, 'turn-reset', real('user-prompt-submit-task-notification.json'));
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    run(s, 'turn-reset', real('user-prompt-submit.json'));
+    expect(JSON.parse(readFileSync(file, 'utf8')).turn).not.toBe(JSON.parse(before).turn);
+  });
+
+  it('am-i-done counts only the calls that ran: a Write the gate denied (is_error) is no change', () => {
     const s = setup();
     run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
-    const legacy = JSON.parse(readFileSync(join(FIXTURES, 'post-tool-use-skill-legacy.json'), 'utf8'));
-    run(
-      s,
-      'turn-record',
-      JSON.stringify({ ...legacy, session_id: 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d', cwd: s.cwd }),
+    // Recorded from Claude Code 2.1.332: Write denied, the skill forked, Write again (ran).
+    const lines = readFileSync(join(FIXTURES, CC, 'transcript-denied-write.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const path = join(s.dir, 'transcript.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const asked = decision(
+      run(s, 'gate-am-i-done', s.fixture('stop.json', { transcript_path: path })).stdout,
     );
-    expect(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout).toBeUndefined();
+    expect(asked.reason).toContain('this turn changed things (1 call(s): Write)');
+    // Cut after the denial: the only Write was denied, nothing changed, nothing to review.
+    const denial = lines.findIndex((line) => line.includes('"is_error":true'));
+    writeFileSync(path, `${lines.slice(0, denial + 1).join('\n')}\n`);
+    const other = setup();
+    run(other, 'turn-reset', other.fixture('user-prompt-submit.json'));
+    const released = run(other, 'gate-am-i-done', other.fixture('stop.json', { transcript_path: path }));
+    expect([released.stdout, released.failOpens]).toEqual([undefined, []]);
   });
 
   it('am-i-done: asks once in a turn that wrote, releases the next stop, and releases conversational turns', () => {

@@ -139,7 +139,7 @@ describe('the Claude Code plugin folder', () => {
       expect.arrayContaining([
         'UserPromptSubmit  turn-reset',
         'PreToolUse * gate-how-do-i',
-        'PostToolUse Skill|Task|Agent turn-record',
+        'PostToolUse Skill turn-record',
         'PostToolUse Skill digest-record',
         'Stop  gate-am-i-done',
       ]),
@@ -156,9 +156,15 @@ describe('the Claude Code plugin folder', () => {
       expect(parsed.name).toBe(skill);
     }
     expect(readdirSync(join(PLUGIN, 'skills')).sort()).toEqual(['am-i-done', 'how-do-i']);
-    expect(readFileSync(join(PLUGIN, 'skills', 'how-do-i', 'SKILL.md'), 'utf8')).toContain(
-      'tally scout "$ARGUMENTS"',
+    // The plugin's own launcher, never `npx tally` (an unrelated public package outside a Tally
+    // project); unset options are single-quoted, so a placeholder left as is reaches the CLI
+    // as text (which treats it as unset), never as a shell expansion.
+    const howDoI = readFileSync(join(PLUGIN, 'skills', 'how-do-i', 'SKILL.md'), 'utf8');
+    expect(howDoI).toContain(
+      `node "\${CLAUDE_PLUGIN_ROOT}/bin/tally.js" scout "$ARGUMENTS" --session "\${CLAUDE_SESSION_ID}" --model '\${user_config.scout_model}'`,
     );
+    for (const file of [join('skills', 'how-do-i', 'SKILL.md'), join('agents', 'scout.md')])
+      expect(readFileSync(join(PLUGIN, file), 'utf8')).not.toMatch(/^npx tally/m);
     for (const agent of readdirSync(join(PLUGIN, 'agents'))) {
       const parsed = agentFrontmatter.parse(frontmatter(join(PLUGIN, 'agents', agent)));
       expect(`${parsed.name}.md`).toBe(agent);

@@ -224,6 +224,16 @@ const PLANS: Record<string, Plan> = {
   'claude --plugin-dir node_modules/tally-harness/plugin': {
     skip: 'needs Claude Code (an interactive session with its own model)',
   },
+  'claude plugin marketplace add /path/to/marketplace': {
+    skip: 'needs a marketplace folder; test/e2e/claude-code/claude-gates.test.ts installs one with the real Claude Code',
+  },
+  'claude plugin install tally@tally-local': {
+    skip: 'follows the marketplace above; installed and run by test/e2e/claude-code/claude-gates.test.ts',
+  },
+  'claude -p "create hello.txt" --plugin-dir node_modules/tally-harness/plugin --allowedTools \'Bash(node "/abs/path/node_modules/tally-harness/plugin/bin/tally.js" scout:*)\' Write':
+    {
+      skip: 'needs Claude Code and a model; run offline against a scripted Messages API by test/e2e/claude-code/claude-gates.test.ts',
+    },
   'claude mcp add tally -- tally mcp --root /path/to/project': {
     skip: 'needs Claude Code; the server it adds is tested by test/surfaces/mcp/mcp-stdio.test.ts',
   },

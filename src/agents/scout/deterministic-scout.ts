@@ -4,6 +4,7 @@ import type { Ledger } from '../../core/ledger/ledger.js';
 import type { RecordSource } from '../../packs/records/record-query.js';
 import { createScoutAgent, type ScoutFinish } from './scout-agent.js';
 import { findCandidates } from './scout-candidates.js';
+import { belowFloorLines, relevanceTerms, splitAtFloor } from './scout-relevance.js';
 import { resolveScoutRepo } from './scout-repo.js';
 import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
@@ -65,19 +66,30 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
       const cat = await call('records_cat', { paths: plausible });
       read = ((cat.result as { records?: { path: string; content: string }[] } | undefined)?.records ??
         []) as { path: string; content: string }[];
-      unreachable = findUnreachable(source, plausible);
-      const matchedText = read.map((record) => record.content.toLowerCase()).join('\n');
+      // Read is not governing: only records above the relevance floor govern (and give commands).
+      const { above, below } = splitAtFloor(relevanceTerms(terms, repo.repo), read);
+      const governing = plausible.filter((path) => above.has(path));
+      unreachable = [
+        ...findUnreachable(source, governing),
+        ...belowFloorLines(relevanceTerms(terms, repo.repo), below, candidates.queries),
+      ];
+      const matchedText = read
+        .filter((record) => above.has(record.path))
+        .map((record) => record.content.toLowerCase())
+        .join('\n');
       notFound = terms.filter((term) => !matchedText.includes(term));
+      if (governing.length === 0)
+        return { stop: `No record matches enough of "${goal}" to govern it (terms: ${terms.join(', ')}).` };
       const commands = [
         ...new Set(
-          ((cat.evidence?.files as { commands: string[] }[] | undefined) ?? []).flatMap(
-            (file) => file.commands,
-          ),
+          ((cat.evidence?.files as { path: string; commands: string[] }[] | undefined) ?? [])
+            .filter((file) => above.has(file.path))
+            .flatMap((file) => file.commands),
         ),
       ];
       const finish: ScoutFinish = {
-        summary: `${plausible.length} record(s) govern "${goal}".`,
-        governs: plausible.map((path) => ({ path, label: candidates.labels.get(path) as string })),
+        summary: `${governing.length} record(s) govern "${goal}".`,
+        governs: governing.map((path) => ({ path, label: candidates.labels.get(path) as string })),
         commands,
       };
       return { finish };

@@ -7,6 +7,7 @@ import type { ScoutOptions, ScoutReport } from './deterministic-scout.js';
 import { createScoutAgent, scoutVerifier } from './scout-agent.js';
 import { budgetedScoutTools, SCOUT_TOOL_BUDGET } from './scout-budget.js';
 import { findCandidates, type ScoutCall } from './scout-candidates.js';
+import { belowFloorLines, relevanceTerms, splitAtFloor } from './scout-relevance.js';
 import { resolveScoutRepo } from './scout-repo.js';
 import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
@@ -99,22 +100,45 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     },
   });
   const entries = ledger.entries(result.runId);
-  const extra = await deterministicFloor(result, candidates.labels, context.root, entries);
+  // The relevance floor both tiers share: what the model claimed below it does not govern either.
+  const { above, below } = splitAtFloor(
+    relevanceTerms(terms, repo.repo),
+    [...read].map(([path, content]) => ({ path, content })),
+  );
+  const aboveContent = [...read].filter(([path]) => above.has(path)).map(([, content]) => content);
+  const relevant = {
+    ...result,
+    verified: result.verified.filter((item) =>
+      item.type === 'governs'
+        ? above.has(item.target)
+        : item.type === 'command'
+          ? aboveContent.some((content) => content.includes(item.target))
+          : true,
+    ),
+  };
+  const aboveLabels = new Map([...candidates.labels].filter(([path]) => above.has(path)));
+  const extra = await deterministicFloor(relevant, aboveLabels, context.root, entries);
   const recordCalls = entries.filter(
     (entry) => entry.kind === 'tool_call' && READ_ONLY.has(entry.name ?? ''),
   ).length;
   const returned = [...new Set([...read.keys(), ...candidates.labels.keys()])];
-  const readText = [...read.values()].join('\n').toLowerCase();
+  const readText = aboveContent.join('\n').toLowerCase();
   const added = extra.filter((item) => item.type === 'governs').length;
   const parts: ScoutReportParts = {
     goal,
     repo,
-    result,
+    result: relevant,
     extra,
     established,
     traps: candidates.traps,
     priorDigests: options.priorDigests.length,
-    unreachable: findUnreachable(source, returned),
+    unreachable: [
+      ...findUnreachable(
+        source,
+        returned.filter((path) => !read.has(path) || above.has(path)),
+      ),
+      ...belowFloorLines(relevanceTerms(terms, repo.repo), below, candidates.queries),
+    ],
     notFound: terms.filter((term) => !readText.includes(term)),
     notes: [
       `model tier: ${recordCalls} records tool call(s) of ${maxCalls}, one records_cat batch; ended ${result.endingReason}.`,

@@ -9,6 +9,8 @@ export interface ScoutCandidates {
   labels: Map<string, string>;
   traps: string[];
   probeTerms: string[];
+  /** The queries run, as a user would type them (for the report's UNREACHABLE lines). */
+  queries: string[];
 }
 
 /**
@@ -21,6 +23,7 @@ export async function findCandidates(
   repo: string | undefined,
 ): Promise<ScoutCandidates> {
   const labels = new Map<string, string>();
+  const queries = [`records query --recall "${terms.join(' ')}"`];
   const recalled = await call('records_recall', { terms: terms.join(' '), limit: 20 });
   const hits = ((recalled.result as { hits?: RecallHit[] } | undefined)?.hits ?? []) as RecallHit[];
   for (const hit of hits) if (hit.source === 'record') labels.set(hit.where, 'recall');
@@ -33,13 +36,15 @@ export async function findCandidates(
     const withProject = repo
       ? await call('records_query', { keyword: probeTerms.join(' '), project: repo, limit: 8 })
       : undefined;
+    if (repo) queries.push(`records query --keyword "${probeTerms.join(' ')}" --project ${repo}`);
     probed = ((withProject?.result as { records?: RecordRow[] } | undefined)?.records ?? []) as RecordRow[];
     if (probed.length === 0) {
+      queries.push(`records query --keyword "${probeTerms.join(' ')}"`);
       const plain = await call('records_query', { keyword: probeTerms.join(' '), limit: 8 });
       probed = ((plain.result as { records?: RecordRow[] } | undefined)?.records ?? []) as RecordRow[];
     }
   }
   for (const row of probed)
     if (!labels.has(row.path)) labels.set(row.path, `keyword: ${probeTerms.join(' ')}`);
-  return { labels, traps, probeTerms };
+  return { labels, traps, probeTerms, queries };
 }

@@ -65,9 +65,13 @@ const FILE_WRITERS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
  * Whether a Claude Code tool call can change something; the one classifier both gates use (the
  * how-do-i PreToolUse gate, and the am-i-done Stop gate's count of calls that changed things).
  * Fail-closed: a tool this list does not know counts as writing; `Bash` reads only when
- * `classifyShellCommand` proves it.
+ * `classifyShellCommand` proves it (`launchers`: the plugin's own `bin/tally.js`, run as `tally`).
  */
-export function classifyToolCall(toolName: unknown, toolInput: unknown): ToolCallKind {
+export function classifyToolCall(
+  toolName: unknown,
+  toolInput: unknown,
+  launchers: readonly string[] = [],
+): ToolCallKind {
   if (typeof toolName !== 'string' || toolName === '')
     return { writes: true, why: 'the payload names no tool' };
   if (READ_ONLY_TOOLS.has(toolName)) return { writes: false };
@@ -79,7 +83,7 @@ export function classifyToolCall(toolName: unknown, toolInput: unknown): ToolCal
   if (toolName === 'Bash') {
     const command =
       toolInput && typeof toolInput === 'object' ? (toolInput as { command?: unknown }).command : undefined;
-    const verdict = classifyShellCommand(command);
+    const verdict = classifyShellCommand(command, launchers);
     return verdict.readOnly ? { writes: false } : { writes: true, why: `Bash: ${verdict.why}` };
   }
   if (FILE_WRITERS.has(toolName)) return { writes: true, why: `${toolName} writes files` };

@@ -22,8 +22,10 @@ export interface TurnState {
   /** A new id per user prompt (turn-reset). */
   turn: string;
   startedAt: string;
-  /** The how-do-i skill (or the scout agent) ran in this turn. */
+  /** This turn's scout run was found in the ledger (however it ran). */
   scout: boolean;
+  /** Its run id, once found. */
+  scoutRun?: string;
   /** The am-i-done review ran in this turn. */
   reviewed: boolean;
   /** The Stop gate already asked for the review in this turn (it asks at most once). */

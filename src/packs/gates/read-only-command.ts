@@ -462,7 +462,12 @@ const SAFE: Record<string, Check> = {
   '[': anyWords,
 };
 
-export function classifyShellCommand(command: unknown): CommandVerdict {
+/**
+ * `launchers`: absolute paths of Tally launchers trusted as `tally` itself — the plugin's own
+ * `bin/tally.js` (its skills run `node "${CLAUDE_PLUGIN_ROOT}/bin/tally.js" scout …`). Only
+ * these exact paths: any other script run by node runs code this check cannot see.
+ */
+export function classifyShellCommand(command: unknown, launchers: readonly string[] = []): CommandVerdict {
   if (typeof command !== 'string') return { readOnly: false, why: 'the command is not a string' };
   if (command.length > MAX_CLASSIFIED_COMMAND)
     return { readOnly: false, why: `the command is longer than ${MAX_CLASSIFIED_COMMAND} characters` };
@@ -483,6 +488,12 @@ export function classifyShellCommand(command: unknown): CommandVerdict {
   if (commands.length === 0) return { readOnly: false, why: 'the command is empty' };
   for (const [first, ...args] of commands as [ShellWord, ...ShellWord[]][]) {
     const name = first.word;
+    const launcher = args[0];
+    if (name === 'node' && !first.glob && launcher && !launcher.glob && launchers.includes(launcher.word)) {
+      const why = tallyCheck(args.slice(1));
+      if (why) return { readOnly: false, why: `node ${launcher.word}: ${why}` };
+      continue;
+    }
     if (name.includes('='))
       return { readOnly: false, why: `an environment assignment (${name.split('=')[0]}=…)` };
     const check = Object.hasOwn(SAFE, name) && (!first.glob || name === '[') ? SAFE[name] : undefined;

@@ -1,4 +1,6 @@
+import { isAbsolute, join } from 'node:path';
 import { hookFailOpenLog } from '../records/digests/hook-state.js';
+import { unusablePath } from '../records/secure-state-dir.js';
 import { classifyToolCall } from './classify-tool-call.js';
 import {
   freshTurn,
@@ -9,7 +11,8 @@ import {
   writeTurnState,
 } from './gate-state.js';
 import { gateSwitchedOff } from './gate-switch.js';
-import { resolveSkill } from './resolve-skill.js';
+import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
+import { findScoutRun, scoutLedgerPath } from './scout-run-fact.js';
 import { readTranscriptTurn } from './transcript-turn.js';
 
 export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
@@ -47,23 +50,31 @@ function bareName(value: unknown): string | undefined {
   return value.trim().replace(/^\//, '').split(/\s/)[0]?.split(':').at(-1);
 }
 
-/** Which gate a successful tool call satisfies: the how-do-i skill or the scout agent, the am-i-done review. */
-function satisfies(payload: Payload): 'scout' | 'reviewed' | undefined {
+/**
+ * Whether a successful tool call was the am-i-done review. The how-do-i gate is not opened
+ * here: a Skill reports `success: true` even when its scout command was refused, and an
+ * asynchronous Agent reports `async_launched` before it did anything — that gate reads the
+ * ledger instead (`findScoutRun`).
+ */
+function reviewRan(payload: Payload): boolean {
   const input = (payload.tool_input ?? {}) as Record<string, unknown>;
   const response = payload.tool_response as { success?: unknown; is_error?: unknown } | undefined;
   if (response && typeof response === 'object' && (response.success === false || response.is_error === true))
-    return undefined;
-  if (payload.tool_name === 'Skill') {
-    const name = bareName(input.skill ?? input.command ?? input.name);
-    if (name === 'how-do-i') return 'scout';
-    if (name === 'am-i-done') return 'reviewed';
-  }
-  if (
-    (payload.tool_name === 'Task' || payload.tool_name === 'Agent') &&
-    bareName(input.subagent_type) === 'scout'
-  )
-    return 'scout';
-  return undefined;
+    return false;
+  return (
+    payload.tool_name === 'Skill' && bareName(input.skill ?? input.command ?? input.name) === 'am-i-done'
+  );
+}
+
+/** Claude Code hands a finished background task back as a prompt of its own; it is not a new turn. */
+function isTaskNotification(payload: Payload): boolean {
+  return typeof payload.prompt === 'string' && /^\s*<task-notification>/.test(payload.prompt);
+}
+
+/** The plugin's own launcher, which its skills and agent run the scout with. */
+function pluginLaunchers(env: NodeJS.ProcessEnv): string[] {
+  const root = env.CLAUDE_PLUGIN_ROOT;
+  return root && isAbsolute(root) ? [join(root, 'bin', 'tally.js')] : [];
 }
 
 type Parsed = { payload: Payload } | { why: string; detail: string };
@@ -82,8 +93,9 @@ function parsePayload(stdin: string): Parsed {
 }
 
 /**
- * One turn-gate hook, in process. `turn-reset` starts a turn, `turn-record` notes that the
- * scout (or the review) ran, `gate-how-do-i` holds writing tools until the scout ran this turn,
+ * One turn-gate hook, in process. `turn-reset` starts a turn (not for a background task's
+ * notification), `turn-record` notes that the review ran, `gate-how-do-i` holds writing tools
+ * until this turn's scout run is in the ledger,
  * `gate-am-i-done` asks for a review once per turn before the agent stops. Every way a gate
  * cannot decide releases (never wedges) and is recorded as a fail-open with its reason.
  */
@@ -128,11 +140,12 @@ export function runGateHook(name: GateHookName, stdin: string, context: GateHook
   }
   switch (name) {
     case 'turn-reset':
+      if (isTaskNotification(payload)) return report;
       return turnReset(report, locate(), session, fail);
     case 'turn-record':
       return turnRecord(report, payload, locate, session, fail);
     case 'gate-how-do-i':
-      return gateHowDoI(report, payload, env, locate, session, fail);
+      return gateHowDoI(report, payload, env, locate, session, fail, context);
     case 'gate-am-i-done':
       return gateAmIDone(report, payload, env, locate, session, fail);
   }
@@ -163,8 +176,7 @@ function turnRecord(
   session: unknown,
   fail: Fail,
 ): GateHookReport {
-  const satisfied = satisfies(payload);
-  if (!satisfied) return report; // another skill or tool: nothing to record, not a failure
+  if (!reviewRan(payload)) return report; // another skill or tool: nothing to record, not a failure
   const located = locate();
   if ('refused' in located) {
     fail(located.refused, located.why);
@@ -174,7 +186,7 @@ function turnRecord(
   if ('unreadable' in read)
     report.notes.push(`the turn state was unreadable (${read.unreadable}); starting it over.`);
   const state = 'state' in read ? read.state : freshTurn();
-  const written = writeTurnState(located.dir, session, { ...state, [satisfied]: true });
+  const written = writeTurnState(located.dir, session, { ...state, reviewed: true });
   if ('refused' in written) fail('store-unwritable', written.refused);
   return report;
 }
@@ -216,32 +228,70 @@ function gateHowDoI(
   locate: () => GateStateDir,
   session: unknown,
   fail: Fail,
+  context: GateHookContext,
 ): GateHookReport {
   const off = gateSwitchedOff('how-do-i', env);
   if (off) {
     fail('gate-disabled', `switched off by ${off}`);
     return report;
   }
-  const call = classifyToolCall(payload.tool_name, payload.tool_input);
+  const call = classifyToolCall(payload.tool_name, payload.tool_input, pluginLaunchers(env));
   if (!call.writes) return report;
   const held = heldTurn('how-do-i', payload, env, locate, session, fail);
   if (!held) return report;
-  const { skill, state } = held;
+  const { skill, dir, state } = held;
   if (state.scout) return report;
-  const reason =
-    `Tally gate how-do-i: ${call.why}, so it is held until the scout has run in this turn. ` +
-    `To satisfy it, call the Skill tool with skill "${skill.invokeAs}" and your goal as args ` +
-    `(or the Task tool with subagent_type "scout"), then retry. Read-only tools (Read, Grep, Glob, ` +
-    `read-only shell commands such as ls, cat, grep, git log) pass meanwhile. ` +
-    `Off switch: plugin option gate_how_do_i=false or TALLY_GATE_HOW_DO_I=off.`;
+  const cwd = payload.cwd === undefined ? context.cwd : payload.cwd;
+  const unusable = unusablePath(cwd);
+  if (unusable) {
+    fail('payload-shape-unrecognized', `the payload's cwd cannot hold a ledger: ${unusable}`);
+    return report;
+  }
+  const ledger = scoutLedgerPath(env, cwd as string);
+  const fact = findScoutRun(ledger, String(session), state.startedAt);
+  if ('unreadable' in fact) {
+    fail('gate-state-unreadable', fact.unreadable);
+    return report;
+  }
+  if ('runId' in fact) {
+    // Remembered, so later calls of this turn pass without opening the ledger.
+    const written = writeTurnState(dir, session, { ...state, scout: true, scoutRun: fact.runId });
+    if ('refused' in written)
+      report.notes.push(`the scout run was found but not remembered (${written.refused}).`);
+    return report;
+  }
   report.stdout = JSON.stringify({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
-      permissionDecisionReason: reason,
+      permissionDecisionReason: howDoIReason(call.why, skill.invokeAs, env, String(session), ledger),
     },
   });
   return report;
+}
+
+/** The deny reason: every way to satisfy the gate, with the names Claude Code knows them by. */
+function howDoIReason(
+  why: string,
+  skillName: string,
+  env: NodeJS.ProcessEnv,
+  session: string,
+  ledger: string,
+) {
+  const plugin = skillName.includes(':');
+  const agent = plugin ? `${PLUGIN_NAME}:scout` : 'scout';
+  const launcher =
+    plugin && env.CLAUDE_PLUGIN_ROOT ? `node "${env.CLAUDE_PLUGIN_ROOT}/bin/tally.js"` : 'tally';
+  return (
+    `Tally gate how-do-i: ${why}, so it is held until this turn's scout run is in the ledger ` +
+    `(${ledger}, session ${session}). Any one of these records it: the Skill tool with skill ` +
+    `"${skillName}" and your goal as args; the Agent tool with subagent_type "${agent}" and a prompt ` +
+    `giving your goal and the session id ${session}; or the command ${launcher} scout "<goal>" --session ${session}. ` +
+    `A skill or agent whose scout command was refused, or that was only launched in the background, ` +
+    `does not count until its run is in the ledger. Then retry. Read-only tools (Read, Grep, Glob, ` +
+    `read-only shell commands such as ls, cat, grep, git log) pass meanwhile. ` +
+    `Off switch: plugin option gate_how_do_i=false or TALLY_GATE_HOW_DO_I=off.`
+  );
 }
 
 function gateAmIDone(
@@ -271,7 +321,9 @@ function gateAmIDone(
   // A conversational turn (nothing that writes) has nothing to review. A turn too long to
   // read whole may have written anything: it is asked, never released unread (fail closed).
   const writes =
-    'tooLarge' in turn ? [] : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input).writes);
+    'tooLarge' in turn
+      ? []
+      : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input, pluginLaunchers(env)).writes);
   if (!('tooLarge' in turn) && writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
   const written = writeTurnState(dir, session, { ...state, reviewAsked: true });

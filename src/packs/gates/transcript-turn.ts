@@ -18,7 +18,11 @@ export interface TurnToolUse {
 
 export type TranscriptTurn =
   | {
-      /** Tool calls the assistant made since the last user prompt (or in the whole file). */
+      /**
+       * Tool calls the assistant made since the last user prompt (or in the whole file) that
+       * ran: a call whose result is an error (denied by a hook or a permission rule, or failed)
+       * changed nothing and is left out.
+       */
       toolUses: TurnToolUse[];
       /** False when the file holds no user prompt: every line was read as the turn. */
       sawPrompt: boolean;
@@ -28,6 +32,9 @@ export type TranscriptTurn =
   | { unreadable: string };
 
 type Line = { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
+
+/** Ids of the tool calls whose result came back as an error, met before their calls (read backwards). */
+type Errored = Set<string>;
 
 /** A user entry that is a prompt typed by the user, not a tool result or an injected note. */
 function isPrompt(line: Line): boolean {
@@ -72,6 +79,7 @@ export function readTranscriptTurn(path: unknown, maxBytes = TRANSCRIPT_TURN_MAX
 /** Reads lines from the end of the file to its start, stopping at the last user prompt. */
 function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
   const toolUses: TurnToolUse[] = [];
+  const errored: Errored = new Set();
   const done = () => ({ toolUses: toolUses.reverse(), sawPrompt: true });
   let position = size;
   let consumed = 0;
@@ -89,18 +97,19 @@ function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
     while (end > 0) {
       const newline = chunk.lastIndexOf(0x0a, end - 1);
       if (newline < 0) break;
-      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses)) return done();
+      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses, errored))
+        return done();
       partial = [];
       end = newline;
     }
     partial.unshift(chunk.subarray(0, end));
   }
-  if (visit(Buffer.concat(partial), toolUses)) return done();
+  if (visit(Buffer.concat(partial), toolUses, errored)) return done();
   return { toolUses: toolUses.reverse(), sawPrompt: false };
 }
 
 /** One line, newest first: true when it is the prompt that began the turn; tool uses are collected. */
-function visit(bytes: Buffer, toolUses: TurnToolUse[]): boolean {
+function visit(bytes: Buffer, toolUses: TurnToolUse[], errored: Errored): boolean {
   const raw = bytes.toString('utf8').trim();
   if (!raw.startsWith('{')) return false;
   let line: Line;
@@ -112,11 +121,24 @@ function visit(bytes: Buffer, toolUses: TurnToolUse[]): boolean {
   }
   if (typeof line !== 'object' || line === null) return false;
   if (isPrompt(line)) return true;
-  const content = line.type === 'assistant' ? line.message?.content : undefined;
+  const content = line.message?.content;
   if (!Array.isArray(content)) return false;
+  if (line.type === 'user') {
+    for (const block of content) {
+      const result = block as { type?: unknown; tool_use_id?: unknown; is_error?: unknown };
+      if (
+        result?.type === 'tool_result' &&
+        result.is_error === true &&
+        typeof result.tool_use_id === 'string'
+      )
+        errored.add(result.tool_use_id);
+    }
+    return false;
+  }
+  if (line.type !== 'assistant') return false;
   for (const block of [...content].reverse()) {
-    const use = block as { type?: unknown; name?: unknown; input?: unknown };
-    if (use?.type === 'tool_use' && typeof use.name === 'string')
+    const use = block as { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
+    if (use?.type === 'tool_use' && typeof use.name === 'string' && !errored.has(use.id as string))
       toolUses.push({ name: use.name, input: use.input });
   }
   return false;

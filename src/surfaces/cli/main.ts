@@ -222,8 +222,8 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./hook-digest-record-command.js'), setCode));
   for (const [name, description] of [
     ['turn-reset', 'UserPromptSubmit: start a new turn for the turn gates.'],
-    ['turn-record', 'PostToolUse (Skill, Task): note that the scout or the review ran this turn.'],
-    ['gate-how-do-i', 'PreToolUse: deny writing tools until the scout ran this turn.'],
+    ['turn-record', 'PostToolUse (Skill): note that the am-i-done review ran this turn.'],
+    ['gate-how-do-i', "PreToolUse: deny writing tools until this turn's scout run is in the ledger."],
     ['gate-am-i-done', 'Stop: ask for a review at most once per turn.'],
   ])
     hook

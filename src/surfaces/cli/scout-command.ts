@@ -41,14 +41,25 @@ function saveDigest(
   }
 }
 
+/**
+ * An option left unset: empty, or a plugin placeholder Claude Code did not substitute (it
+ * leaves `${user_config.scout_model}` as is when the user never set the option). Either way
+ * the documented default applies — never the placeholder as a value.
+ */
+function given(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '' || /^\$\{[^}]*\}$/.test(value.trim())) return undefined;
+  return value;
+}
+
 /** `tally scout "<goal>"`: the records that govern a goal, verified, written as a digest. */
 export default async function scoutCommand(
   goal: string,
   flags: { root?: string; session?: string; json?: boolean; model?: string },
   command: Command,
 ): Promise<number> {
-  const root = resolveRecordsRoot(flags.root);
-  const session = flags.session ?? process.env.TALLY_SESSION_ID;
+  const root = resolveRecordsRoot(given(flags.root));
+  const session = given(flags.session) ?? given(process.env.TALLY_SESSION_ID);
+  const model = given(flags.model);
   const settings = digestSettings();
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
   const prior = readDigests(digestDir(root), session, settings);
@@ -63,15 +74,17 @@ export default async function scoutCommand(
         ledger,
         priorDigests: prior.digests.map((digest) => digest.text),
         cwd: process.cwd(),
+        // The session is what the how-do-i gate looks the run up by.
+        meta: session ? { session } : {},
         signal: interrupt.signal,
         graceMs: interrupt.graceMs,
       };
       // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
       const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
-        flags.model
+        model
           ? (await import('../../agents/scout/model-scout.js')).runModelScout({
               ...scoutOptions,
-              model: flags.model,
+              model,
             })
           : runDeterministicScout(scoutOptions),
       );

@@ -31,8 +31,9 @@ function unwrapLegacy(text: string): string {
 
 /**
  * Reads a Claude Code PostToolUse payload for the digest hook. Accepts the object
- * `tool_response` (`success: true`, the digest in `result`) and the legacy string shape with
- * its completion wrapper; declines notices by name; says exactly what it could not read.
+ * `tool_response` (`success: true`, the digest in `result`: a forked skill) and the legacy
+ * string shape with its completion wrapper; declines other skills than Tally's how-do-i, inline
+ * skills (no result) and notices by name; says exactly what it could not read.
  */
 export function parseDigestPayload(stdin: string): DigestPayload {
   let payload: unknown;
@@ -53,6 +54,11 @@ export function parseDigestPayload(stdin: string): DigestPayload {
   const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
   const cwd = typeof record.cwd === 'string' ? record.cwd : undefined;
   const base = { ...(sessionId !== undefined ? { sessionId } : {}) };
+  // Only Tally's own how-do-i skill carries a scout report; another plugin's skill is not ours to store.
+  const input = record.tool_input as { skill?: unknown } | undefined;
+  const skill = typeof input?.skill === 'string' ? input.skill.trim().replace(/^\//, '') : undefined;
+  if (skill !== undefined && skill !== 'how-do-i' && skill !== 'tally:how-do-i')
+    return { kind: 'declined', why: `not Tally's how-do-i skill (${skill.slice(0, 60)})`, ...base };
   const response = record.tool_response;
   let text: string | undefined;
   if (typeof response === 'string') {
@@ -61,6 +67,10 @@ export function parseDigestPayload(stdin: string): DigestPayload {
     const object = response as Record<string, unknown>;
     if (object.success === true && typeof object.result === 'string') text = object.result.trim();
     else if (object.success === false) return { kind: 'declined', why: 'the skill did not succeed', ...base };
+    // An inline skill (no `context: fork`) answers `{ success, commandName }`: its work happens
+    // in the main conversation afterwards, so there is no result to store — not a bad payload.
+    else if (object.success === true && object.result === undefined && typeof object.commandName === 'string')
+      return { kind: 'declined', why: 'an inline skill has no result', ...base };
   }
   if (text === undefined)
     return {

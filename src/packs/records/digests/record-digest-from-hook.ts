@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { StateDir } from '../secure-state-dir.js';
 import { type DigestPayload, parseDigestPayload } from './digest-payload.js';
 import { digestSettings } from './digest-settings.js';
-import { writeDigest } from './digest-store.js';
+import { readDigests, writeDigest } from './digest-store.js';
 import { hookFailOpenLog, hookTallyDir } from './hook-state.js';
 
 /** What the hook did, for the command to log and print: it never throws for a payload or a folder. */
@@ -62,6 +62,14 @@ export function recordDigestFromHook(
     decline(refusal.refused, refusal.why);
     return report;
   }
+  // Once per scout run: `tally scout --session` stores its own report, which the skill returns
+  // verbatim — storing the skill's result again would replay the same digest twice.
+  const stored = readDigests(dir, payload.sessionId, {
+    keep: Number.MAX_SAFE_INTEGER,
+    ttlDays: settings.ttlDays,
+  });
+  if (stored.digests.some((digest) => digest.text.trim() !== '' && payload.text.includes(digest.text.trim())))
+    return report;
   const outcome = writeDigest(dir, payload.sessionId, payload.text, { ttlDays: settings.ttlDays });
   if ('written' in outcome) {
     report.written = outcome.written;
