@@ -134,8 +134,23 @@ describe('kill -9 between a workspace change and its ledger entry', () => {
     expect(seenBeforeRename).toEqual(['intent']);
     // Refused before any change: no intent at all, and the refusal is the entry.
     expect((await call('fs_write', { path: '../out.txt', content: 'x' })).outcome).toBe('rejected');
+    expect((await call('fs_edit', { path: 'a.txt', oldString: 'new', newString: 'edited' })).outcome).toBe(
+      'ok',
+    );
     const entries = recorder.entries();
-    expect(entries.map((entry) => entry.kind)).toEqual(['intent', 'tool_call', 'tool_call']);
+    expect(entries.map((entry) => entry.kind)).toEqual([
+      'intent',
+      'tool_call',
+      'tool_call',
+      'intent',
+      'tool_call',
+    ]);
+    expect(entries[3]?.data).toMatchObject({
+      tool: 'fs_edit',
+      action: 'write',
+      details: { sha256: sha256('edited\n'), bytes: 7 },
+    });
+    expect(entries[4]?.data.intents).toEqual([entries[3]?.data.intentId]);
     expect(entries[1]?.data.intents).toEqual([entries[0]?.data.intentId]);
     expect(unresolvedIntents(entries)).toEqual([]);
     expect(formatRun(ledger.getRun(recorder.runId))).not.toContain('unresolved');
