@@ -9,7 +9,7 @@ export default {
   vitest: { configFile: 'vitest.mutate-one.config.ts' },
   ignoreStatic: true,
   incremental: false,
-  reporters: ['clear-text', 'json'],
+  reporters: ['clear-text', 'json', 'progress-append-only'],
   jsonReporter: { fileName: `reports/mutation/one-${process.pid}.json` },
   thresholds: { high: 95, low: 90, break: null },
 };
