@@ -151,10 +151,21 @@ describe('dependency direction', () => {
     expect(reachFrom(HOOK_ENTRY).modules).toEqual(['surfaces/cli/hook-entry.ts']);
   });
 
-  it('the records query fast path loads no commander and no command table (only Node built-ins and SQLite)', () => {
+  it('the records query fast path loads no commander and no command table (only Node built-ins; SQLite through the seam)', () => {
     const { modules, packages } = reachFrom(join(src, 'surfaces', 'cli', 'records-query-fast.ts'));
-    expect(packages.filter((line) => !/ → (node:.*|better-sqlite3)$/.test(line))).toEqual([]);
+    expect(packages.filter((line) => !/ → node:/.test(line))).toEqual([]);
+    expect(modules).toContain('core/sqlite/open-sqlite.ts');
     expect(modules).not.toContain('surfaces/cli/main.ts');
+  });
+
+  it('SQLite is reached only through core/sqlite: no other module names a driver', () => {
+    // better-sqlite3 12.x aborts Node 24, and a static import would load it before the seam
+    // could choose node:sqlite; one seam keeps the choice in one place.
+    const naming = files(src)
+      .filter((file) => !relative(src, file).startsWith('core/sqlite/'))
+      .filter((file) => /['"](better-sqlite3|node:sqlite)['"]/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(src, file));
+    expect(naming).toEqual([]);
   });
 
   it('the scout sub-agent tool is an agent: it loads packs and core only, and no model SDK until a model is given', () => {

@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { LedgerError, RunNotFoundError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { createRunIdGenerator } from '../ids.js';
 import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
+import { openSqlite } from '../sqlite/open-sqlite.js';
+import type { SqliteDatabase, SqliteStatement, SqliteTransaction } from '../sqlite/sqlite-database.js';
 import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
@@ -118,16 +119,16 @@ function toRun(row: RunRow): RunInfo {
  */
 export class Ledger {
   readonly path: string;
-  private readonly database: Database.Database;
-  private readonly insertEntry: Database.Statement;
-  private readonly insertRun: Database.Statement;
-  private readonly selectEntries: Database.Statement;
+  private readonly database: SqliteDatabase;
+  private readonly insertEntry: SqliteStatement;
+  private readonly insertRun: SqliteStatement;
+  private readonly selectEntries: SqliteStatement;
   private readonly newRunId = createRunIdGenerator();
   private queue: QueuedEntry[] = [];
   private flushScheduled = false;
   /** When the last batch was written (performance.now()): appends faster than the window share a commit. */
   private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private readonly writeQueue: Database.Transaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
+  private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
   private runQueue: QueuedRun[] = [];
   private readonly flushOnExit = () => this.finalFlush(false);
   private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
@@ -138,7 +139,7 @@ export class Ledger {
   private busy: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
 
-  private constructor(path: string, database: Database.Database, options: LedgerOpenOptions) {
+  private constructor(path: string, database: SqliteDatabase, options: LedgerOpenOptions) {
     this.path = path;
     this.database = database;
     this.settings = {
@@ -175,13 +176,13 @@ export class Ledger {
   }
 
   static open(path: string, options: LedgerOpenOptions = {}): Ledger {
-    let database: Database.Database | undefined;
+    let database: SqliteDatabase | undefined;
     try {
       if (!options.readonly) makeDirs(dirname(path));
       // Opening may wait the whole limit for a lock: nothing is being served yet.
       database = options.readonly
         ? openReadOnlyDatabase(path, options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS)
-        : new Database(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
+        : openSqlite(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
       if (!options.readonly) {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');

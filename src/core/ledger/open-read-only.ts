@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSqlite, sqliteOpensBytes } from '../sqlite/open-sqlite.js';
+import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 
 // Bytes 18 and 19 of the SQLite header: file format versions, 2 = WAL, 1 = rollback journal.
 const WRITE_VERSION = 18;
@@ -17,10 +18,13 @@ function fileStamp(path: string): string {
  * read a copy into memory. While a writer is connected (or one crashed), its files exist
  * already, so a plain read-only connection creates nothing and sees committed WAL pages.
  */
-export function openReadOnlyDatabase(path: string, timeout: number): Database.Database {
+export function openReadOnlyDatabase(path: string, timeout: number): SqliteDatabase {
   const wal = `${path}-wal`;
   if (!existsSync(wal)) {
     const before = fileStamp(path);
+    // node:sqlite before Node 24 cannot open bytes: the file itself, immutable (no lock, no
+    // side files; pages are read while it is open, so a writer starting meanwhile is not seen).
+    if (!sqliteOpensBytes()) return openSqlite(path, { immutable: true, timeout });
     const copy = readFileSync(path);
     // A writer that connected (or wrote and left) while we read: the copy may be torn.
     if (!existsSync(wal) && fileStamp(path) === before) {
@@ -29,8 +33,8 @@ export function openReadOnlyDatabase(path: string, timeout: number): Database.Da
         copy[WRITE_VERSION] = 1;
         copy[READ_VERSION] = 1;
       }
-      return new Database(copy, { readonly: true });
+      return openSqlite(copy, { readonly: true });
     }
   }
-  return new Database(path, { readonly: true, fileMustExist: true, timeout });
+  return openSqlite(path, { readonly: true, fileMustExist: true, timeout });
 }

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -30,7 +30,7 @@ const STATEMENTS = [
      BEGIN SELECT RAISE(ABORT, 'ledger runs are append-only'); END`,
 ];
 
-export function applySchema(database: Database.Database): void {
+export function applySchema(database: SqliteDatabase): void {
   // An existing ledger needs no write lock to open: another process may be holding it.
   if (database.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return;
   database

@@ -1,5 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../core/sqlite/open-sqlite.js';
+import type { SqliteDatabase, SqliteStatement } from '../../core/sqlite/sqlite-database.js';
 import { tokenize } from './bm25.js';
 import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
@@ -38,8 +39,8 @@ const SCHEMA_VERSION = Number(INDEX_VERSION);
  * in-place edit) re-reads that file. Nothing stale answers.
  */
 export class IndexedRecords implements RecordSource {
-  private readonly statements = new Map<string, Database.Statement>();
-  private constructor(private readonly database: Database.Database) {}
+  private readonly statements = new Map<string, SqliteStatement>();
+  private constructor(private readonly database: SqliteDatabase) {}
 
   /**
    * `check: 'files'` (default) also stats every record, catching in-place edits; `'dirs'`
@@ -76,7 +77,7 @@ export class IndexedRecords implements RecordSource {
     stores: StoreInfo[],
     check: 'files' | 'dirs',
   ): IndexedRecords {
-    const database = new Database(path, { timeout: 10_000 });
+    const database = openSqlite(path, { timeout: 10_000 });
     try {
       // A cache, rebuilt from the records at will: no fsync per commit (a killed process still
       // leaves old-or-new through the journal; a power loss costs at most a rebuild).
@@ -95,7 +96,7 @@ export class IndexedRecords implements RecordSource {
     }
   }
 
-  private statement(sql: string): Database.Statement {
+  private statement(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.database.prepare(sql);

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../../core/sqlite/sqlite-database.js';
 import { isFailureMode, type RecordRow, recallText } from './record-query.js';
 import type { RecordEntry } from './scan-stores.js';
 
@@ -8,7 +8,7 @@ import type { RecordEntry } from './scan-stores.js';
  * regular file, so it is not a record). Statements are prepared once per refresh.
  */
 export function writeRecords(
-  db: Database.Database,
+  db: SqliteDatabase,
   removed: string[],
   changed: { path: string; entry: RecordEntry | undefined }[],
 ): void {

@@ -1,9 +1,9 @@
 // Appends are group-committed: a burst of appends shares commits, yet every entry is on disk
 // within a few milliseconds, and a read through the ledger sees everything at once.
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import { tempDir } from '../../helpers.js';
 
 const open: Ledger[] = [];
@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Rows another connection (another process, `tally runs show`) sees now. */
 function onDisk(path: string, runId: string): number {
-  const reader = new Database(path, { readonly: true });
+  const reader = openSqlite(path, { readonly: true });
   try {
     return reader.prepare('SELECT COUNT(*) FROM entries WHERE run_id = ?').pluck().get(runId) as number;
   } finally {

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
 import { resolveLedgerPath } from '../../../src/core/ledger/resolve-ledger-path.js';
+import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 
 const run = promisify(execFile);
@@ -17,7 +17,7 @@ describe('ledger', () => {
     const recorder = ledger.startRun({ agent: 'a', task: 't' });
     recorder.append({ kind: 'guard', name: 'loop', outcome: 'nudge', data: {} });
     ledger.close();
-    const raw = new Database(ledger.path);
+    const raw = openSqlite(ledger.path);
     expect(() => raw.prepare("UPDATE entries SET outcome = 'end'").run()).toThrow(/append-only/);
     expect(() => raw.prepare('DELETE FROM entries').run()).toThrow(/append-only/);
     expect(() => raw.prepare("UPDATE runs SET agent = 'b'").run()).toThrow(/append-only/);
