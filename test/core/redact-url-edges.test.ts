@@ -7,6 +7,12 @@ describe('URL-aware redaction, edge by edge', () => {
   it.each([
     // Whitespace around the URL is kept where it stood.
     ['  http://h/x?token=abcdefgh \n', `  http://h/x?token=${REDACTED} \n`],
+    ['   http://h/x?token=abcdefgh\n', `   http://h/x?token=${REDACTED}\n`],
+    // A pair without `=` whose name holds a secret word is not a value; a value that is a secret word is not a name.
+    ['/x?tokenZ&a=1', '/x?tokenZ&a=1'],
+    ['/x?kind=token&y=1', '/x?kind=token&y=1'],
+    // An empty user with a password: the password still goes.
+    ['http://:secretpw1@h/x?y=1', 'http://@h/x?y=1'],
     // Scheme and parameter names in any case.
     ['HTTPS://h/x?Token=abcdefgh', `HTTPS://h/x?Token=${REDACTED}`],
     // A parameter name percent-encoded is read decoded.
@@ -38,8 +44,8 @@ describe('URL-aware redaction, edge by edge', () => {
     expect(redactor.redact('/x?token=a+b%2Bcdefg&y=1')).toBe(`/x?token=${REDACTED}&y=1`);
     expect(redactor.redact('echo a b+cdefg')).toBe(`echo ${REDACTED}`);
     expect(redactor.redact('echo a+b%2Bcdefg')).toBe(`echo ${REDACTED}`);
-    expect(redactor.redact('/x?secret=%E0%A4%Aabcdef')).toBe(`/x?secret=${REDACTED}`);
-    expect(redactor.redact('was %E0%A4%Aabcdef')).toBe(`was ${REDACTED}`);
+    expect(redactor.redact('/x?secret=%ZZabcdef')).toBe(`/x?secret=${REDACTED}`);
+    expect(redactor.redact('was %ZZabcdef')).toBe(`was ${REDACTED}`);
   });
 
   it('remembers a userinfo password decoded and as written', () => {
@@ -57,5 +63,42 @@ describe('URL-aware redaction, edge by edge', () => {
   it('a URL with `=` in its path and no query stays a URL (was percent-encoded as a form body)', () => {
     const redactor = createRedactor({ knownSecrets: ['sekrit-path-value'] });
     expect(redactor.redact('http://h/sekrit-path-value/token=1')).toBe(`http://h/${REDACTED}/token=1`);
+  });
+});
+
+describe('redaction beyond URLs (mutation testing, acceptance 3)', () => {
+  it('extra secret names are matched whatever their case', () => {
+    const redactor = createRedactor({ secretNames: ['Favourite-Colour'] });
+    expect(
+      redactor.redact({ 'favourite-colour': 'teal-blue', FAVOURITE_COLOUR: 'x', other: 'teal' }),
+    ).toEqual({
+      'favourite-colour': REDACTED,
+      FAVOURITE_COLOUR: 'x',
+      other: 'teal',
+    });
+    expect(createRedactor().redact({ 'favourite-colour': 'teal-blue' })).toEqual({
+      'favourite-colour': 'teal-blue',
+    });
+  });
+
+  it('JSON text in an array is parsed and redacted field by field', () => {
+    expect(createRedactor().redact('[{"password":"hunter22x"}]')).toBe(`[{"password":"${REDACTED}"}]`);
+  });
+
+  it('a known secret is learned by its value part: `=value` and a trailing word that only looks like a cookie attribute', () => {
+    const redactor = createRedactor({ knownSecrets: ['=abcdefgh12', 'sid=abcdefgh34; HttpOnlyX'] });
+    expect(redactor.redact('a abcdefgh12 b abcdefgh34 c HttpOnlyX')).toBe(
+      `a ${REDACTED} b ${REDACTED} c ${REDACTED}`,
+    );
+  });
+
+  it('nesting is cut exactly past 200 levels, strings and containers alike', () => {
+    const nest = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [nest(depth - 1, leaf)]);
+    const redactor = createRedactor();
+    const kept = nest(200, 'x');
+    expect(redactor.redact(kept)).toBe(kept);
+    expect(redactor.redact(nest(201, 'x'))).toEqual(nest(201, '[too deeply nested]'));
+    expect(redactor.redact(nest(202, 'x'))).toEqual(nest(201, '[too deeply nested]'));
+    expect(redactor.redact(nest(200, []))).toEqual(nest(200, []));
   });
 });
