@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { classifyResult } from './classify-result.js';
 import { errorCode, errorMessage, TallyError, ToolRejectedError } from './errors.js';
 import type { FailOpen } from './fail-open.js';
 import { invalidInputMessage } from './invalid-input-message.js';
 import type { RunRecorder } from './ledger/ledger.js';
-import type { Evidence, ToolDefinition } from './tool.js';
+import type { Evidence, ToolDefinition, ToolIntent } from './tool.js';
 
 export type ToolCallOutcome = 'ok' | 'error' | 'rejected';
 
@@ -15,6 +16,8 @@ export interface ToolCallRecord {
   result?: unknown;
   evidence?: Evidence;
   error?: { code: string; message: string; details?: Record<string, unknown> };
+  /** Ids of the `intent` entries this call committed before changing anything: this entry is their outcome. */
+  intents?: string[];
   durationMs: number;
 }
 
@@ -149,6 +152,37 @@ async function execute(
   target: string,
   context: InvokeContext,
 ): Promise<UnsequencedRecord> {
+  const intents: string[] = [];
+  const recordIntent = (signal: AbortSignal) => async (intent: ToolIntent) => {
+    // An abandoned call must not go on to change anything: its entry is already written.
+    if (signal.aborted)
+      throw new ToolAbandonedError('ABORTED', `${tool.name} was abandoned before its change was made.`);
+    const intentId = randomBytes(8).toString('hex');
+    intents.push(intentId);
+    context.recorder.append({
+      kind: 'intent',
+      name: tool.name,
+      outcome: 'declared',
+      data: {
+        intentId,
+        tool: tool.name,
+        target,
+        action: intent.action,
+        resources: intent.resources,
+        ...(intent.details ? { details: intent.details } : {}),
+        ...(context.source ? { source: context.source } : {}),
+        ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
+      },
+    });
+    if (!(await context.recorder.commit()))
+      throw new ToolRejectedError(
+        'LEDGER_BUSY',
+        `${tool.name} made no change: its intent could not be committed, because another process holds the ledger's write lock. Retry once that process is done, or use another --ledger.`,
+      );
+    // Abandoned while the commit waited: its entry (naming this intent) says it was abandoned.
+    if (signal.aborted)
+      throw new ToolAbandonedError('ABORTED', `${tool.name} was abandoned before its change was made.`);
+  };
   try {
     const outcome = await withDeadline(
       (signal) =>
@@ -156,6 +190,7 @@ async function execute(
           runId: context.recorder.runId,
           signal,
           failOpen: (component, why) => context.failOpen(component, why, context.recorder.runId),
+          recordIntent: recordIntent(signal),
         }),
       context.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       tool.name,
@@ -173,6 +208,7 @@ async function execute(
       ...(classification.failed
         ? { error: { code: 'RESULT_FAILED', message: `The result reports failure (${classification.why}).` } }
         : {}),
+      ...(intents.length ? { intents } : {}),
     };
   } catch (error) {
     const details = error instanceof ToolRejectedError ? error.details : undefined;
@@ -184,6 +220,8 @@ async function execute(
       input,
       outcome: refused ? 'rejected' : 'error',
       error: { code: errorCode(error), message: errorMessage(error), ...(details ? { details } : {}) },
+      // A copy: an abandoned call may still declare one later, which then stays unresolved.
+      ...(intents.length ? { intents: [...intents] } : {}),
     };
   }
 }
@@ -255,6 +293,7 @@ export async function invokeTool(
       ),
       ...(record.evidence ? { evidence: record.evidence } : {}),
       ...(record.error ? { error: record.error } : {}),
+      ...(record.intents ? { intents: record.intents } : {}),
       durationMs,
       ...(context.source ? { source: context.source } : {}),
       ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),

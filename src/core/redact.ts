@@ -237,7 +237,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   const redactString = (text: string): string => {
     const trimmed = text.trim();
-    if (trimmed.includes('?') || trimmed.includes('@') || trimmed.includes('#')) {
+    // `=` too: a URL whose path holds one (`/x/token=1`) is still a URL, never a form body.
+    if (trimmed.includes('?') || trimmed.includes('@') || trimmed.includes('#') || trimmed.includes('=')) {
       const url = redactUrl(text);
       if (url !== undefined) return url;
     }

@@ -26,12 +26,32 @@ export interface ToolOutcome<Result = unknown> {
   evidence?: Evidence;
 }
 
+/**
+ * What a call is about to change, declared before it changes it: `resources` are named the
+ * way its effects will name them (`space` + `key`); `details` is the tool's own (never read
+ * by the core).
+ */
+export interface ToolIntent {
+  /** The change in the tool's words: `write`, `move`, `delete`. */
+  action: string;
+  resources: { space: string; key: string }[];
+  details?: Record<string, unknown>;
+}
+
 /** What a tool may use while it runs. Passed in, never global. */
 export interface ToolContext {
   runId: string;
   signal?: AbortSignal;
   /** Record a fail-open from inside a tool (never throws). */
   failOpen: (component: string, why: string) => void;
+  /**
+   * Records an `intent` entry and waits until it is committed: call it just before the step
+   * that changes something (a rename), so a process killed after that step leaves an intent
+   * without an outcome rather than a change without an entry. Throws (LEDGER_BUSY, or the
+   * call was abandoned) when the intent cannot be recorded: then make no change. Absent
+   * where no ledger records the call (a tool run directly).
+   */
+  recordIntent?: (intent: ToolIntent) => Promise<void>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries mix tools of different input types

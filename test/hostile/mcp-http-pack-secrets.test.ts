@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,13 @@ function ledgerBytes(path: string): string {
     .filter((file) => existsSync(file))
     .map((file) => readFileSync(file).toString('latin1'))
     .join('\n');
+}
+
+/** Every regular file under a folder (the state folder, the project root): what is on disk. */
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('tally mcp --packs http scrubs the same known secrets as tally fish (issue 19, item 3)', () => {
@@ -73,5 +80,13 @@ describe('tally mcp --packs http scrubs the same known secrets as tally fish (is
     expect(bytes).toContain('Echo [redacted] [redacted]');
     expect(bytes).not.toContain(DEMO_PASSWORD);
     expect(bytes).not.toContain(apiKey);
+    // Acceptance 4: every file the session left on disk (ledger, WAL, fail-open log, the root).
+    const files = [...filesUnder(dirname(ledgerPath)), ...filesUnder(root)];
+    const leaking = files.filter((file) => {
+      const text = readFileSync(file).toString('latin1');
+      return text.includes(DEMO_PASSWORD) || text.includes(apiKey);
+    });
+    expect(files.length).toBeGreaterThan(0);
+    expect(leaking).toEqual([]);
   }, 60_000);
 });

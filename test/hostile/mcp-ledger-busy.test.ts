@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -38,10 +38,13 @@ describe('MCP under a ledger write lock held by another process', () => {
       content: { text: string }[];
     };
     expect(answer.isError).toBe(true);
+    // Issue 19, finding 14: the intent is committed before the rename, so a ledger that
+    // stays locked stops the write itself: nothing on disk that the ledger cannot account for.
     expect(answer.content[0]?.text).toMatch(
-      /^LEDGER_BUSY: fs_write ran, but its ledger entry could not be committed/,
+      /^LEDGER_BUSY: fs_write made no change: its intent could not be committed/,
     );
-    expect(existsSync(join(root, 'a.txt'))).toBe(true);
+    expect(existsSync(join(root, 'a.txt'))).toBe(false);
+    expect(readdirSync(root)).toEqual([]);
     await released;
     // The entry was kept and is written once the lock frees: nothing lost.
     expect(await ledger.commit()).toBe(true);
@@ -50,6 +53,7 @@ describe('MCP under a ledger write lock held by another process', () => {
       .flatMap((run) => ledger.entries(run.id))
       .filter((entry) => entry.kind === 'tool_call');
     expect(calls.map((entry) => entry.name)).toEqual(['fs_write']);
+    expect(calls[0]).toMatchObject({ outcome: 'rejected', data: { error: { code: 'LEDGER_BUSY' } } });
     await client.close();
   }, 20_000);
 

@@ -87,6 +87,7 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             runId: recorder.runId,
             redactor: recorder.redactor,
             entries: () => recorder.entries(),
+            commit: (limitMs) => recorder.commit(limitMs),
             append: (entry) => {
               recorder.append(entry);
               const event = eventOf({

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { netEffects } from '../effects.js';
 import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
+import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
@@ -54,6 +55,7 @@ function countingRecorder(
       runId: recorder.runId,
       redactor: recorder.redactor,
       entries: () => recorder.entries(),
+      commit: (limitMs) => recorder.commit(limitMs),
       append: (entry) => {
         if (entry.kind === 'model_call') counts.modelCalls += 1;
         if (entry.kind === 'tool_call') {
@@ -93,6 +95,7 @@ async function finishedStatus(
       : []),
     ...(finish.problems ?? []),
     ...overCounts(finish.summary, finish.verified),
+    ...unresolvedIntents(entries).map(unresolvedIntentWords),
   ];
   const unmet = unmetReasons({
     droppedCount: finish.dropped.length,
@@ -171,7 +174,8 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
         droppedCount: 0,
         failures: unrecoveredFailures(entries, agent.tools),
         reported: [],
-        requestProblems: [],
+        // A change declared and never answered: it may have happened without evidence.
+        requestProblems: unresolvedIntents(entries).map(unresolvedIntentWords),
       }),
       ...(await contractProblems(contract, agent.contract, {
         net: netEffects(entries),

@@ -1,6 +1,8 @@
 /** The closed set of ledger entry kinds. */
 export const ENTRY_KINDS = [
   'tool_call',
+  // Written and committed before a tool changes something; its tool_call entry is the outcome.
+  'intent',
   'model_call',
   'guard',
   'nudge',

@@ -74,6 +74,8 @@ export interface RunRecorder {
   /** Queues the entry (already redacted); it is written before any read and within one event-loop turn. */
   append(entry: NewEntry): void;
   entries(): LedgerEntry[];
+  /** Commits everything queued (see `Ledger.commit`): false if the lock stayed held past the limit. */
+  commit(limitMs?: number): Promise<boolean>;
 }
 
 interface QueuedRun {
@@ -282,6 +284,7 @@ export class Ledger {
       redactor,
       append: (entry) => this.append(runId, redactor, entry),
       entries: () => this.entries(runId),
+      commit: (limitMs) => this.commit(limitMs),
     };
   }
 

@@ -10,7 +10,15 @@ import { reapStaleTempFiles, tallyTempPathFor } from './tally-temp-file.js';
 export interface AtomicWriteHooks {
   /** Test seam: runs after the temporary file is written, before it is renamed into place. */
   beforeRename?: () => Promise<void>;
+  /** Test seam: runs once the change is on disk (renamed, moved, deleted), before the call's outcome is recorded. */
+  afterChange?: () => Promise<void>;
 }
+
+/**
+ * Told, once the new content is on disk under its temporary name, that the rename is next;
+ * it records the intent (committed) and throws when it cannot, which cancels the write.
+ */
+export type BeforeRenameIntent = (temporary: string) => Promise<void>;
 
 function removeIfPresent(path: string): void {
   try {
@@ -51,6 +59,7 @@ export async function writeFileAtomic(
   target: ResolvedPath,
   data: Buffer | string,
   hooks: AtomicWriteHooks = {},
+  intend?: BeforeRenameIntent,
 ): Promise<void> {
   // Before anything touches the disk: a directory (the root included) or a FIFO is never replaced.
   const mode = existingMode(target) ?? 0o644;
@@ -66,6 +75,9 @@ export async function writeFileAtomic(
   writeFileSync(temporary, data, { flag: 'wx', mode });
   let renamed = false;
   try {
+    // Intent before rename: a kill after the rename leaves a committed intent, never a
+    // changed file the ledger knows nothing of.
+    await intend?.(temporary);
     await hooks.beforeRename?.();
     const directoryNow = realpathSync.native(directory);
     if (directoryNow !== directory || !isInside(root.realRoot, directoryNow))
@@ -81,4 +93,5 @@ export async function writeFileAtomic(
     unlinkSync(target.absolute);
     throw new PathOutsideProjectError(target.relative, finalNow, 'race-detected', root.realRoot);
   }
+  await hooks.afterChange?.();
 }

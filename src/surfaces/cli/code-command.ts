@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { CassetteModel } from '../../agents/coder/cassette-model.js';
@@ -8,6 +8,7 @@ import { ModelNotConfiguredError, TallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { selectModelSpec } from '../../core/models/resolve-model.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { sweepOrphanedTempFiles } from '../../packs/workspace/tally-temp-file.js';
 import { EXIT } from './exit-codes.js';
 import { formatCodeTurn, formatTurnEvent } from './format-code-turn.js';
 import { type Interrupt, withInterrupt } from './interrupt.js';
@@ -170,7 +171,9 @@ export default async function codeCommand(
     throw new ModelNotConfiguredError('coder'); // exit 2, JSON under --json (main reports it)
   }
   const root = resolve(options.root);
-  await ProjectRoot.open(root); // fail fast (exit 3) before the ledger would create <root>/.tally
+  const startRoot = await ProjectRoot.open(root); // fail fast (exit 3) before the ledger would create <root>/.tally
+  // Writes killed before their rename (an earlier chat's) leave temporary files: gone before the first turn.
+  sweepOrphanedTempFiles(startRoot.realRoot, { exclude: [join(startRoot.realRoot, '.tally')] });
   const ledger = openLedgerFor(command, root);
   try {
     const message = task.join(' ').trim() || (cassette?.cassette.message ?? '');

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import { netEffects } from '../../core/effects.js';
+import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
 import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
 import { flagLine } from '../report/flag-line.js';
 import { truncate } from './format-table.js';
@@ -26,6 +27,14 @@ function describe(entry: LedgerEntry, full: boolean): string {
       const dropped = (data.dropped as string[] | undefined) ?? [];
       return `contract ${String(data.source)}: ${String(data.description)}${dropped.length ? pc.yellow(`  leaves out ${dropped.map((word) => `"${word}"`).join(', ')}`) : ''}`;
     }
+    case 'intent': {
+      const resources = Array.isArray(data.resources)
+        ? data.resources.map(
+            (item: { space?: unknown; key?: unknown }) => `${String(item.space)} ${String(item.key)}`,
+          )
+        : [];
+      return `intent ${String(data.tool)} ${String(data.action)} ${resources.join(', ')}`;
+    }
     case 'end':
       return `end    ${pc.bold(String(data.reason))} (${String(data.status)})`;
     default:
@@ -50,6 +59,12 @@ export function formatRun(record: RunRecord, options: { full?: boolean } = {}): 
     lines.push('', 'net effects:');
     for (const net of nets)
       lines.push(`  ${net.change?.padEnd(8)} ${net.space} ${net.key}${net.type ? ` (${net.type})` : ''}`);
+  }
+  // Shown whether or not the run ended: a killed process leaves these and nothing else.
+  const unresolved = unresolvedIntents(entries);
+  if (unresolved.length > 0) {
+    lines.push('', pc.yellow(`unresolved intents (${unresolved.length}):`));
+    for (const intent of unresolved) lines.push(`  #${intent.seq} ${unresolvedIntentWords(intent)}`);
   }
   const end = entries.find((entry) => entry.kind === 'end');
   lines.push(

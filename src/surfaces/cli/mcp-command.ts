@@ -7,6 +7,7 @@ import { createFailOpen } from '../../core/fail-open.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { sweepOrphanedTempFiles } from '../../packs/workspace/tally-temp-file.js';
 import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { isLoopbackHostname } from '../mcp/check-http-access.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
@@ -125,7 +126,10 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     );
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
-  await ProjectRoot.open(root); // fail fast on a missing root
+  const startRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
+  // Writes killed before their rename (an earlier server's) leave temporary files: gone before any session.
+  if (packs.includes('fs'))
+    sweepOrphanedTempFiles(startRoot.realRoot, { exclude: startRoot.protectedLocations });
   const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
   const headers = headersFrom(options.header);
   const build: McpPackFactory = async () => {

@@ -7,6 +7,7 @@ import {
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createFailOpen } from '../../core/fail-open.js';
+import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
 import { invokeTool } from '../../core/invoke-tool.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
 import type { ToolDefinition } from '../../core/tool.js';
@@ -179,6 +180,9 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     // Under another process's write lock the answer waits (bounded); past that, the call is
     // not acknowledged as done: its entry is still queued, not yet evidence.
     if (!(await options.ledger.commit())) {
+      // A change that could not record its intent was never made: say that, not "it ran".
+      if (record.error?.code === 'LEDGER_BUSY')
+        return { isError: true, content: [{ type: 'text', text: `LEDGER_BUSY: ${record.error.message}` }] };
       return {
         isError: true,
         content: [
@@ -242,8 +246,16 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
       if (!started) return;
       const { reason, why, transportError } = ending;
       const failed = counts.calls - counts.ok;
+      // A change declared and never answered (a call abandoned at its deadline that went on):
+      // the session cannot be a clean success, whatever the answers said.
+      const unresolved = unresolvedIntents(started.entries());
       // A session lost to a transport error dropped a request: never recorded as a clean success.
-      const status = failed === 0 && !transportError ? 'success' : counts.ok > 0 ? 'partial' : 'failed';
+      const status =
+        failed === 0 && !transportError && unresolved.length === 0
+          ? 'success'
+          : counts.ok > 0
+            ? 'partial'
+            : 'failed';
       const how = reason === 'finished' ? 'closed' : `aborted — ${why ?? 'the server ended it'} —`;
       started.append({
         kind: 'end',
@@ -254,6 +266,7 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
           status,
           summary: `MCP session ${how} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
           ...(why ? { why } : {}),
+          ...(unresolved.length ? { unmet: unresolved.map(unresolvedIntentWords) } : {}),
           counts: { modelCalls: 0, toolCalls: counts.calls, failures: failed },
         },
       });

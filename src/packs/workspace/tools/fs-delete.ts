@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { fileEffect, filesUnder, priorState } from '../file-effects.js';
+import { intendFileChange } from '../file-intent.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -14,7 +15,7 @@ export function fsDelete(context: WorkspaceContext) {
     inputSchema: z.object({ path: z.string(), recursive: z.boolean().default(false) }),
     annotations: { destructive: true },
     target: (input) => input.path,
-    execute: async (input) => {
+    execute: async (input, call) => {
       const resolved = await context.root.resolveEntry(input.path);
       if (resolved.relative === '.')
         throw new PathOutsideProjectError(
@@ -36,7 +37,9 @@ export function fsDelete(context: WorkspaceContext) {
       // A file's content before it goes (a delete then a rewrite with the same bytes is no change;
       // a delete then a create elsewhere with them is a move). Files inside a directory are not hashed.
       const before = stats.isFile() ? await priorState(resolved.entry, resolved.entryRelative) : undefined;
+      await intendFileChange(call, 'delete', [resolved.entryRelative]);
       await rm(resolved.entry, { recursive: input.recursive, force: false });
+      await context.writeHooks?.afterChange?.();
       return {
         result: {
           ok: true,

@@ -5,6 +5,7 @@ import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { fileEffect, priorStateOf } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import { intendWrite } from '../file-intent.js';
 import { openRegularFile } from '../open-regular-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -106,7 +107,7 @@ export function fsEdit(context: WorkspaceContext) {
     inputSchema: editInput,
     annotations: { destructive: true },
     target: (input) => input.path,
-    execute: async (input) => {
+    execute: async (input, call) => {
       const resolved = await context.root.resolve(input.path);
       if (!resolved.exists)
         throw new ToolRejectedError(
@@ -136,7 +137,13 @@ export function fsEdit(context: WorkspaceContext) {
         after = replaced.text;
         replacements = replaced.count;
       }
-      await writeFileAtomic(context.root, resolved, after, context.writeHooks);
+      await writeFileAtomic(
+        context.root,
+        resolved,
+        after,
+        context.writeHooks,
+        intendWrite(call, resolved.relative, after),
+      );
       const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       const diff = createTwoFilesPatch(
         `a/${resolved.relative}`,

@@ -5,6 +5,7 @@ import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { fileEffect, filesUnder, type PriorState, priorState } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import { intendFileChange } from '../file-intent.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
@@ -16,7 +17,7 @@ export function fsMove(context: WorkspaceContext) {
     inputSchema: z.object({ from: z.string(), to: z.string(), overwrite: z.boolean().default(false) }),
     annotations: { destructive: true },
     target: (input) => `${input.from}->${input.to}`,
-    execute: async (input) => {
+    execute: async (input, call) => {
       const from = await context.root.resolveEntry(input.from);
       const to = await context.root.resolve(input.to);
       if (!from.exists) throw new ToolRejectedError('FILE_NOT_FOUND', `Nothing at ${from.relative} to move.`);
@@ -41,7 +42,9 @@ export function fsMove(context: WorkspaceContext) {
       // What an overwrite replaces at the destination (only then is anything read before the rename).
       const replaced: PriorState | undefined = to.exists ? await priorState(to.absolute, to.relative) : null;
       await mkdir(dirname(to.absolute), { recursive: true });
+      await intendFileChange(call, 'move', [from.entryRelative, to.relative]);
       await rename(from.entry, to.absolute);
+      await context.writeHooks?.afterChange?.();
       const isFile = (await lstat(to.absolute)).isFile();
       const evidence = isFile ? await readBackEvidence(to.absolute, to.relative) : undefined;
       // A move is a delete of the source and a create (or update) of the destination.

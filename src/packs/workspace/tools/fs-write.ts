@@ -3,6 +3,7 @@ import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { fileEffect, priorState } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
+import { intendWrite } from '../file-intent.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsWrite(context: WorkspaceContext) {
@@ -23,11 +24,17 @@ export function fsWrite(context: WorkspaceContext) {
     }),
     annotations: { destructive: true, idempotent: true },
     target: (input) => input.path,
-    execute: async (input) => {
+    execute: async (input, call) => {
       const resolved = await context.root.resolve(input.path);
       // What the write replaces, for judging the turn by content (a rewrite with the same bytes is no change).
       const before = resolved.exists ? await priorState(resolved.absolute, resolved.relative) : null;
-      await writeFileAtomic(context.root, resolved, input.content, context.writeHooks);
+      await writeFileAtomic(
+        context.root,
+        resolved,
+        input.content,
+        context.writeHooks,
+        intendWrite(call, resolved.relative, input.content),
+      );
       const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       return {
         result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
