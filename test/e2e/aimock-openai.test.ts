@@ -1,3 +1,4 @@
+import type { LLMock } from '@copilotkit/aimock';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,10 +12,10 @@ import { tempLedger } from '../helpers.js';
 // A real OpenAI wire-format server (aimock) and the real @ai-sdk/openai provider: the
 // harness must survive actual request/response serialization, not just a test double.
 describe('agent loop over @ai-sdk/openai against aimock', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       // First matching fixture wins: tool-result fixtures go before message fixtures.
       mock.onToolResult('call_finish_1', { content: 'Stored and verified.' });
       mock.onToolResult('call_store_1', {

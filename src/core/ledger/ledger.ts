@@ -6,7 +6,13 @@ import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { createRunIdGenerator } from '../ids.js';
 import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
-import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
+import {
+  DEFAULT_BUSY_LIMIT_MS,
+  DEFAULT_BUSY_TIMEOUT_MS,
+  isBusyError,
+  isNotADatabase,
+  retryDelay,
+} from './busy-retry.js';
 import type { EntryKind, LedgerEntry, NewEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
 import { applySchema } from './schema.js';
@@ -184,6 +190,10 @@ export class Ledger {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');
         applySchema(database);
+      } else {
+        // A read-only open reads nothing yet: probe now, so a file that is not a database is
+        // reported as such here rather than as an unexpected error at the first query.
+        database.prepare('SELECT count(*) FROM sqlite_master').get();
       }
       database.pragma(
         `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
@@ -199,7 +209,9 @@ export class Ledger {
           )
         : new LedgerError(
             'LEDGER_UNAVAILABLE',
-            `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
+            isNotADatabase(error)
+              ? `${path} is not a Tally ledger (${reason}). Pass --ledger with a ledger file, such as .tally/ledger.db, or remove that file.`
+              : `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
             { path },
           );
     }

@@ -174,7 +174,7 @@ export function describeError(error: unknown): DescribedError {
   if (error instanceof RangeError)
     return {
       code: 'OPTION_INVALID',
-      message: `${message}. Check the option's value.`,
+      message: `${message.replace(/\.$/, '')}. Check the option's value.`,
       details: {},
       exit: EXIT.usage,
     };
