@@ -10,6 +10,7 @@ import {
   recipeSecrets,
   sessionSecrets,
 } from '../../packs/http/client/login-recipe.js';
+import { assertReachable } from '../../packs/http/client/network-failure.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
@@ -76,6 +77,9 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'FISHERMAN_NO_BASE_URL',
       'Cannot tell where the API lives: pass --base-url.',
     );
+  // A recipe login reports an unreachable app itself (LOGIN_UNREACHABLE); without one, the
+  // first sign would be every tool call failing, so check before the run starts.
+  if (!options.login) await assertReachable(baseUrl);
   const session = options.login
     ? await logIn(baseUrl, options.login, options.env)
     : await options.liveSession?.(baseUrl);

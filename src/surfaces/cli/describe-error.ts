@@ -29,6 +29,7 @@ const UNAVAILABLE = new Set([
   'STORE_UNREADABLE',
   'INDEX_UNAVAILABLE',
   'LOGIN_UNREACHABLE',
+  'SERVER_UNREACHABLE',
 ]);
 
 interface SystemError {

@@ -262,6 +262,14 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./demo-app-command.js'), setCode));
 
   program
+    .command('doctor')
+    .description(
+      'Check Node, the SQLite module, the ledger, playwright-core, Chromium, OTel settings and the plugin; print each fix.',
+    )
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./doctor-command.js'), setCode));
+
+  program
     .command('demo')
     .description('Fisherman on the bundled demo app and HAR: no API key, no browser, no network.')
     .option('--json', 'machine-readable output')
