@@ -72,7 +72,7 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
 
 async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
-  refuseUnmatchedScope(context.scope);
+  refuseUnmatchedScope(context.scope, context.set.captures);
   const parsed = parseDataRequest(options.request);
   const agent = createFishermanAgent({
     context,

@@ -30,6 +30,7 @@ const UNAVAILABLE = new Set([
   'INDEX_UNAVAILABLE',
   'LOGIN_UNREACHABLE',
   'SERVER_UNREACHABLE',
+  'NO_RECORD_STORES',
 ]);
 
 interface SystemError {
