@@ -19,12 +19,13 @@ export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples
   {
     code: EXIT.ok,
     meaning: 'done: what was asked for was met',
-    examples: '`tally demo`; `tally fish` with every item verified',
+    examples: '`tally demo`; `tally fish` with every item verified; `tally doctor` with nothing missing',
   },
   {
     code: EXIT.notMet,
     meaning: 'it ran, but what was asked for was not (fully) met',
-    examples: 'a partial `tally fish`; `tally records lint` with problems; a failed cleanup',
+    examples:
+      'a partial `tally fish`; `tally records lint` with problems; a failed cleanup; `tally doctor` with an optional piece missing',
   },
   {
     code: EXIT.usage,
@@ -35,7 +36,7 @@ export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples
     code: EXIT.unavailable,
     meaning: 'could not run at all',
     examples:
-      'a ledger that is not a database; a missing root; an unreachable `--base-url` or `--spec` URL; a port in use',
+      'a ledger that is not a database; a missing root; no record stores; an unreachable `--base-url` or `--spec` URL; a port in use',
   },
   {
     code: EXIT.interrupted,

@@ -53,7 +53,7 @@ export default async function scoutCommand(
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
   const stores = listStores(root);
   // Nothing to search: say so before anything is written (no ledger, no .tally/ in that folder).
-  if (stores.length === 0)
+  if (!stores.some((store) => store.exists))
     throw new TallyError(
       'NO_RECORD_STORES',
       `No record stores under ${root}, so there is nothing to scout (a store is a folder of markdown records, such as references/decisions). Pass --root with your records folder or set TALLY_RECORDS_ROOT.`,
