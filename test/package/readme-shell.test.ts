@@ -64,7 +64,7 @@ const PLANS: Record<string, Plan> = {
   'npm install -g /path/to/tally-harness-0.1.0.tgz': {
     skip: 'a global install from the registry (network), outside any temp folder',
   },
-  'npm install git+https://github.com/OWNER/tally.git': { skip: 'clones from GitHub (network)' },
+  'npm install git+https://HOST/PATH/tally.git': { skip: 'clones from a git host (network)' },
 
   // Quickstart
   'npm ci && npm run demo': {
