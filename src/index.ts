@@ -91,9 +91,3 @@ export {
   type ToolDefinition,
 } from './core/tool.js';
 export { sameType, singular } from './core/type-words.js';
-// OTLP trace export (README "OpenTelemetry"): the SDK loads only when OTEL_* asks for it.
-export {
-  type StartTelemetryOptions,
-  startTelemetry,
-  type Telemetry,
-} from './surfaces/telemetry/start-telemetry.js';

@@ -35,7 +35,8 @@ async function registryReachable(): Promise<string | undefined> {
 }
 
 /** The import of every public entry a user writes, and a use of each that only type-checks if the types are right. */
-const CONSUMER = `import { defineTool, Ledger, runAgent, runPlan, type RunResult, startTelemetry, TallyError, withRunObserver } from '${pkg.name}';
+const CONSUMER = `import { defineTool, Ledger, runAgent, runPlan, type RunResult, TallyError, withRunObserver } from '${pkg.name}';
+import { startTelemetry } from '${pkg.name}/telemetry';
 import { callTool, scriptedModel, startAimock } from '${pkg.name}/testing';
 import { cleanupRun, prepareData, type PrepareDataResult } from '${pkg.name}/fisherman';
 import { ProjectRoot, workspaceTools } from '${pkg.name}/workspace';
