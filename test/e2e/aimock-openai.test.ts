@@ -1,5 +1,5 @@
-import type { LLMock } from '@copilotkit/aimock';
 import { createHash } from 'node:crypto';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../../src/core/agent/agent-definition.js';

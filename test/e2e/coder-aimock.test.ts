@@ -1,6 +1,6 @@
-import type { LLMock } from '@copilotkit/aimock';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/agents/coder/run-turn.js';
 import { resolveModel } from '../../src/core/models/resolve-model.js';

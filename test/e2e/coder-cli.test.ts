@@ -1,6 +1,6 @@
-import type { LLMock } from '@copilotkit/aimock';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AimockServer, startAimock } from '../../src/testing/aimock.js';
 import { sampleProject } from '../agents/coder/coder-fixtures.js';
