@@ -43,6 +43,12 @@ export { DEFAULT_GUARDS, type GuardSettings } from './core/agent/guard-settings.
 export { lintPrompt } from './core/agent/prompt-lint.js';
 export { type RequestWord, requestWords } from './core/agent/request-words.js';
 export { type RunAgentOptions, runAgent } from './core/agent/run-agent.js';
+export {
+  type RunEvent,
+  type RunObserver,
+  withRunObserver,
+} from './core/agent/run-observer.js';
+export { type PlanCall, type PlanOptions, type PlanOutcome, runPlan } from './core/agent/run-plan.js';
 export type { ReviewContext, ReviewOutcome, RunReview } from './core/agent/run-review.js';
 export { classifyResult } from './core/classify-result.js';
 export {

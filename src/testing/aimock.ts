@@ -1,7 +1,16 @@
-import type { LLMock } from '@copilotkit/aimock';
+/**
+ * @copilotkit/aimock's LLMock, as far as this module needs it. Structural, so the published
+ * .d.ts imports no dev dependency (TS2307 for consumers without skipLibCheck); with aimock
+ * installed, `startAimock<LLMock>((mock) => …)` gives `setup` and `mock` the full type.
+ */
+export interface AimockMock {
+  readonly url: string;
+  start(): Promise<unknown>;
+  stop(): Promise<unknown>;
+}
 
-export interface AimockServer {
-  mock: LLMock;
+export interface AimockServer<M extends AimockMock = AimockMock> {
+  mock: M;
   /** Base URL for OpenAI-style clients: set OPENAI_BASE_URL to this. */
   openaiBaseUrl: string;
   /** Environment for `resolveModel('openai:…', env)` pointed at the mock. */
@@ -16,16 +25,20 @@ export interface AimockServer {
  * its model calls, and aimock answers those as server-sent events: a fixture's `chunkSize`
  * and `latency` options say how small the pieces are and how far apart.
  */
-export async function startAimock(setup: (mock: LLMock) => void = () => {}): Promise<AimockServer> {
-  let module: typeof import('@copilotkit/aimock');
+export async function startAimock<M extends AimockMock = AimockMock>(
+  setup: (mock: M) => void = () => {},
+): Promise<AimockServer<M>> {
+  // A variable specifier: the emitted .d.ts must not name the dev dependency (see AimockMock).
+  const specifier = '@copilotkit/aimock';
+  let module: { LLMock: new (options: { port: number; host: string }) => AimockMock };
   try {
-    module = await import('@copilotkit/aimock');
+    module = await import(specifier);
   } catch (error) {
     throw new Error(
       `startAimock needs @copilotkit/aimock: run \`npm i -D @copilotkit/aimock\`. (${String(error)})`,
     );
   }
-  const mock = new module.LLMock({ port: 0, host: '127.0.0.1' });
+  const mock = new module.LLMock({ port: 0, host: '127.0.0.1' }) as M;
   setup(mock);
   await mock.start();
   const openaiBaseUrl = `${mock.url}/v1`;
@@ -38,6 +51,8 @@ export async function startAimock(setup: (mock: LLMock) => void = () => {}): Pro
       ANTHROPIC_BASE_URL: `${mock.url}/v1`,
       ANTHROPIC_API_KEY: 'aimock',
     },
-    stop: () => mock.stop(),
+    stop: async () => {
+      await mock.stop();
+    },
   };
 }

@@ -1,4 +1,4 @@
-export { type AimockServer, startAimock } from './aimock.js';
+export { type AimockMock, type AimockServer, startAimock } from './aimock.js';
 export {
   callTool,
   callTools,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../../src/core/agent/agent-definition.js';
@@ -11,10 +12,10 @@ import { tempLedger } from '../helpers.js';
 // A real OpenAI wire-format server (aimock) and the real @ai-sdk/openai provider: the
 // harness must survive actual request/response serialization, not just a test double.
 describe('agent loop over @ai-sdk/openai against aimock', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       // First matching fixture wins: tool-result fixtures go before message fixtures.
       mock.onToolResult('call_finish_1', { content: 'Stored and verified.' });
       mock.onToolResult('call_store_1', {

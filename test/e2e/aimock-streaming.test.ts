@@ -1,3 +1,4 @@
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../../src/core/agent/agent-definition.js';
@@ -15,10 +16,10 @@ const ANSWER = 'I stored the greeting under its key, read it back, and its value
 // them) through the real @ai-sdk/openai provider: the text must reach the observer piece by
 // piece while the response is still arriving.
 describe('model text streamed from @ai-sdk/openai against aimock', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       mock.onToolResult('call_store_1', { content: ANSWER }, { chunkSize: 6, latency: 15 });
       mock.onMessage(
         'store the greeting',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/agents/coder/run-turn.js';
 import { resolveModel } from '../../src/core/models/resolve-model.js';
@@ -23,11 +24,11 @@ const textOf = (content: unknown) =>
 // The Coder through the REAL @ai-sdk/openai and @ai-sdk/anthropic packages against aimock,
 // which speaks both wire formats: requests are serialized and parsed as in production.
 describe('the Coder over real providers (aimock)', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
   const seen: Record<string, Request> = {};
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       // First matching fixture wins: tool-result fixtures go before message fixtures.
       mock.onToolResult('call_write_1', { content: 'I created src/hello.ts with a greet function.' });
       mock.onToolResult('toolu_read_1', {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AimockServer, startAimock } from '../../src/testing/aimock.js';
 import { sampleProject } from '../agents/coder/coder-fixtures.js';
@@ -10,11 +11,11 @@ const call = (id: string, name: string, input: unknown) => ({ id, name, argument
 // `tally code` as a user runs it: the built CLI in a child process, the real OpenAI
 // provider package, aimock on 127.0.0.1 as the server.
 describe('tally code', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       mock.onToolResult('call_cli_write', { content: 'I created src/cli.ts and updated src/b.ts.' });
       mock.onMessage('add src/cli.ts', {
         toolCalls: [call('call_cli_write', 'fs_write', { path: 'src/cli.ts', content: 'export {};\n' })],

@@ -1,3 +1,4 @@
+import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
 import { runModelScout } from '../../src/agents/scout/model-scout.js';
@@ -19,10 +20,10 @@ const section = (text: string, title: string) =>
 
 // The model scout through the real @ai-sdk/openai provider against aimock (OpenAI wire format).
 describe('model scout over @ai-sdk/openai against aimock, on the fixture corpus', () => {
-  let server: AimockServer;
+  let server: AimockServer<LLMock>;
 
   beforeAll(async () => {
-    server = await startAimock((mock) => {
+    server = await startAimock<LLMock>((mock) => {
       const call = (id: string, name: string, input: unknown) => ({
         toolCalls: [{ id, name, arguments: JSON.stringify(input) }],
       });

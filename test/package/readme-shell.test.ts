@@ -64,7 +64,7 @@ const PLANS: Record<string, Plan> = {
   'npm install -g /path/to/tally-harness-0.1.0.tgz': {
     skip: 'a global install from the registry (network), outside any temp folder',
   },
-  'npm install git+https://github.com/OWNER/tally.git': { skip: 'clones from GitHub (network)' },
+  'npm install git+https://HOST/PATH/tally.git': { skip: 'clones from a git host (network)' },
 
   // Quickstart
   'npm ci && npm run demo': {
@@ -72,7 +72,7 @@ const PLANS: Record<string, Plan> = {
     instead: {
       command: 'npx tally demo',
       because:
-        '`npm ci` needs the registry, and `npm run demo` rebuilds dist/ under the feet of tests running alongside; the rest of the script is `node bin/tally.js demo`, which is `npx tally demo` where the package is installed',
+        '`npm ci` needs the registry, and `npm run demo` may rebuild dist/ (when stale) under the feet of tests running alongside; the rest of the script is `node bin/tally.js demo`, which is `npx tally demo` where the package is installed',
     },
     shows: [
       /TYPE\s+ID\s+TITLE\s+VIA\s+READ BACK/,
@@ -477,7 +477,7 @@ describe('README shell commands', () => {
               scripts: Record<string, string>;
             }
           ).scripts;
-          expect(scripts.demo).toMatch(/^npm run build && node bin\/tally\.js demo$/);
+          expect(scripts.demo).toMatch(/^node scripts\/build-if-stale\.mjs && node bin\/tally\.js demo$/);
         }
         const outcome = await shell(plan.instead ? plan.instead.command : script);
         const context = `${command.text}\n--- stdout\n${outcome.stdout}\n--- stderr\n${outcome.stderr}`;

@@ -55,9 +55,9 @@ describe('tally fish', () => {
       ['fish', '2 widgets', '--captures', BUNDLED_HAR, '--base-url', app.url, '--login', 'demo'],
       cwd,
     );
-    expect(unmet.code).toBe(1);
-    expect(unmet.stdout).toMatch(/No verified items[\s\S]*failed · ending stopped/);
-    expect(unmet.stdout).toContain('no model is configured');
+    // Nothing can try it (no model): a configuration error, exit 2, and no failed run recorded.
+    expect(unmet.code).toBe(2);
+    expect(unmet.stderr).toMatch(/no model is configured: pass --model/);
   });
 
   it('says exactly what it needs, and rejects malformed captures, with exit 2', async () => {

@@ -26,6 +26,18 @@ export interface DataPlan {
 
 export type PlanResult = { plan: DataPlan } | { error: string };
 
+/**
+ * A POST that acts on an item that exists (`POST /suites/101/move` answering suite 101) rather
+ * than creating one: its last word is a verb, not a type, so it is never offered as creatable.
+ */
+function actsOnItem(example: { path: string; responseBody?: unknown } | undefined): boolean {
+  const parentId = example?.path.split('/').filter(Boolean).at(-2);
+  if (!parentId) return false;
+  const body = example?.responseBody as { data?: { id?: unknown }; id?: unknown } | undefined;
+  const id = body?.data?.id ?? body?.id;
+  return id !== undefined && String(id) === parentId;
+}
+
 /** The POST endpoint that creates a type: a collection whose last segment is that resource. */
 export function creatingEndpoint(
   type: string,
@@ -45,7 +57,10 @@ export function creatingEndpoint(
     ...new Set(
       index
         .endpoints(scope)
-        .filter((endpoint) => endpoint.method === 'POST')
+        .filter(
+          (endpoint) =>
+            endpoint.method === 'POST' && !actsOnItem(index.example('POST', endpoint.pattern, scope)),
+        )
         .map((endpoint) => endpoint.resource),
     ),
   ].join(', ');

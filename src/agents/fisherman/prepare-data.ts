@@ -8,7 +8,12 @@ import type { Ledger } from '../../core/ledger/ledger.js';
 import { recipeEnvNames } from '../../packs/http/client/login-recipe.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { executeDataPlan } from './execute-data-plan.js';
-import { buildFishContext, type FishContext, type FishContextOptions } from './fish-context.js';
+import {
+  buildFishContext,
+  type FishContext,
+  type FishContextOptions,
+  FishermanInputError,
+} from './fish-context.js';
 import { createFishermanAgent } from './fisherman-agent.js';
 import { parseDataRequest } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
@@ -67,7 +72,7 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
 
 async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
-  refuseUnmatchedScope(context.scope);
+  refuseUnmatchedScope(context.scope, context.set.captures);
   const parsed = parseDataRequest(options.request);
   const agent = createFishermanAgent({
     context,
@@ -169,15 +174,12 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
     };
   }
   if (recipeRun) return recipeRun;
-  const result = await runPlan(
-    agent,
-    options.request,
-    async () => ({
-      stop: `The deterministic tier cannot do this — ${planned.error} — and no model is configured (pass --model or set TALLY_MODEL to let a model try).`,
-    }),
-    { ledger: options.ledger, meta, ...abort },
+  // Nothing can try this request: a configuration error (exit 2), not a failed run in the ledger.
+  throw new FishermanInputError(
+    'FISHERMAN_NEEDS_MODEL',
+    `The deterministic tier cannot do this — ${planned.error} — and no model is configured: pass --model (e.g. openai:gpt-4.1-mini) or set TALLY_MODEL to let a model try. Nothing was created.`,
+    { request: options.request, escalation: planned.error },
   );
-  return { ...result, ...base, tier: 'deterministic', escalation: planned.error };
 }
 
 /** Fail-opens after a run (a recipe that cannot be saved) go beside the ledger. */

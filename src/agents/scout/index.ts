@@ -6,6 +6,7 @@ export {
   type ScoutOptions,
   type ScoutReport,
 } from './deterministic-scout.js';
+export { type ModelScoutOptions, runModelScout } from './model-scout.js';
 export { createScoutAgent, type ScoutFinish, scoutVerifier } from './scout-agent.js';
 export {
   SCOUT_TOOL,

@@ -20,3 +20,9 @@ export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED');
 }
+
+/** SQLite's "file is not a database" (or a damaged one): a wrong --ledger, not a bug. */
+export function isNotADatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
+}

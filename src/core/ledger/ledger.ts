@@ -7,7 +7,13 @@ import { makeDirs } from '../make-dirs.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import { openSqlite } from '../sqlite/open-sqlite.js';
 import type { SqliteDatabase, SqliteStatement, SqliteTransaction } from '../sqlite/sqlite-database.js';
-import { DEFAULT_BUSY_LIMIT_MS, DEFAULT_BUSY_TIMEOUT_MS, isBusyError, retryDelay } from './busy-retry.js';
+import {
+  DEFAULT_BUSY_LIMIT_MS,
+  DEFAULT_BUSY_TIMEOUT_MS,
+  isBusyError,
+  isNotADatabase,
+  retryDelay,
+} from './busy-retry.js';
 import {
   type EntryKind,
   JOIN_END_ENTRY,
@@ -227,6 +233,10 @@ export class Ledger {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');
         applySchema(database);
+      } else {
+        // A read-only open reads nothing yet: probe now, so a file that is not a database is
+        // reported as such here rather than as an unexpected error at the first query.
+        database.prepare('SELECT count(*) FROM sqlite_master').get();
       }
       // A reader waits as long as opening may: a writer holds the file's lock briefly while it
       // switches the journal (see leaveRollbackJournal), and a read blocks no append of its own.
@@ -245,7 +255,9 @@ export class Ledger {
           )
         : new LedgerError(
             'LEDGER_UNAVAILABLE',
-            `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
+            isNotADatabase(error)
+              ? `${path} is not a Tally ledger (${reason}). Pass --ledger with a ledger file, such as .tally/ledger.db, or remove that file.`
+              : `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
             { path },
           );
     }

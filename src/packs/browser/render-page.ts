@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { BrowserUnavailableError } from './browser-error.js';
+import { requireBrowser } from './browser-requirements.js';
 import { checkLoopbackUrl } from './check-loopback-url.js';
-import { chromiumPath, HEADLESS_CHROMIUM_ARGS } from './chromium-settings.js';
+import { HEADLESS_CHROMIUM_ARGS } from './chromium-settings.js';
 
 const MAX_ITEMS = 50;
 const TEXT_CHARS = 500;
@@ -38,18 +38,6 @@ const push = <T>(list: T[], item: T) => {
   if (list.length < MAX_ITEMS) list.push(item);
 };
 
-async function loadPlaywright(): Promise<typeof import('playwright-core')> {
-  try {
-    return await import('playwright-core');
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new BrowserUnavailableError(
-      'BROWSER_UNAVAILABLE',
-      'playwright-core is not installed, so no page can be rendered. Install the dev dependencies (npm ci) to use browser_console.',
-    );
-  }
-}
-
 /**
  * Renders one loopback URL in a fresh headless Chromium and reports what a developer would
  * see in the console and the network panel. Security: every request the page makes (the
@@ -57,14 +45,9 @@ async function loadPlaywright(): Promise<typeof import('playwright-core')> {
  * other host is aborted in the browser before it leaves the machine and listed as blocked.
  */
 export async function renderPage(target: URL, options: RenderPageOptions): Promise<PageReport> {
-  const executablePath = options.chromiumPath ?? chromiumPath();
-  if (!existsSync(executablePath))
-    throw new BrowserUnavailableError(
-      'BROWSER_UNAVAILABLE',
-      `No Chromium at ${executablePath}. Install it (apt-get install chromium) or set TALLY_CHROMIUM to a Chromium binary.`,
-      { executablePath },
-    );
-  const { chromium } = await loadPlaywright();
+  const { chromium, executablePath } = await requireBrowser('browser_console', {
+    ...(options.chromiumPath ? { executablePath: options.chromiumPath } : {}),
+  });
   const started = performance.now();
   let browser: Awaited<ReturnType<typeof chromium.launch>>;
   try {

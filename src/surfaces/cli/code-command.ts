@@ -86,8 +86,9 @@ function eventPrinter(skipText: boolean): {
   let last: string | undefined;
   return {
     onEvent: (event) => {
-      if (event.type === 'text' && skipText) return;
+      // Remembered even when the progress display showed it: the reply is then not printed again.
       if (event.type === 'text') last = event.text;
+      if (event.type === 'text' && skipText) return;
       const line = formatTurnEvent(event);
       if (line) process.stdout.write(`${line}\n`);
     },
@@ -207,7 +208,9 @@ function codeTurns(
 ): Promise<number> {
   return observeRuns(surfaces, async () => {
     if (!message) return await interactive(ledger, options, root, interrupt);
-    const printer = cassette && !options.json ? eventPrinter(textShownByProgress(surfaces)) : undefined;
+    // --quiet means no step lines, replay or not.
+    const printer =
+      cassette && !options.json && !surfaces.quiet ? eventPrinter(textShownByProgress(surfaces)) : undefined;
     const result = await runTurn({
       message,
       root,

@@ -133,7 +133,7 @@ async function runDemo(
         '',
         `${allConfirmed ? pc.green('All 8 items verified in the ledger and confirmed through the API.') : pc.red('Not every item was verified and confirmed.')} Ending: ${result.endingReason}.`,
         `Run ${result.runId} · ledger ${ledger.path}`,
-        `See it: npx tally runs show ${result.runId}`,
+        `See it: tally runs show ${result.runId}`,
       ].join('\n')}\n`,
     );
     if (warning) process.stderr.write(`tally: warning: ${warning}\n`);

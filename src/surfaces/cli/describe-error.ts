@@ -29,6 +29,8 @@ const UNAVAILABLE = new Set([
   'STORE_UNREADABLE',
   'INDEX_UNAVAILABLE',
   'LOGIN_UNREACHABLE',
+  'SERVER_UNREACHABLE',
+  'NO_RECORD_STORES',
 ]);
 
 interface SystemError {
@@ -174,7 +176,7 @@ export function describeError(error: unknown): DescribedError {
   if (error instanceof RangeError)
     return {
       code: 'OPTION_INVALID',
-      message: `${message}. Check the option's value.`,
+      message: `${message.replace(/\.$/, '')}. Check the option's value.`,
       details: {},
       exit: EXIT.usage,
     };

@@ -5,8 +5,42 @@ export const EXIT = {
   notMet: 1,
   /** Usage or configuration error; nothing was done. */
   usage: 2,
-  /** Could not run at all: a missing root, an unreadable ledger. */
+  /** Could not run at all: a missing root, an unreadable ledger, a server that cannot be reached. */
   unavailable: 3,
   /** Interrupted (SIGINT/SIGTERM): the run ended `aborted`, its summary printed. 128 + SIGINT. */
   interrupted: 130,
 } as const;
+
+/**
+ * The one exit-code table: README's "Exit codes" table is checked against it and each row is
+ * driven through the CLI by test/surfaces/exit-code-table.test.ts, so the three cannot drift.
+ */
+export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples: string }[] = [
+  {
+    code: EXIT.ok,
+    meaning: 'done: what was asked for was met',
+    examples: '`tally demo`; `tally fish` with every item verified; `tally doctor` with nothing missing',
+  },
+  {
+    code: EXIT.notMet,
+    meaning: 'it ran, but what was asked for was not (fully) met',
+    examples:
+      'a partial `tally fish`; `tally records lint` with problems; a failed cleanup; `tally doctor` with an optional piece missing',
+  },
+  {
+    code: EXIT.usage,
+    meaning: 'usage or configuration error; nothing was done',
+    examples: 'an unknown command or option; a request no model is configured for; a bad `--since`',
+  },
+  {
+    code: EXIT.unavailable,
+    meaning: 'could not run at all',
+    examples:
+      'a ledger that is not a database; a missing root; no record stores; an unreachable `--base-url` or `--spec` URL; a port in use',
+  },
+  {
+    code: EXIT.interrupted,
+    meaning: 'interrupted (Ctrl-C, SIGTERM): the run ended `aborted`, its summary printed',
+    examples: 'Ctrl-C during `tally fish`',
+  },
+];

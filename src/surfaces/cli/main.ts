@@ -3,6 +3,8 @@ import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
 import { errorOptionsFrom, type ReportErrorOptions, reportError } from './report-error.js';
+import { hintAfterUsageErrors } from './usage-hint.js';
+import { collect, splitVariadicValues } from './variadic-values.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: commander passes positional arguments, options and the command
 type Action = (...args: any[]) => Promise<number>;
@@ -21,13 +23,12 @@ function lazy(
 export function buildProgram(setCode: (code: number) => void, errors: ReportErrorOptions = {}): Command {
   const program = new Command('tally')
     .description('Run LLM agents whose reports tally with what they actually did.')
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(packageVersion(), '-v, --version', 'print the version (-V too)')
     .option('--ledger <path>', 'ledger database (default: $TALLY_LEDGER or .tally/ledger.db)')
     .option('--debug', 'show stack traces for errors (or TALLY_DEBUG=1)')
     .option('--quiet', 'no live progress while agents run')
     .option('--verbose', 'live progress with tool inputs, nudges, claims and whole model texts')
     .option('--events', 'every run event as one JSON line on stderr (works with --json)')
-    .showHelpAfterError()
     .exitOverride();
   // Under --json a usage error is reported once, as JSON on stdout (see main), not as text.
   if (errors.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
@@ -88,10 +89,11 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .command('fish')
     .description("Prepare test data through the app's own API, learned from captured browser traffic.")
     .argument('<request>', 'what to create, e.g. "2 suites with 3 tests each"')
-    .option('--captures <paths...>', 'HAR files or explorbot output/requests directories')
+    .option('--captures <paths>', 'HAR files or explorbot output/requests directories', collect)
     .option(
-      '--spec <paths...>',
+      '--spec <paths>',
       'OpenAPI 3.x / Swagger 2.0 documents (files or URLs); without --captures: achieve mode (auth by --login, --header or $TALLY_FISH_HEADERS)',
+      collect,
     )
     .option(
       '--base-url <url>',
@@ -100,7 +102,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     )
     .option('--scope <path>', 'the page the test starts on, e.g. /projects/alpha-shop')
     .option('--login <recipe>', 'a login recipe JSON file (or "demo") for a session made now')
-    .option('--header <header...>', 'extra request header "Name: value" (wins over everything)')
+    .option('--header <header>', 'extra request header "Name: value" (wins over everything)', collect)
     .option('--model <spec>', 'model for requests the deterministic tier cannot plan (default $TALLY_MODEL)')
     .option('--allow-delete', 'allow DELETE of entities this run did not create')
     .option(
@@ -110,16 +112,16 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
       '2',
     )
     .option('--no-recipes', 'neither follow nor keep recipes (.tally/recipes/)')
-    .option('--emit <format-and-file...>', 'write setup code: playwright FILE.ts, or json FILE (put it last)')
+    .option('--emit <format-and-file>', 'write setup code: playwright FILE.ts, or json FILE', collect)
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-command.js'), setCode));
   fish
     .command('cleanup <runIds...>')
     .description('Delete exactly what runs created, children first, and confirm each deletion by a read.')
-    .option('--captures <paths...>', 'captures (default: those the run used)')
+    .option('--captures <paths>', 'captures (default: those the run used)', collect)
     .option('--base-url <url>', "API base URL (default: the run's)", parseBaseUrl)
     .option('--login <recipe>', "login recipe (default: the run's)")
-    .option('--header <header...>', 'extra request header "Name: value"')
+    .option('--header <header>', 'extra request header "Name: value"', collect)
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./fish-cleanup-command.js'), setCode));
   const recipes = fish
@@ -242,18 +244,18 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--port <n>', 'port for --transport http (0 picks one)', parsePort, '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')
     .option('--auth-token <token>', 'http: bearer token every request must carry (or TALLY_MCP_TOKEN)')
-    .option('--allow-origin <origin...>', 'http: browser origins allowed besides loopback ones')
+    .option('--allow-origin <origin>', 'http: browser origins allowed besides loopback ones', collect)
     .option('--session-idle-ms <ms>', 'http: end sessions idle this long (default 600000)')
     .option('--max-body-bytes <n>', 'http: largest request body (default 4194304)')
     .option(
       '--roots-timeout-ms <ms>',
       "how long a tool call waits for the client's roots/list answer before going on without it (default 1500, or TALLY_MCP_ROOTS_TIMEOUT_MS)",
     )
-    .option('--captures <paths...>', 'http pack: HAR files or explorbot directories')
+    .option('--captures <paths>', 'http pack: HAR files or explorbot directories', collect)
     .option('--base-url <url>', 'http pack: API base URL', parseBaseUrl)
     .option('--scope <path>', 'http pack: default scope')
     .option('--login <recipe>', 'http pack: login recipe file or "demo"')
-    .option('--header <header...>', 'http pack: extra request header "Name: value"')
+    .option('--header <header>', 'http pack: extra request header "Name: value"', collect)
     .action(lazy(() => import('./mcp-command.js'), setCode));
 
   program
@@ -270,7 +272,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     )
     .option('--json', 'machine-readable output')
     .option('--replay <cassette>', 'replay a recorded model transcript through the real loop (no key)')
-    .option('--var <name=value...>', "--replay: fill the cassette's {{NAME}} placeholders")
+    .option('--var <name=value>', "--replay: fill the cassette's {{NAME}} placeholders", collect)
     .option('--ui', 'serve a chat page on 127.0.0.1 instead of the terminal chat')
     .option('--port <n>', '--ui: port (0 picks a free one)', parsePort, '0')
     .option(
@@ -287,11 +289,20 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./demo-app-command.js'), setCode));
 
   program
+    .command('doctor')
+    .description(
+      'Check Node, the SQLite module, the ledger, playwright-core, Chromium, OTel settings and the plugin; print each fix.',
+    )
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./doctor-command.js'), setCode));
+
+  program
     .command('demo')
     .description('Fisherman on the bundled demo app and HAR: no API key, no browser, no network.')
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./demo-command.js'), setCode));
 
+  hintAfterUsageErrors(program);
   return program;
 }
 
@@ -302,7 +313,9 @@ export async function main(argv: string[]): Promise<number> {
     code = next;
   }, errors);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(
+      splitVariadicValues(argv.map((word, at) => (at === 2 && word === '-V' ? '--version' : word))),
+    );
   } catch (error) {
     // --help and --version exit through here with code 0.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;

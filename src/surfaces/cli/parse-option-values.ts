@@ -10,10 +10,10 @@ export function parsePort(value: string): string {
   return String(number);
 }
 
-/** A whole number of at least 1 (`--limit`). */
+/** A whole number of at least 1 (`--limit`, `--concurrency`); commander's message names the flag. */
 export function parsePositiveWholeNumber(value: string): string {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
-    throw new InvalidArgumentError('Write a whole number of at least 1, e.g. --limit 20.');
+    throw new InvalidArgumentError('Write a whole number of at least 1, such as 1, 2 or 20.');
   return String(Number(value));
 }
 

@@ -25,7 +25,7 @@ export default async function runsCommand(
   if (runs.length === 0) {
     const where = ledgerNamed(command) ? ledgerPathFor(command) : 'any ledger of yours';
     process.stdout.write(
-      `No runs in ${where} yet. Runs appear here after an agent runs (try \`npx tally demo\`).\n`,
+      `No runs in ${where} yet. Runs appear here after an agent runs (try \`tally demo\`).\n`,
     );
     return EXIT.ok;
   }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runDeterministicScout } from '../../agents/scout/deterministic-scout.js';
-import { errorMessage } from '../../core/errors.js';
+import { errorMessage, TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
@@ -62,9 +62,17 @@ export default async function scoutCommand(
   const model = given(flags.model);
   const settings = digestSettings();
   for (const warning of settings.warnings) process.stderr.write(`tally: ${warning}\n`);
+  const stores = listStores(root);
+  // Nothing to search: say so before anything is written (no ledger, no .tally/ in that folder).
+  if (!stores.some((store) => store.exists))
+    throw new TallyError(
+      'NO_RECORD_STORES',
+      `No record stores under ${root}, so there is nothing to scout (a store is a folder of markdown records, such as references/decisions). Pass --root with your records folder or set TALLY_RECORDS_ROOT.`,
+      { root },
+    );
   const prior = readDigests(digestDir(root), session, settings);
   const ledger = openLedgerFor(command, root);
-  const source = openRecordSource(root, listStores(root));
+  const source = openRecordSource(root, stores);
   try {
     return await withInterrupt(async (interrupt) => {
       const scoutOptions = {

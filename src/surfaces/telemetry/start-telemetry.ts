@@ -3,6 +3,11 @@ import { errorMessage } from '../../core/errors.js';
 import type { FailOpen } from '../../core/fail-open.js';
 import { telemetryEnabled, tracesEndpoint } from './telemetry-enabled.js';
 
+/** How long one export may take before it counts as failed (OTEL_EXPORTER_OTLP_TIMEOUT overrides). */
+const EXPORT_TIMEOUT_MS = 2_000;
+/** The most a command's exit waits for the last spans to go out. */
+const SHUTDOWN_LIMIT_MS = 3_000;
+
 export interface Telemetry {
   /** Pass to `withRunObserver` (or `onEvent`) so runs become spans. */
   observer: RunObserver;
@@ -46,7 +51,14 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
         import('./trace-observer.js'),
       ]);
     const url = tracesEndpoint(env);
-    const exporter = new OTLPTraceExporter(url ? { url } : {});
+    // The exporter's own default (10 s, with retries) made every command wait that long for a
+    // collector that is down; a collector on the network answers well within this. The standard
+    // timeout variables still win.
+    const timeout = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT || env.OTEL_EXPORTER_OTLP_TIMEOUT;
+    const exporter = new OTLPTraceExporter({
+      ...(url ? { url } : {}),
+      timeoutMillis: timeout && Number(timeout) > 0 ? Number(timeout) : EXPORT_TIMEOUT_MS,
+    });
     const provider = new BasicTracerProvider({
       resource: resources
         .resourceFromAttributes({ 'service.name': options.serviceName ?? 'tally' })
@@ -69,11 +81,19 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       observer: traced.observer,
       shutdown: async () => {
         traced.endOpenRuns();
+        // Bounded: whatever the exporter does, the command's exit waits at most this long.
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), SHUTDOWN_LIMIT_MS);
+          timer.unref();
+        });
         try {
-          await provider.forceFlush();
-          await provider.shutdown();
+          const ended = await Promise.race([provider.forceFlush().then(() => provider.shutdown()), late]);
+          if (ended === 'late') unavailable(`no answer within ${SHUTDOWN_LIMIT_MS} ms`);
         } catch (error) {
           unavailable(errorMessage(error));
+        } finally {
+          clearTimeout(timer);
         }
       },
     };

@@ -195,7 +195,9 @@ describe('browser_console without Chromium', () => {
       ),
     ).rejects.toMatchObject({
       code: 'BROWSER_UNAVAILABLE',
-      message: expect.stringContaining('No Chromium at /nonexistent/chromium. Install it'),
+      message: expect.stringContaining(
+        'no Chromium at /nonexistent/chromium (apt-get install chromium, or set TALLY_CHROMIUM',
+      ),
     });
     expect(failOpens).toEqual(['browser_console:browser-unavailable']);
   });

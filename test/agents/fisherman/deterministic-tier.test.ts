@@ -61,14 +61,17 @@ describe('deterministic tier against the demo app (captures recorded on another 
     expect(ledger.entries(result.runId).filter((entry) => entry.kind === 'model_call')).toEqual([]);
   });
 
-  it('a type with no creating endpoint ends as a stop with the exact reason, and nothing is created', async () => {
+  it('a type with no creating endpoint and no model: a configuration error with the exact reason, no run, nothing created', async () => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();
-    const result = await fishDemo(app.url, ledger, '2 widgets', { env: {} });
-    expect(result).toMatchObject({ status: 'failed', endingReason: 'stopped' });
-    expect(result.summary).toMatch(
-      /no captured endpoint creates "widgets" in scope alpha-shop \(creatable: milestones, suites, move, tests\)/,
-    );
+    await expect(fishDemo(app.url, ledger, '2 widgets', { env: {} })).rejects.toMatchObject({
+      code: 'FISHERMAN_NEEDS_MODEL',
+      // "move" (POST /suites/101/move answers suite 101) acts on a suite: not a creatable type.
+      message: expect.stringMatching(
+        /no captured endpoint creates "widgets" in scope alpha-shop \(creatable: milestones, suites, tests\).*pass --model/,
+      ),
+    });
+    expect(ledger.listRuns()).toEqual([]);
     expect(seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'))).toEqual(
       [],
     );

@@ -20,7 +20,11 @@ export interface BrowserLoginOptions {
 export async function browserLogin(baseUrl: string, options: BrowserLoginOptions): Promise<LiveSession> {
   const script = await loadBrowserScript(options.script);
   const origin = new URL(baseUrl).origin;
-  const browser = await launchChromium({ headless: true, ...(options.env ? { env: options.env } : {}) });
+  const browser = await launchChromium({
+    headless: true,
+    purpose: '`--login browser:SCRIPT`',
+    ...(options.env ? { env: options.env } : {}),
+  });
   try {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -14,6 +14,21 @@ export interface CaptureSessionOptions {
   /** Keep cookies, tokens and passwords in the HAR (off: they are redacted on save). */
   keepSecrets?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Ends a person's session early (Ctrl-C, SIGTERM): what was recorded so far is saved. */
+  signal?: AbortSignal;
+  /** Headless without a script: how long the page may keep loading before the HAR is saved. */
+  settleMs?: number;
+}
+
+const DEFAULT_SETTLE_MS = 15_000;
+
+/** Resolves when the signal aborts (never without one). */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 export interface CaptureSessionResult {
@@ -33,7 +48,11 @@ export async function captureSession(options: CaptureSessionOptions): Promise<Ca
   const scratch = mkdtempSync(join(tmpdir(), 'tally-capture-'));
   const rawHar = join(scratch, 'raw.har');
   try {
-    const browser = await launchChromium({ headless, ...(options.env ? { env: options.env } : {}) });
+    const browser = await launchChromium({
+      headless,
+      purpose: '`tally capture`',
+      ...(options.env ? { env: options.env } : {}),
+    });
     try {
       const context = await browser.newContext({ recordHar: { path: rawHar, content: 'embed' } });
       const page = await context.newPage();
@@ -44,8 +63,17 @@ export async function captureSession(options: CaptureSessionOptions): Promise<Ca
           context,
           baseUrl: new URL(options.url).origin,
         });
-      // A person browses until they close the window.
-      else await page.waitForEvent('close', { timeout: 0 });
+      // Headless and nothing drives the page: what it does on load is all there is to record.
+      // Waiting for a person to close a window nobody can see hung forever.
+      else if (headless)
+        await Promise.race([
+          page
+            .waitForLoadState('networkidle', { timeout: options.settleMs ?? DEFAULT_SETTLE_MS })
+            .catch(() => undefined),
+          aborted(options.signal),
+        ]);
+      // A person browses until they close the window (or interrupt: the HAR so far is kept).
+      else await Promise.race([page.waitForEvent('close', { timeout: 0 }), aborted(options.signal)]);
       await context.close(); // the HAR is written here
     } finally {
       await browser.close();

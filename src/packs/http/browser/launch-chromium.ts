@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { TallyError } from '../../../core/errors.js';
+import { requireBrowser } from '../../browser/browser-requirements.js';
 import {
   chromiumPath,
   HEADLESS_CHROMIUM_ARGS,
@@ -15,15 +15,15 @@ export { chromiumPath };
 export async function launchChromium(options: {
   headless: boolean;
   env?: NodeJS.ProcessEnv;
+  /** What needs the browser, for the message when a piece is missing. */
+  purpose?: string;
 }): Promise<Browser> {
-  const executablePath = chromiumPath(options.env);
-  if (!existsSync(executablePath))
-    throw new BrowserError(
-      'BROWSER_NOT_FOUND',
-      `No Chromium at ${executablePath}. Install it (apt-get install -y chromium) or set TALLY_CHROMIUM to its path.`,
-      { executablePath },
-    );
-  const { chromium } = await import('playwright-core');
+  const { chromium, executablePath } = await requireBrowser(
+    options.purpose ?? 'Recording a browser session',
+    {
+      ...(options.env ? { env: options.env } : {}),
+    },
+  );
   return chromium.launch({
     executablePath,
     headless: options.headless,

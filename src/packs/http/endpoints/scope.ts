@@ -41,3 +41,23 @@ export function resolveScope(scopePath: string | undefined, captures: Capture[])
 export function inScope(capture: Capture, scope: Scope): boolean {
   return scope.key === undefined || splitPath(capture.path).includes(scope.key);
 }
+
+/**
+ * What a scope can name, for the message when the user's matches nothing: the segments of
+ * captured writes that select some of them — not one every write has (`api`), not a type
+ * (a write's last segment), not an id.
+ */
+export function coveredScopes(captures: Capture[], limit = 8): string[] {
+  const writes = captures
+    .filter((capture) => WRITE_METHODS.has(capture.method))
+    .map((w) => splitPath(w.path));
+  const types = new Set(writes.map((segments) => segments.at(-1)));
+  const keys = new Set<string>();
+  for (const segments of writes)
+    for (const segment of segments) {
+      if (types.has(segment) || /^\d+$|^[0-9a-f-]{16,}$/i.test(segment)) continue;
+      if (writes.every((other) => other.includes(segment))) continue;
+      keys.add(segment);
+    }
+  return [...keys].sort().slice(0, limit);
+}

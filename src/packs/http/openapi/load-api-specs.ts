@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
+import { ServerUnreachableError, unreachableCode } from '../client/network-failure.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
 import { SCHEMA_NAME } from './single-object-schema.js';
@@ -91,9 +92,17 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
     try {
       document = await dereference(source);
     } catch (error) {
+      const unreachable = isUrl(source) ? unreachableCode(error) : undefined;
+      if (unreachable)
+        throw new ServerUnreachableError(
+          'SERVER_UNREACHABLE',
+          `Cannot reach ${new URL(source).origin} to read the OpenAPI document ${source} (${unreachable}). Check the --spec URL and that the server is running, or pass the document as a file.`,
+          { source, cause: unreachable },
+        );
       throw new ApiSpecError(
         'SPEC_UNREADABLE',
-        `Cannot read the OpenAPI document ${source}: ${errorMessage(error)}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
+        // swagger-parser spells it "Openapi".
+        `Cannot read the OpenAPI document ${source}: ${errorMessage(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
         { source },
       );
     }
