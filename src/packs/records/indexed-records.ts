@@ -276,6 +276,14 @@ export class IndexedRecords implements RecordSource {
     ).map((text) => JSON.parse(text) as RecordRow);
   }
 
+  /** Every directory the index's snapshot covers: what a file-system watcher must watch. */
+  directories(): string[] {
+    const packed = this.database.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as
+      | PackedSnapshot
+      | undefined;
+    return packed ? unpackSnapshot(packed).map((dir) => dir.dir) : [];
+  }
+
   skipped(): SkippedRecord[] {
     return this.database
       .prepare('SELECT path, skipped AS why FROM records WHERE skipped IS NOT NULL ORDER BY path')
