@@ -97,7 +97,7 @@ export async function residentRows(
     // An in-place edit between two calls is in the second answer.
     const edited = join(root, catPaths[0] as string);
     const before = readFileSync(edited, 'utf8');
-    writeFileSync(edited, before.replace(/^---\n/, '---\nkeywords: [zyzzyva]\n'));
+    writeFileSync(edited, before.replace(/^keywords: \[/m, 'keywords: [zyzzyva, '));
     const seen = pathsOf(await call('records_query', { keyword: 'zyzzyva' }), 'records');
     writeFileSync(edited, before);
     if (!seen.includes(catPaths[0] as string))

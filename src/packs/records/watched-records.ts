@@ -66,6 +66,8 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     // leave a gap in which an edit is missed.
     watchers: new Map<string, FSWatcher>(),
     closed: false,
+    // Every path a query can return, built once per check: `records_cat` asks for it per call.
+    paths: undefined as Set<string> | undefined,
   };
   const markDirty = () => {
     state.dirty = true;
@@ -120,6 +122,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   const check = () => {
     // Cleared before the check: an event during it marks the index dirty again.
     state.dirty = false;
+    state.paths = undefined;
     state.source.close();
     state.source = open();
     // A folder that just appeared was listed before its watcher existed: a file written in it
@@ -153,7 +156,11 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     },
     query: (query) => current().query(query),
     survey: (query) => current().survey(query),
-    paths: () => current().paths(),
+    paths: () => {
+      const source = current();
+      state.paths ??= source.paths();
+      return state.paths;
+    },
     recallCandidates: (terms) => current().recallCandidates(terms),
     rows: () => current().rows(),
     skipped: () => current().skipped?.() ?? [],
