@@ -112,3 +112,50 @@ describe('watchRecordSource', () => {
     await expect(source.fresh()).rejects.toThrow(/closed/);
   });
 });
+
+describe('--project in SQL (the index) agrees with projectMatches (the scan)', () => {
+  it('for exact names, repo parts on either side, wildcards and empty values', async () => {
+    const { IndexedRecords } = await import('../../../src/packs/records/indexed-records.js');
+    const { listStores } = await import('../../../src/packs/records/stores.js');
+    const { projectMatches } = await import('../../../src/packs/records/record-query.js');
+    const root = corpus();
+    const projects = [
+      'acme/shop',
+      'shop',
+      'other/shop',
+      'acme/shopping',
+      '%',
+      'a_b',
+      'x/a_b',
+      '/shop',
+      'acme/',
+      '',
+    ];
+    projects.forEach((project, index) =>
+      writeFileSync(
+        join(root, 'plans', `p${index}.md`),
+        `---\nid: P-${index}\nkind: plan\ntitle: P ${index}\nproject: "${project}"\n---\nBody.\n`,
+      ),
+    );
+    const index = IndexedRecords.open(
+      root,
+      listStores(root, { TALLY_RECORDS_STORES: '' }),
+      join(tempDir(), 'i.db'),
+    );
+    try {
+      const all = index.rows();
+      for (const wanted of [...projects.filter(Boolean), 'acme/shop/x', 'b', 'SHOP']) {
+        const expected = all.filter((row) => projectMatches(row.project, wanted)).map((row) => row.path);
+        expect(
+          index.query({ project: wanted }).map((row) => row.path),
+          wanted,
+        ).toEqual(expected);
+        expect(index.query({ project: wanted, limit: 1 }).map((row) => row.path)).toEqual(
+          expected.slice(0, 1),
+        );
+      }
+    } finally {
+      index.close();
+    }
+  });
+});
