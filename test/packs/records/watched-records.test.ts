@@ -131,12 +131,11 @@ describe('--project in SQL (the index) agrees with projectMatches (the scan)', (
       'acme/',
       '',
     ];
-    projects.forEach((project, index) =>
+    for (const [index, project] of projects.entries())
       writeFileSync(
         join(root, 'plans', `p${index}.md`),
         `---\nid: P-${index}\nkind: plan\ntitle: P ${index}\nproject: "${project}"\n---\nBody.\n`,
-      ),
-    );
+      );
     const index = IndexedRecords.open(
       root,
       listStores(root, { TALLY_RECORDS_STORES: '' }),
