@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Launcher (CommonJS: bin/package.json): the CLI lives in dist/, built by `npm ci` through the
 // prepare script. Hooks and `records query` run from one-file bundles without commander when
-// their arguments are plain (dist/fast/cli, see scripts/bundle-fast-paths.mjs); everything
-// else, and anything those paths do not recognise, goes to the full CLI.
+// their arguments are plain, and `fish REQUEST` from a bundle of the CLI entry with the fish
+// command (dist/fast/cli, see scripts/bundle-fast-paths.mjs); everything else, and anything
+// those paths do not recognise, goes to the full CLI.
 'use strict';
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
@@ -38,6 +39,12 @@ function fastPath() {
         process.stderr.write(`tally hook ${sub}: ${error?.message ?? error}; released.\n`);
         return 0;
       });
+  }
+  // `tally fish REQUEST`: the same CLI entry, bundled with the fish command (see
+  // scripts/bundle-fast-paths.mjs); its subcommands run from dist/ like every other command.
+  if (command === 'fish' && sub !== 'cleanup' && sub !== 'recipes') {
+    const fish = fast('fish');
+    if (fish) return fish.main(argv);
   }
   if (command === 'records' && sub === 'query') {
     const records = fast('records-query');

@@ -6,12 +6,11 @@ import { Ledger } from '../../src/core/ledger/ledger.js';
 import { startDemoApp } from '../../src/demo-app/server.js';
 import type { Capture } from '../../src/packs/http/captures/capture.js';
 import { loadCaptures } from '../../src/packs/http/captures/load-captures.js';
-import { ApiClient } from '../../src/packs/http/client/api-client.js';
-import { DEMO_LOGIN, logIn } from '../../src/packs/http/client/login-recipe.js';
+import { DEMO_LOGIN } from '../../src/packs/http/client/login-recipe.js';
 import { CaptureIndex } from '../../src/packs/http/endpoints/capture-index.js';
 import type { PathNormalizer } from '../../src/packs/http/endpoints/path-normalizer.js';
 import type { BenchRow } from '../measure.js';
-import { fishVsFetchLoop } from './fish-vs-fetch-loop.js';
+import { fishProcessBench } from './fish-process-bench.js';
 
 const HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
 
@@ -45,55 +44,6 @@ async function requestsPerEntity(dir: string): Promise<BenchRow[]> {
       {
         name: 'deterministic tier: all HTTP requests (incl. login + CSRF page)',
         value: `${all} for ${entities}`,
-      },
-    ];
-  } finally {
-    ledger.close();
-    await app.close();
-  }
-}
-
-async function entitiesPerSecond(dir: string): Promise<BenchRow[]> {
-  const app = await startDemoApp();
-  const ledger = Ledger.open(join(dir, 'rate.db'));
-  try {
-    // Baseline: the same 110 creates as bare fetches on one live session, no ledger, no verification.
-    const client = new ApiClient({ baseUrl: app.url, session: await logIn(app.url, DEMO_LOGIN) });
-    let started = performance.now();
-    for (let suite = 0; suite < 10; suite++) {
-      const created = await client.send({
-        method: 'POST',
-        path: '/api/beta-blog/suites',
-        body: { title: `Bare ${suite}`, description: '' },
-      });
-      for (let test = 0; test < 10; test++) {
-        await client.send({
-          method: 'POST',
-          path: '/api/beta-blog/tests',
-          body: { title: `Bare ${suite}.${test}`, suite_id: Number(created.ids[0]), priority: 'normal' },
-        });
-      }
-    }
-    const bareMs = performance.now() - started;
-    started = performance.now();
-    const result = await prepareData({
-      request: '10 suites with 10 tests each',
-      captures: [HAR],
-      scope: '/projects/alpha-shop',
-      baseUrl: app.url,
-      login: DEMO_LOGIN,
-      ledger,
-    });
-    const oursMs = performance.now() - started;
-    if (result.verified.length !== 110)
-      throw new Error(`expected 110 verified, got ${result.verified.length}`);
-    const rate = (ms: number) => Math.round(110 / (ms / 1000));
-    return [
-      {
-        name: 'entities/s against the demo app (110: 10 suites × 10 tests)',
-        value: rate(oursMs).toLocaleString('en'),
-        baseline: `${rate(bareMs)} bare fetch loop`,
-        ratio: (oursMs / bareMs).toFixed(2),
       },
     ];
   } finally {
@@ -213,12 +163,7 @@ function captureStore(dir: string): BenchRow[] {
 export async function fishermanBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-bench-fish-'));
   try {
-    return [
-      ...(await requestsPerEntity(dir)),
-      ...(await entitiesPerSecond(dir)),
-      ...(await fishVsFetchLoop(dir)),
-      ...captureStore(dir),
-    ];
+    return [...(await requestsPerEntity(dir)), ...(await fishProcessBench()), ...captureStore(dir)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

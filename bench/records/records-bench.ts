@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { BenchRow } from '../measure.js';
+import { residentRows } from './resident-bench.js';
 
 const exec = promisify(execFile);
 const REPO = join(import.meta.dirname, '..', '..');
@@ -190,7 +191,9 @@ export async function recordsBench(): Promise<BenchRow[]> {
         pass: ratio <= 1.3,
       },
       ...(await corpusRows(2_000, dir, peerScript)),
+      ...(await residentRows(join(dir, 'corpus-2000'), '2,000 records', join(dir, 'resident-2000'), 20)),
       ...(await corpusRows(50_000, dir, peerScript)),
+      ...(await residentRows(join(dir, 'corpus-50000'), '50,000 records', join(dir, 'resident-50000'), 30)),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

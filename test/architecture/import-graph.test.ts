@@ -129,6 +129,15 @@ describe('dependency direction', () => {
     }
   });
 
+  it('`tally fish` with captures loads no model SDK, OTel, OpenAPI parser or YAML parser: the model tier, --spec and explorbot directories load theirs when used', () => {
+    // Issue 22: the deterministic tier paid ~0.4 s of start-up for the AI SDK and swagger-parser it never used.
+    const { packages } = reachFrom(join(src, 'surfaces', 'cli', 'fish-command.ts'));
+    const loaded = packages.map((line) => line.split(' → ')[1] as string);
+    expect(loaded.filter((name) => HEAVY.test(name) || /^(@apidevtools\/.*|yaml)$/.test(name))).toEqual([]);
+    // Still reachable, lazily: the test above would pass vacuously if the graph were empty.
+    expect(loaded).toContain('zod');
+  });
+
   it('the hook fast path (hook-entry, every hook it dispatches to) loads only Node built-ins: no CLI, no command table, no agent', () => {
     // Claude Code runs a PreToolUse hook on every tool call; its start-up is the whole cost.
     const { modules, packages } = reachFrom(HOOK_ENTRY, [HOOK_ENTRY]);

@@ -13,7 +13,7 @@ import {
   totalCount,
 } from './fish-contract.js';
 import { matchTitles } from './match-titles.js';
-import { parentOf } from './parent-link.js';
+import { childrenUnder, parentOf } from './parent-link.js';
 import { scopeNamesRun, slugOf } from './parse-data-request.js';
 
 const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
@@ -119,10 +119,9 @@ function perParentProblems(
   const [first] = bucket.entities as [ContractEntity];
   const count = bucket.entities.reduce((sum, entity) => sum + entity.count, 0);
   const parents = membersOf.get(constraint.parent.ref) ?? [];
-  const under = (parent: NetEffect) =>
-    bucket.members.filter((child) => parentOf(child, parentType, [parent]).parent === parent);
   // Parents that nothing tells apart are checked together (sharedParentProblems).
   if (shared.has(constraint.parent.ref)) return [];
+  const under = childrenUnder(bucket.members, parentType);
   const problems: string[] = [];
   const titles = bucket.entities.flatMap((entity) => entity.titles ?? []);
   for (const parent of parents) {

@@ -8,7 +8,6 @@ import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
-import { buildAchieveContext, loadSpecIndex, specAwareIndex } from './achieve-context.js';
 import { openSession } from './open-session.js';
 
 export interface FishContextOptions {
@@ -56,8 +55,11 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app, or --spec with an OpenAPI document and --base-url.',
     );
   }
-  const spec = await loadSpecIndex(options.specs);
-  if (spec && options.captures.length === 0) return buildAchieveContext(options, spec);
+  // The OpenAPI side (swagger-parser, a YAML parser: ~0.4 s of start-up) loads only for a run
+  // given a spec; a captures-only run never needs it.
+  const achieve = (options.specs ?? []).length > 0 ? await import('./achieve-context.js') : undefined;
+  const spec = await achieve?.loadSpecIndex(options.specs);
+  if (achieve && spec && options.captures.length === 0) return achieve.buildAchieveContext(options, spec);
   const set = loadCaptures(options.captures);
   if (set.captures.length === 0) {
     throw new FishermanInputError(
@@ -85,7 +87,8 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     ...(options.markedBy ? { markedBy: options.markedBy } : {}),
   });
   // With both, the captures' examples come first and the spec's templates fill the gaps.
-  const index = spec ? specAwareIndex(set.captures, spec, baseUrl) : new CaptureIndex(set.captures);
+  const index =
+    achieve && spec ? achieve.specAwareIndex(set.captures, spec, baseUrl) : new CaptureIndex(set.captures);
   return {
     set,
     baseUrl,

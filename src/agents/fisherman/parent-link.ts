@@ -38,6 +38,23 @@ export function parentOf(
   return { claimed: named[0]?.[1] ?? pathClaim };
 }
 
+/**
+ * `parentOf(child, parentType, [parent]).parent === parent` for many parents at once: each
+ * child's links are read once, not once per parent (220 entities: ~20 suites × 200 tests
+ * read the link fields' type words 4,000 times, a tenth of a data run's CPU).
+ */
+export function childrenUnder(children: NetEffect[], parentType: string): (parent: NetEffect) => NetEffect[] {
+  const linked = children.map((child) => ({
+    child,
+    paths: new Set(pathParentsOf(child)),
+    ids: new Set(linksNaming(child, parentType).map(([, value]) => value)),
+  }));
+  return (parent) =>
+    linked
+      .filter(({ paths, ids }) => paths.has(parent.key) || (parent.id !== undefined && ids.has(parent.id)))
+      .map(({ child }) => child);
+}
+
 /** Whether a child sits under the existing resource `type id` (by path or by a link field). */
 export function linkedToExisting(child: NetEffect, parent: { type: string; id: string }): boolean {
   const byPath = pathParentsOf(child).some(

@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { RunResult } from '../../core/agent/ending.js';
-import { runAgent } from '../../core/agent/run-agent.js';
 import { runPlan } from '../../core/agent/run-plan.js';
 import { createFailOpen, type FailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
@@ -149,6 +148,9 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   if (recipeRun && (recipeRun.status === 'success' || signal?.aborted)) return recipeRun;
   const modelConfigured = options.model !== undefined || Boolean(env.TALLY_MODEL);
   if (modelConfigured) {
+    // The model tier alone loads the AI SDK (and OTel through it): ~0.4 s of start-up that a
+    // deterministic run would otherwise pay for nothing.
+    const { runAgent } = await import('../../core/agent/run-agent.js');
     const result = await runAgent(agent, options.request, {
       ledger: options.ledger,
       env,

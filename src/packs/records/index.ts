@@ -8,3 +8,9 @@ export type { RecordQuery, RecordRow, RecordSource, SkippedRecord } from './reco
 export { RecordsUnavailableError, RecordsUsageError } from './records-error.js';
 export { DEFAULT_STORES, listStores, resolveRecordsRoot, type StoreInfo } from './stores.js';
 export { type RecordsToolContext, recordClaimResolver, recordsTools } from './tools/records-tools.js';
+export {
+  RECORDS_SWEEP_MS,
+  type WatchedRecordSource,
+  type WatchRecordsOptions,
+  watchRecordSource,
+} from './watched-records.js';

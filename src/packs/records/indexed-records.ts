@@ -5,7 +5,6 @@ import { tokenize } from './bm25.js';
 import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
 import type { RecallCandidate, RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
-import { projectMatches } from './record-query.js';
 import {
   ensureRecordsIndexDir,
   INDEX_VERSION,
@@ -180,16 +179,13 @@ export class IndexedRecords implements RecordSource {
 
   /** Path and gloss only, for the survey: no per-row JSON when nothing else is printed. */
   survey(query: RecordQuery): { path: string; gloss: string }[] {
-    if (query.project !== undefined)
-      return this.query(query).map((row) => ({ path: row.path, gloss: row.gloss }));
     const { sql, params } = this.sql(query, 'r.path, r.gloss');
     if (!sql) return [];
     const rows = this.database
       .prepare(sql)
       .raw()
       .all(...params) as [string, string][];
-    const limited = query.limit === undefined ? rows : rows.slice(0, query.limit);
-    return limited.map(([path, gloss]) => ({ path, gloss }));
+    return rows.map(([path, gloss]) => ({ path, gloss }));
   }
 
   private sql(query: RecordQuery, columns: string): { sql?: string; params: unknown[] } {
@@ -207,6 +203,15 @@ export class IndexedRecords implements RecordSource {
       where.push('r.path IN (SELECT path FROM links WHERE target = ?)');
       params.push(query.linksTo);
     }
+    if (query.project !== undefined) {
+      // `projectMatches` in SQL, so the limit goes into SQL too: the same project, or either
+      // side's repo part (`acme/shop` and `shop` match each other).
+      const wanted = query.project;
+      where.push(
+        "(r.project IS NOT NULL AND r.project != '' AND (r.project = ? OR r.project = ? OR (instr(?, '/') = 0 AND substr(r.project, -(length(?) + 1)) = '/' || ?)))",
+      );
+      params.push(wanted, wanted.split('/').at(-1) as string, wanted, wanted, wanted);
+    }
     let sql: string;
     if (query.keyword !== undefined) {
       const terms = [...new Set(tokenize(query.keyword))];
@@ -217,8 +222,7 @@ export class IndexedRecords implements RecordSource {
     } else {
       sql = `SELECT ${columns} FROM records r WHERE ${where.join(' AND ')} ORDER BY r.path`;
     }
-    // The limit goes into SQL when nothing is filtered afterwards in JS.
-    if (query.limit !== undefined && query.project === undefined) {
+    if (query.limit !== undefined) {
       sql += ' LIMIT ?';
       params.push(query.limit);
     }
@@ -228,15 +232,12 @@ export class IndexedRecords implements RecordSource {
   query(query: RecordQuery): RecordRow[] {
     const { sql, params } = this.sql(query, 'r.row');
     if (!sql) return [];
-    let rows = (
+    return (
       this.database
         .prepare(sql)
         .pluck()
         .all(...params) as string[]
     ).map((text) => JSON.parse(text) as RecordRow);
-    if (query.project !== undefined)
-      rows = rows.filter((row) => projectMatches(row.project, query.project as string));
-    return query.limit === undefined ? rows : rows.slice(0, query.limit);
   }
 
   /**
@@ -275,6 +276,14 @@ export class IndexedRecords implements RecordSource {
         .pluck()
         .all() as string[]
     ).map((text) => JSON.parse(text) as RecordRow);
+  }
+
+  /** Every directory the index's snapshot covers: what a file-system watcher must watch. */
+  directories(): string[] {
+    const packed = this.database.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as
+      | PackedSnapshot
+      | undefined;
+    return packed ? unpackSnapshot(packed).map((dir) => dir.dir) : [];
   }
 
   skipped(): SkippedRecord[] {

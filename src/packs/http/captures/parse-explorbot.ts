@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture, SkippedCapture } from './capture.js';
 import { parseMaybeJson } from './normalize-headers.js';
@@ -10,6 +10,12 @@ import { asInputFileError, readRegularFile } from './read-regular-file.js';
 export const EXPLORBOT_FILE_LIMIT = 32 * 1024 * 1024;
 
 const BROWSER_PREFIX = 'xhr_';
+
+// Loaded on first use: HAR captures (the common case, and every `tally fish` of the demo)
+// never parse YAML, and the parser costs tens of ms of start-up otherwise.
+const require = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown =>
+  (require('yaml') as typeof import('yaml')).parse(text, { logLevel: 'error' });
 
 function stringMap(value: unknown, what: string): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -37,7 +43,7 @@ function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
   const { front, body } = splitFrontMatter(
     readRegularFile(source, 'explorbot request file', EXPLORBOT_FILE_LIMIT),
   );
-  const meta: unknown = parseYaml(front, { logLevel: 'error' });
+  const meta: unknown = parseYaml(front);
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter is not a map');
   const record = meta as Record<string, unknown>;
   if (typeof record.method !== 'string') throw new Error('method is missing');

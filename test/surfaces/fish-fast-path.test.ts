@@ -1,0 +1,88 @@
+// `tally fish REQUEST` runs from a bundle of the CLI entry with the fish command
+// (bin/tally.js → dist/fast/cli/fish.cjs, issue 22): one compiled file instead of ~250 ES
+// modules, and none of the model SDK, OpenAPI parser or YAML parser a captures run never uses.
+// Same main(), so the same bytes and exit codes as the full CLI.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../helpers.js';
+import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'fast', 'cli', 'fish.cjs');
+
+/** A preload that writes every CommonJS module the process loaded to `list` at exit. */
+function loadedList(): { env: NodeJS.ProcessEnv; read: () => string[] } {
+  const dir = tempDir();
+  const list = join(dir, 'loaded.txt');
+  const preload = join(dir, 'list-loaded.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')));\n`,
+  );
+  return {
+    env: { NODE_OPTIONS: `--require ${preload}` },
+    read: () => readFileSync(list, 'utf8').split('\n'),
+  };
+}
+
+const packageOf = (file: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+
+describe('tally fish: the bundled path', () => {
+  it('a captures run loads the bundle and no AI SDK, OpenTelemetry, swagger-parser or yaml; cleanup runs from dist/', async () => {
+    expect(existsSync(BUNDLE)).toBe(true);
+    const { app } = await demoApp();
+    const cwd = tempDir();
+    const loaded = loadedList();
+    const fish = await runTally(
+      [
+        'fish',
+        '1 suite with 2 tests in it',
+        '--captures',
+        BUNDLED_HAR,
+        '--base-url',
+        app.url,
+        '--scope',
+        '/projects/alpha-shop',
+        '--login',
+        'demo',
+      ],
+      { cwd, env: loaded.env },
+    );
+    expect(fish.code, fish.stderr).toBe(0);
+    expect(app.store.suites.size + app.store.tests.size).toBe(3);
+    const modules = loaded.read();
+    expect(modules).toContain(BUNDLE);
+    const packages = new Set(modules.map(packageOf).filter(Boolean));
+    expect(packages.has('better-sqlite3')).toBe(true);
+    for (const heavy of [
+      'ai',
+      '@ai-sdk/provider',
+      '@opentelemetry/api',
+      '@apidevtools/swagger-parser',
+      'yaml',
+    ])
+      expect(packages.has(heavy), heavy).toBe(false);
+
+    // `fish cleanup` is not the bundle's: its command module would hold second copies of the
+    // error classes the bundled entry tells apart.
+    const runId = /run (run_\w+)/.exec(fish.stdout)?.[1] as string;
+    const again = loadedList();
+    const cleanup = await runTally(['fish', 'cleanup', runId], { cwd, env: again.env });
+    expect(cleanup.code, cleanup.stderr).toBe(0);
+    expect(again.read()).not.toContain(BUNDLE);
+    expect(app.store.suites.size + app.store.tests.size).toBe(0);
+  });
+
+  it.each([
+    ['no captures', ['fish', '2 suites']],
+    ['a capture file that is not there', ['fish', '2 suites', '--captures', 'missing.har', '--json']],
+    ['a bad --concurrency', ['fish', '2 suites', '--captures', BUNDLED_HAR, '--concurrency', 'x']],
+    ['help', ['fish', '--help']],
+  ])('%s: the same bytes and exit code as the full CLI', async (_, args) => {
+    const cwd = tempDir();
+    const bundled = await runTally(args, { cwd });
+    const full = await runTally(args, { cwd, env: { TALLY_FULL_CLI: '1' } });
+    expect(bundled).toEqual(full);
+    if (!args.includes('--help')) expect(bundled.code).toBe(2);
+  });
+});
