@@ -12,6 +12,8 @@ const SESSION = 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 function project() {
   const cwd = join(tempDir(), 'shop');
   mkdirSync(join(cwd, '.tally'), { recursive: true });
+  // A record store, so `tally scout` has something to search (it refuses a folder without one).
+  mkdirSync(join(cwd, 'references', 'decisions'), { recursive: true });
   const env = { HOME: join(cwd, '..', 'home'), XDG_STATE_HOME: join(cwd, '..', 'state') };
   const payload = (name: string, patch: Record<string, unknown> = {}) =>
     JSON.stringify({

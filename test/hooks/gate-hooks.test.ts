@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
@@ -56,7 +56,8 @@ interface Setup {
 function setup(options: { plugin?: string | undefined; tally?: boolean } = {}): Setup {
   const dir = tempDir();
   const cwd = join(dir, 'shop');
-  mkdirSync(cwd);
+  // A record store: the how-do-i gate holds only where there is something to consult.
+  mkdirSync(join(cwd, 'references', 'decisions'), { recursive: true });
   if (options.tally !== false) mkdirSync(join(cwd, '.tally'));
   const plugin = 'plugin' in options ? options.plugin : PLUGIN;
   const env: NodeJS.ProcessEnv = {
@@ -501,5 +502,21 @@ describe('the hook processes (bin/tally-hook.js): exit 0, decision JSON, bounded
     });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
+describe('the how-do-i gate without record stores', () => {
+  it('releases a write with a note where the project has no record store: no scout run could ever open it', () => {
+    const s = setup();
+    rmSync(join(s.cwd, 'references'), { recursive: true });
+    run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
+    const report = run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json'));
+    expect(decision(report.stdout)).toBeUndefined();
+    expect(report.notes.join('\n')).toContain(`no record stores under ${s.cwd}`);
+    // The same turn with a store is held.
+    mkdirSync(join(s.cwd, 'references', 'decisions'), { recursive: true });
+    expect(decision(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny' },
+    });
   });
 });

@@ -37,6 +37,16 @@ describe('state folders under file systems that lie about parents (/proc)', () =
   it('`tally scout --root /proc` ends at once with exit 3 and a clear message, never spins', async () => {
     const result = await runTally(['scout', 'release a version', '--root', '/proc']);
     expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/No record stores under \/proc/);
+  });
+
+  it('`tally scout` with its ledger under /proc ends at once with exit 3 and a clear message, never spins', async () => {
+    const root = tempDir();
+    makeDirs(join(root, 'references', 'decisions'));
+    const result = await runTally(['scout', 'release a version', '--root', root], {
+      env: { TALLY_LEDGER: '/proc/.tally/ledger.db' },
+    });
+    expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/Cannot open the ledger at \/proc\/\.tally\/ledger\.db/);
   });
 });

@@ -227,7 +227,10 @@ describe('streamed model text on the terminal', () => {
       expect(shown).toMatch(/ {2}“Fixed\. app\.js looked up #count-button,[^”]{200,}…”/);
       const quiet = await onTerminal(['--quiet']);
       expect(quiet).not.toContain('“');
-      expect(quiet).toContain('Status: app.js looks up #count-button');
+      // --quiet: the final reply and its change table only, none of the steps' narration.
+      expect(quiet).not.toContain('Status: app.js looks up #count-button');
+      expect(quiet).toContain('Fixed. app.js looked up #count-button');
+      expect(quiet).toMatch(/app\.js +updated/);
     },
   );
 });

@@ -17,6 +17,7 @@ import type {
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import type { RunResult } from '../../src/core/agent/ending.js';
+import { TallyError } from '../../src/core/errors.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import { type ScriptStep, scriptedModel } from '../../src/testing/scripted-model.js';
 
@@ -45,6 +46,11 @@ export interface Outcome {
   truth: boolean;
   /** `end` entries of the judged run in the ledger: exactly one, always. */
   endEntries: number;
+  /**
+   * Tally refused with a user-facing error (a TallyError: bad input, nothing configured to try
+   * the request) before starting any run: no run, so no end entry is owed — nothing was done.
+   */
+  refusedUpFront?: boolean;
   detail?: string;
 }
 
@@ -312,14 +318,14 @@ export function outcomeOf(
   truth: Truth,
   options: { agent?: string; note?: string; known?: Set<string> } = {},
 ): Outcome {
-  const ends =
-    result instanceof Error
-      ? endEntriesOfNewest(ledger, options.agent, options.known).ends
-      : endEntries(ledger, result.runId);
+  const newest =
+    result instanceof Error ? endEntriesOfNewest(ledger, options.agent, options.known) : undefined;
+  const ends = newest ? newest.ends : endEntries(ledger, (result as RunResult).runId);
   return {
     status: result instanceof Error ? 'failed' : result.status,
     truth: truth.holds,
     endEntries: ends,
+    ...(result instanceof TallyError && newest?.runId === undefined ? { refusedUpFront: true } : {}),
     detail: [options.note, truth.toString(), describeResult(result)].filter(Boolean).join('\n  '),
   };
 }
@@ -329,7 +335,7 @@ export function outcomeOf(
 
 export function judge(outcome: Outcome): Verdict[] {
   const problems: Verdict[] = [];
-  if (outcome.endEntries !== 1) problems.push('missing ending');
+  if (outcome.endEntries !== (outcome.refusedUpFront ? 0 : 1)) problems.push('missing ending');
   if (outcome.status === 'success' && !outcome.truth) problems.push('false success');
   if (outcome.truth && outcome.status !== 'success') problems.push('true success lost');
   return problems;

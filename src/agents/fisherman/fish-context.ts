@@ -4,6 +4,7 @@ import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
 import type { LiveSession, LoginRecipe } from '../../packs/http/client/login-recipe.js';
+import { assertReachable } from '../../packs/http/client/network-failure.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
@@ -73,6 +74,9 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'FISHERMAN_NO_BASE_URL',
       'Cannot tell where the API lives: pass --base-url.',
     );
+  // A recipe login reports an unreachable app itself (LOGIN_UNREACHABLE); without one, the
+  // first sign would be every tool call failing, so check before the run starts.
+  if (!options.login) await assertReachable(baseUrl);
   const { session, secrets } = await openSession(options, baseUrl);
   const captureAuth = currentAuthHeaders(set.auth);
   const knownSecrets = [...secrets, ...Object.values(options.headers ?? {}), ...Object.values(captureAuth)];

@@ -4,7 +4,6 @@ import {
   recipeSecrets,
   sessionSecrets,
 } from '../../packs/http/client/login-recipe.js';
-import { assertReachable } from '../../packs/http/client/network-failure.js';
 import type { FishContextOptions } from './fish-context.js';
 
 /**
@@ -17,9 +16,6 @@ export async function openSession(
   options: Pick<FishContextOptions, 'login' | 'liveSession' | 'env'>,
   baseUrl: string,
 ): Promise<{ session?: LiveSession; secrets: string[] }> {
-  // A recipe login reports an unreachable app itself (LOGIN_UNREACHABLE); without one, the
-  // first sign would be every tool call failing, so check before the run starts.
-  if (!options.login) await assertReachable(baseUrl);
   const session = options.login
     ? await logIn(baseUrl, options.login, options.env)
     : await options.liveSession?.(baseUrl);

@@ -178,6 +178,14 @@ export function scoutTool(options: ScoutToolOptions): ToolDefinition {
       'Before acting on a goal a record may govern (a release, a migration, a deploy, a rule of the project), ask the scout: it finds the knowledge records that govern the goal (recall, keyword probes, one batch read) in its own verified run and returns them — each read, with its content and the commands it states verbatim — plus the repository it resolved, traps, and records reachable by a link that no query found (UNREACHABLE).',
     inputSchema: z.object({
       goal: z.string().min(1).describe('What you are about to do, e.g. "release a version of acme/shop".'),
+      session: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe(
+          "The client's session id when a Tally gate asked for this scout run: the gate finds the run in the ledger by it.",
+        ),
     }),
     annotations: { readOnly: true },
     target: (input) => `scout ${input.goal.replace(/\s+/g, ' ').trim().slice(0, 120)}`,
@@ -198,7 +206,12 @@ export function scoutTool(options: ScoutToolOptions): ToolDefinition {
           ledger: options.ledger,
           priorDigests: [],
           ...(options.cwd ? { cwd: options.cwd } : {}),
-          meta: { parentRunId: context.runId, calledAs: 'tool' },
+          // The session is what the how-do-i gate looks the run up by, as for `tally scout --session`.
+          meta: {
+            parentRunId: context.runId,
+            calledAs: 'tool',
+            ...(input.session ? { session: input.session } : {}),
+          },
         };
         const report = options.model
           ? await (await import('./model-scout.js')).runModelScout({

@@ -12,7 +12,7 @@ import {
 } from './gate-state.js';
 import { gateSwitchedOff } from './gate-switch.js';
 import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
-import { findScoutRun, scoutLedgerPath } from './scout-run-fact.js';
+import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';
 import { readTranscriptTurn } from './transcript-turn.js';
 
 export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
@@ -247,6 +247,11 @@ function gateHowDoI(
     fail('payload-shape-unrecognized', `the payload's cwd cannot hold a ledger: ${unusable}`);
     return report;
   }
+  const records = scoutRecordsRoot(env, cwd as string);
+  if (!hasRecordStores(records, env)) {
+    report.notes.push(`no record stores under ${records}: nothing for the scout to consult; released.`);
+    return report;
+  }
   const ledger = scoutLedgerPath(env, cwd as string);
   const fact = findScoutRun(ledger, String(session), state.startedAt);
   if ('unreadable' in fact) {
@@ -286,7 +291,8 @@ function howDoIReason(
     `Tally gate how-do-i: ${why}, so it is held until this turn's scout run is in the ledger ` +
     `(${ledger}, session ${session}). Any one of these records it: the Skill tool with skill ` +
     `"${skillName}" and your goal as args; the Agent tool with subagent_type "${agent}" and a prompt ` +
-    `giving your goal and the session id ${session}; or the command ${launcher} scout "<goal>" --session ${session}. ` +
+    `giving your goal and the session id ${session}; the MCP tool mcp__tally__scout with your goal and ` +
+    `session "${session}"; or the command ${launcher} scout "<goal>" --session ${session}. ` +
     `A skill or agent whose scout command was refused, or that was only launched in the background, ` +
     `does not count until its run is in the ledger. Then retry. Read-only tools (Read, Grep, Glob, ` +
     `read-only shell commands such as ls, cat, grep, git log) pass meanwhile. ` +

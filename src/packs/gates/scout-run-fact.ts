@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
+import { listStores } from '../records/stores.js';
 
 /**
  * Endings after which a scout run has a report to act on: it finished (its report went through
@@ -26,6 +27,24 @@ function lastWritten(ledger: string): number | undefined {
 export function scoutLedgerPath(env: NodeJS.ProcessEnv, cwd: string): string {
   if (env.TALLY_LEDGER) return resolve(cwd, env.TALLY_LEDGER);
   return resolve(cwd, env.TALLY_RECORDS_ROOT || '.', '.tally', 'ledger.db');
+}
+
+/** The records root `tally scout` searches when the skill gives no --root: TALLY_RECORDS_ROOT, else the cwd. */
+export function scoutRecordsRoot(env: NodeJS.ProcessEnv, cwd: string): string {
+  return resolve(cwd, env.TALLY_RECORDS_ROOT || '.');
+}
+
+/**
+ * Whether the project has a record store for the scout to consult. Without one, `tally scout`
+ * refuses (NO_RECORD_STORES) and no scout run could ever open the gate: holding writes then
+ * would only lock the user out. An unreadable store list counts as a store (the gate holds).
+ */
+export function hasRecordStores(root: string, env: NodeJS.ProcessEnv): boolean {
+  try {
+    return listStores(root, env).some((store) => store.exists);
+  } catch {
+    return true;
+  }
 }
 
 /**

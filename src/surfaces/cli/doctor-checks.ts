@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqlite, sqliteDriver } from '../../core/sqlite/open-sqlite.js';
 import {
   INSTALL_CHROMIUM,
   INSTALL_PLAYWRIGHT,
@@ -40,24 +41,27 @@ export function checkNode(version = process.versions.node): DoctorCheck {
 }
 
 export async function checkSqlite(): Promise<DoctorCheck> {
+  // Through the seam the ledger uses: node:sqlite where Node has it unflagged, else better-sqlite3.
+  let name = 'SQLite';
   try {
-    const { default: Database } = await import('better-sqlite3');
-    const database = new Database(':memory:');
+    const driver = sqliteDriver();
+    name = `SQLite (${driver})`;
+    const database = openSqlite(':memory:');
     const version = (database.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
     database.close();
     return {
-      name: 'SQLite (better-sqlite3)',
+      name,
       ok: true,
       required: true,
-      detail: `the native module loads; SQLite ${version}`,
+      detail: `${driver.startsWith('node') ? 'built into Node' : 'the native module loads'}; SQLite ${version}`,
     };
   } catch (error) {
     return {
-      name: 'SQLite (better-sqlite3)',
+      name,
       ok: false,
       required: true,
-      detail: `the native module does not load: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
-      fix: 'Rebuild it for this Node: `npm rebuild better-sqlite3` (a C++ toolchain is needed where no prebuilt binary fits: apt-get install build-essential python3).',
+      detail: `no SQLite driver loads: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
+      fix: 'On Node 22.13+ or 24 Tally uses the built-in node:sqlite. On Node 20 rebuild the native module: `npm rebuild better-sqlite3` (a C++ toolchain is needed where no prebuilt binary fits: apt-get install build-essential python3).',
     };
   }
 }

@@ -1,15 +1,23 @@
 // The model is told where the endpoints came from: browser captures (replicate mode),
 // OpenAPI documents (achieve mode), or both — never a browser where there was none.
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFishContext } from '../../../src/agents/fisherman/fish-context.js';
 import { createFishermanAgent } from '../../../src/agents/fisherman/fisherman-agent.js';
 import { fishermanInstructions } from '../../../src/agents/fisherman/fisherman-prompt.js';
 import { BUNDLED_HAR } from '../../packs/http/demo-fixtures.js';
 
 const CLINIC = join(import.meta.dirname, '..', '..', 'e2e', 'prism-clinic.openapi.yaml');
-// Never contacted: building a context and an agent sends nothing.
-const BASE_URL = 'http://127.0.0.1:9';
+// Building a context checks the app is reachable (a TCP connect, no request): a listener that
+// is sent nothing stands in for it.
+let BASE_URL = '';
+const listener = createServer((socket) => socket.end());
+beforeAll(async () => {
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  BASE_URL = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
 
 async function agentFor(options: { captures?: string[]; specs?: string[]; scope?: string }) {
   const context = await buildFishContext({

@@ -110,7 +110,7 @@ describe('Claude Code 2.1.332 headless, with the Tally plugin', () => {
     const runs = scoutRuns(world.project);
     expect(runs).toHaveLength(1);
     expect(runs[0]?.meta).toMatchObject({ session: run.session });
-    expect(runs[0]?.endingReason).toBe('stopped'); // no records in this project: NOT FOUND, honestly
+    expect(runs[0]?.endingReason).toBe('stopped'); // no record governs hello.txt: NOT FOUND, honestly
     const state = JSON.parse(
       readFileSync(join(world.project, '.tally', 'gates', `${run.session}.turn.json`), 'utf8'),
     );

@@ -25,6 +25,13 @@ export function claudeWorld(dir: string, apiUrl: string): ClaudeWorld {
   const project = join(dir, 'project');
   for (const folder of [config, project, join(dir, 'tmp'), join(project, '.tally')])
     mkdirSync(folder, { recursive: true });
+  // One record store with one record unrelated to the tasks: the gate holds only where there is
+  // something to consult, and the scout has to say NOT FOUND honestly rather than find nothing.
+  mkdirSync(join(project, 'references', 'decisions'), { recursive: true });
+  writeFileSync(
+    join(project, 'references', 'decisions', 'use-postgres.md'),
+    '---\nid: DEC-postgres\nkind: decision\ndate: 2026-10-01\ntitle: Orders live in PostgreSQL\nkeywords: [database, orders]\n---\nOrders are stored in PostgreSQL 15; run migrations with `psql -f migrate.sql`.\n',
+  );
   return {
     home,
     config,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScoutToolResult } from '../../../src/agents/scout/scout-tool.js';
 import type { Effect } from '../../../src/core/effects.js';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { findScoutRun } from '../../../src/packs/gates/scout-run-fact.js';
 import { corpus } from '../../packs/records/records-fixture.js';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'tally.js');
@@ -83,5 +84,36 @@ describe('the scout over MCP (tally mcp --packs records), with the official SDK 
     } finally {
       ledger.close();
     }
+  });
+
+  it('records the session it is given, so the how-do-i gate finds the run in the ledger (and only for that session)', async () => {
+    const root = corpus();
+    const turnStartedAt = new Date(Date.now() - 1000).toISOString();
+    const client = new Client({ name: 'scout-session-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--root', root, '--packs', 'records'],
+        env: { ...process.env, TALLY_LEDGER: '', TALLY_MODEL: '' } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    const ledgerPath = join(root, '.tally', 'ledger.db');
+    const answer = await client.callTool({
+      name: 'scout',
+      arguments: { goal: 'how do I release a version of acme/shop', session: 'session-a' },
+    });
+    expect(answer.isError).toBeFalsy();
+    const result = answer.structuredContent as unknown as ScoutToolResult;
+    await client.close();
+    expect(findScoutRun(ledgerPath, 'session-a', turnStartedAt)).toEqual({
+      runId: result.subRunId,
+      ledger: ledgerPath,
+    });
+    // Another session's gate, or a turn that began after the run, is not opened by it.
+    expect(findScoutRun(ledgerPath, 'session-b', turnStartedAt)).toHaveProperty('none');
+    expect(findScoutRun(ledgerPath, 'session-a', new Date(Date.now() + 60_000).toISOString())).toHaveProperty(
+      'none',
+    );
   });
 });

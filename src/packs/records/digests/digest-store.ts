@@ -93,7 +93,18 @@ export function readDigests(
   // Security: the reader follows no link either: another folder's files are not this session's.
   if (lstatSync(dirname(dir), { throwIfNoEntry: false })?.isSymbolicLink())
     return { digests: [], total: 0, key, refused: `${dirname(dir)} is a symbolic link; no digests read` };
-  const state = lstatSync(dir, { throwIfNoEntry: false });
+  let state: ReturnType<typeof lstatSync>;
+  try {
+    state = lstatSync(dir, { throwIfNoEntry: false });
+  } catch (error) {
+    // A parent that is a file (ENOTDIR) or unreadable: nothing to read, said, never thrown.
+    return {
+      digests: [],
+      total: 0,
+      key,
+      refused: `${dir}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    };
+  }
   if (!state) return { digests: [], total: 0, key };
   if (!state.isDirectory())
     return {

@@ -68,8 +68,7 @@ export function recordDigestFromHook(
     keep: Number.MAX_SAFE_INTEGER,
     ttlDays: settings.ttlDays,
   });
-  if (stored.digests.some((digest) => digest.text.trim() !== '' && payload.text.includes(digest.text.trim())))
-    return report;
+  if (stored.digests.some((digest) => containsReport(payload.text, digest.text))) return report;
   const outcome = writeDigest(dir, payload.sessionId, payload.text, { ttlDays: settings.ttlDays });
   if ('written' in outcome) {
     report.written = outcome.written;
@@ -78,4 +77,21 @@ export function recordDigestFromHook(
   if (outcome.refused === 'no-session') report.notes.push(`not recorded (no-session: ${outcome.why}).`);
   else decline(outcome.refused, outcome.why);
   return report;
+}
+
+/**
+ * Whether `text` carries the scout report `report` whole: a report (it opens with its GOAL
+ * line), found as whole lines — so "digest 1" is not taken for part of "digest 10", and a
+ * result that only quotes a line of an earlier report is still stored.
+ */
+function containsReport(text: string, report: string): boolean {
+  const needle = report.trim();
+  if (!needle.startsWith('GOAL:')) return false;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    const startsLine = at === 0 || text[at - 1] === '\n';
+    const endsLine = end === text.length || text[end] === '\n' || text[end] === '\r';
+    if (startsLine && endsLine) return true;
+  }
+  return false;
 }
