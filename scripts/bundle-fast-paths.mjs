@@ -13,23 +13,28 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'fast', 'cli');
 rmSync(join(root, 'dist', 'fast'), { recursive: true, force: true });
 
-await build({
-  entryPoints: {
-    hook: join(root, 'dist', 'surfaces', 'cli', 'hook-entry.js'),
-    'records-query': join(root, 'dist', 'surfaces', 'cli', 'records-query-fast.js'),
-  },
+// What every fast path shares: one CommonJS file for Node 20+, with import.meta.url working.
+const common = {
   outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  // Dependencies stay in node_modules (better-sqlite3 is native; yaml loads only when needed).
-  packages: 'external',
   // CommonJS has no import.meta: modules that resolve files next to themselves get this file's URL.
   banner: { js: 'const __fastPathUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { 'import.meta.url': '__fastPathUrl' },
   logLevel: 'warning',
+};
+
+await build({
+  entryPoints: {
+    hook: join(root, 'dist', 'surfaces', 'cli', 'hook-entry.js'),
+    'records-query': join(root, 'dist', 'surfaces', 'cli', 'records-query-fast.js'),
+  },
+  ...common,
+  // Dependencies stay in node_modules (better-sqlite3 is native; yaml loads only when needed).
+  packages: 'external',
 });
 
 // `tally fish REQUEST` (issue 22): the whole CLI entry with the fish command and zod in one file,
@@ -40,12 +45,7 @@ await build({
 // Packages other than zod stay in node_modules: the AI SDK, swagger-parser and yaml load lazily.
 await build({
   entryPoints: { fish: join(root, 'dist', 'surfaces', 'cli', 'main.js') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
+  ...common,
   plugins: [
     {
       name: 'fish-only',
@@ -63,7 +63,4 @@ await build({
       },
     },
   ],
-  banner: { js: 'const __fastPathUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { 'import.meta.url': '__fastPathUrl' },
-  logLevel: 'warning',
 });

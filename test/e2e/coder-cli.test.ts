@@ -80,7 +80,7 @@ describe('tally code', () => {
   it('with no task opens an interactive chat that ends on Ctrl-D', async () => {
     const root = sampleProject();
     const result = await runTally(['code', '--root', root], { env, input: 'hello\n' });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Ctrl-D ends.');
     expect(result.stdout).toContain('Hello! Ready when you are.');
     expect(result.stdout).toMatch(/chat chat_[a-z0-9]+ · turn 1/);

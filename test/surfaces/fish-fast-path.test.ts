@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sqliteDriver } from '../../src/core/sqlite/open-sqlite.js';
 import { runTally, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
 
@@ -53,7 +54,8 @@ describe('tally fish: the bundled path', () => {
     const modules = loaded.read();
     expect(modules).toContain(BUNDLE);
     const packages = new Set(modules.map(packageOf).filter(Boolean));
-    expect(packages.has('better-sqlite3')).toBe(true);
+    // The ledger's SQLite: the native module where it is the driver (Node 20), else node:sqlite.
+    expect(packages.has('better-sqlite3')).toBe(sqliteDriver() === 'better-sqlite3');
     for (const heavy of [
       'ai',
       '@ai-sdk/provider',

@@ -131,14 +131,9 @@ function countChatTurns(database: SqliteDatabase, since: string): ChatCounts | u
   const turns = all(COUNT_SQL.chatTurns);
   if (turns.length === 0) return undefined;
   const counts: ChatCounts = {
+    ...emptyChatCounts(),
     turns: turns.length,
     chatIds: [...new Set(turns.map((row) => String(row.chat_id)))],
-    recoveries: {},
-    nudgedTurns: 0,
-    conversationalTurns: 0,
-    pathOutsideProjectPerDay: {},
-    treeByChat: {},
-    cachedTrees: 0,
   };
   for (const turn of turns) {
     if (turn.oriented === 1) bump(counts.treeByChat, String(turn.chat_id), 1);
@@ -188,16 +183,7 @@ export function mergeCounts(all: LedgerCounts[]): LedgerCounts {
     }
     if (!counts.chat) continue;
     const chat = counts.chat;
-    merged.chat ??= {
-      turns: 0,
-      chatIds: [],
-      recoveries: {},
-      nudgedTurns: 0,
-      conversationalTurns: 0,
-      pathOutsideProjectPerDay: {},
-      treeByChat: {},
-      cachedTrees: 0,
-    };
+    merged.chat ??= emptyChatCounts();
     merged.chat.turns += chat.turns;
     merged.chat.chatIds = [...new Set([...merged.chat.chatIds, ...chat.chatIds])];
     merged.chat.nudgedTurns += chat.nudgedTurns;
@@ -208,4 +194,18 @@ export function mergeCounts(all: LedgerCounts[]): LedgerCounts {
     addAll(merged.chat.treeByChat, chat.treeByChat);
   }
   return merged;
+}
+
+/** Chat counts before any turn is counted. */
+function emptyChatCounts(): ChatCounts {
+  return {
+    turns: 0,
+    chatIds: [],
+    recoveries: {},
+    nudgedTurns: 0,
+    conversationalTurns: 0,
+    pathOutsideProjectPerDay: {},
+    treeByChat: {},
+    cachedTrees: 0,
+  };
 }

@@ -120,6 +120,11 @@ async function interactive(
   lines.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   // At the prompt, an interrupt ends the chat; during a turn, once the turn has ended.
   interrupt.signal.addEventListener('abort', () => lines.close(), { once: true });
+  // Input can end while a turn runs (piped stdin, Ctrl-D): Node 24 throws on prompt() after close.
+  let closed = false;
+  lines.once('close', () => {
+    closed = true;
+  });
   let chatId = options.chat;
   let code: number = EXIT.ok;
   process.stdout.write(
@@ -153,7 +158,7 @@ async function interactive(
         return reportError(error, { json: options.json });
       }
     }
-    lines.prompt();
+    if (!closed) lines.prompt();
   }
   process.stdout.write('\n');
   return code;
