@@ -140,7 +140,9 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
     if (skipped) context.skip(skipped);
     const { stdout } = await npx(['tally', 'doctor']);
     expect(stdout).toMatch(/^✓ playwright-core +installed/m);
-    expect(stdout).toMatch(/^✓ SQLite \((better-sqlite3|node:sqlite)\) +(the native module loads|built into Node)/m);
+    expect(stdout).toMatch(
+      /^✓ SQLite \((better-sqlite3|node:sqlite)\) +(the native module loads|built into Node)/m,
+    );
     expect(stdout).toMatch(
       /^✓ Claude Code plugin +ready: claude --plugin-dir .*node_modules\/tally-harness\/plugin$/m,
     );

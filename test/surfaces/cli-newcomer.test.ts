@@ -125,7 +125,9 @@ describe("a newcomer's usual mistakes", () => {
     const doctor = await runTally(['doctor'], { env: { TALLY_CHROMIUM: '/nonexistent/chromium' } });
     expect(doctor.code, doctor.stdout).toBe(1);
     expect(doctor.stdout).toMatch(/^✓ Node\.js +\d+\.\d+\.\d+ \(Tally needs [^)]+\)$/m);
-    expect(doctor.stdout).toMatch(/^✓ SQLite \((better-sqlite3|node:sqlite)\) +(the native module loads|built into Node); SQLite 3\.\d+/m);
+    expect(doctor.stdout).toMatch(
+      /^✓ SQLite \((better-sqlite3|node:sqlite)\) +(the native module loads|built into Node); SQLite 3\.\d+/m,
+    );
     expect(doctor.stdout).toMatch(/^✗ Chromium +none at \/nonexistent\/chromium/m);
     expect(doctor.stdout).toMatch(/fix: apt-get install chromium, or set TALLY_CHROMIUM/);
     expect(doctor.stdout).toMatch(/^✓ Claude Code plugin +ready: claude --plugin-dir /m);
