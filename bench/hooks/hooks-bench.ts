@@ -32,6 +32,8 @@ export async function hooksBench(): Promise<BenchRow[]> {
     const project = join(dir, 'project');
     const plugin = join(REPO, 'plugin');
     mkdirSync(join(project, '.tally'), { recursive: true });
+    // A record store: the how-do-i gate holds only where there is something to consult.
+    mkdirSync(join(project, 'references', 'decisions'), { recursive: true });
     const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), CLAUDE_PLUGIN_ROOT: plugin };
     const payload = (extra: object) =>
       JSON.stringify({ session_id: 'bench', cwd: project, transcript_path: join(dir, 't.jsonl'), ...extra });
@@ -39,10 +41,12 @@ export async function hooksBench(): Promise<BenchRow[]> {
     await run([HOOK_BIN, 'turn-reset'], payload({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }), env);
     // Projects whose ledger holds a scout run of another session, so a denied Write looks for
     // this turn's run: `older` was last written before the turn began (the gate sees it from the
-    // files' mtime and does not open it); `fresh` was written during the turn (SQLite is opened).
+    // files' mtime and does not open it); `fresh` was written during the turn by another session's
+    // scout (no marker of this session beside it, so SQLite is not opened either).
     const ledgerProject = async (name: string) => {
       const root = join(dir, name);
       mkdirSync(join(root, '.tally'), { recursive: true });
+      mkdirSync(join(root, 'references', 'decisions'), { recursive: true });
       const at = (extra: object) =>
         JSON.stringify({ session_id: 'bench', cwd: root, transcript_path: join(dir, 't.jsonl'), ...extra });
       const scout = () =>
@@ -93,7 +97,7 @@ export async function hooksBench(): Promise<BenchRow[]> {
         older.at(write),
       ],
       [
-        'tally-hook gate-how-do-i (Write: denied after a SQLite look-up)',
+        'tally-hook gate-how-do-i (Write: denied, ledger written this turn by another session)',
         [HOOK_BIN, 'gate-how-do-i'],
         fresh.at(write),
       ],

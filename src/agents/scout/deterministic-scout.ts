@@ -7,6 +7,7 @@ import { findCandidates } from './scout-candidates.js';
 import { belowFloorLines, relevanceTerms, splitAtFloor } from './scout-relevance.js';
 import { resolveScoutRepo } from './scout-repo.js';
 import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
+import { markSessionOf } from './scout-session.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
 import { findUnreachable } from './scout-unreachable.js';
 
@@ -111,5 +112,6 @@ export async function runDeterministicScout(options: ScoutOptions): Promise<Scou
     unreachable,
     notFound,
   };
+  await markSessionOf(options);
   return { result, text: formatScoutReport(parts), parts, tier: 'deterministic', read };
 }

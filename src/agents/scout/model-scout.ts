@@ -10,6 +10,7 @@ import { findCandidates, type ScoutCall } from './scout-candidates.js';
 import { belowFloorLines, relevanceTerms, splitAtFloor } from './scout-relevance.js';
 import { resolveScoutRepo } from './scout-repo.js';
 import { formatScoutReport, type ScoutReportParts } from './scout-report.js';
+import { markSessionOf } from './scout-session.js';
 import { establishedPaths, goalTerms } from './scout-terms.js';
 import { findUnreachable } from './scout-unreachable.js';
 
@@ -150,6 +151,7 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     ],
   };
   const records = [...read].map(([path, content]) => ({ path, content }));
+  await markSessionOf(options);
   return { result, text: formatScoutReport(parts), parts, tier: 'model', read: records };
 }
 

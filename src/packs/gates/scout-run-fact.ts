@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
+import { scoutSessionMarkedAt } from '../records/scout-session-marker.js';
 import { listStores } from '../records/stores.js';
 
 /**
@@ -69,6 +70,13 @@ export function findScoutRun(ledger: string, session: string, turnStartedAt: str
   const since = Date.parse(turnStartedAt);
   if (Number.isFinite(since) && written < since - 2000)
     return { none: `the ledger ${ledger} was not written since this turn began` };
+  // No scout run of this session has ended since the turn began (its marker says when one
+  // did): no need to open the ledger. The marker only rules out; the ledger decides.
+  const marked = scoutSessionMarkedAt(ledger, session);
+  if (Number.isFinite(since) && (marked === undefined || (marked !== 'unknown' && marked < since - 2000)))
+    return {
+      none: `no scout run of session ${session} has ended since ${turnStartedAt} (no marker beside ${ledger})`,
+    };
   let database: ReturnType<typeof openReadOnlyDatabase>;
   try {
     database = openReadOnlyDatabase(ledger, 200);

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * A scout run for a client session leaves a marker beside its ledger once the run has ended.
+ * The how-do-i gate reads the marker's mtime before anything else: with no marker since the
+ * turn began it denies at the cost of one stat, instead of loading SQLite on every denied
+ * write. The marker only says where to look — the gate still opens on the run in the ledger.
+ */
+export function scoutSessionMarker(ledgerPath: string, session: string): string {
+  const key = createHash('sha256').update(session).digest('hex').slice(0, 32);
+  return join(dirname(ledgerPath), 'scout-sessions', key);
+}
+
+/** Marks a session's scout run as ended; false when the folder cannot be written (the gate then looks anyway). */
+export function markScoutSession(ledgerPath: string, session: string): boolean {
+  const marker = scoutSessionMarker(ledgerPath, session);
+  try {
+    mkdirSync(dirname(marker), { recursive: true, mode: 0o700 });
+    writeFileSync(marker, `${new Date().toISOString()}\n`, { mode: 0o600 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * When the session's marker was last written (ms), `undefined` when there is none, or `'unknown'`
+ * when the marker cannot be read for another reason than its absence (the gate then opens the ledger).
+ */
+export function scoutSessionMarkedAt(ledgerPath: string, session: string): number | undefined | 'unknown' {
+  try {
+    return statSync(scoutSessionMarker(ledgerPath, session), { throwIfNoEntry: false })?.mtimeMs;
+  } catch {
+    return 'unknown';
+  }
+}
