@@ -82,6 +82,8 @@ function post(
           text += chunk;
         });
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        // A server that closes an oversized upload may cut the answer short: what came is the answer.
+        response.on('close', () => resolve({ status: response.statusCode ?? 0, body: text }));
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {

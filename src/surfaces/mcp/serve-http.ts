@@ -144,8 +144,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
         if (!read.ok) {
           if (read.status === 413) {
             // Security: stop reading the rest of an oversized upload; close once the 413 is out.
+            // The destroy comes late enough for a slow client to read the 413 first: a reset
+            // while its upload is unread would discard the answer on its side.
             response.once('finish', () => request.socket.end());
-            setTimeout(() => request.socket.destroy(), 1000).unref();
+            setTimeout(() => request.socket.destroy(), 5000).unref();
           }
           sendJsonRpcError(response, read.status, read.code, read.message, { connection: 'close' });
           return;
