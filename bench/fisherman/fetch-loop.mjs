@@ -1,4 +1,4 @@
-// Reference peer for the Fisherman bench: the node-http-loop.mjs script of /work/shared/bench/peer
+// Reference peer for the Fisherman bench: the node-http-loop.mjs script of the shared bench peer folder (../shared/bench/peer)
 // written with `fetch` (undici) instead of node:http, as many users would. Same requests: form
 // login, CSRF page, one POST per entity, sequentially. Usage: node fetch-loop.mjs BASE_URL S T
 const [base, S, T] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];

@@ -13,7 +13,9 @@ import type { BenchRow } from '../measure.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const TALLY = join(ROOT, 'bin', 'tally.js');
 const HAR = join(ROOT, 'demo', 'captures', 'demo-app.har');
-const PEER = '/work/shared/bench/peer/fisherman/node-http-loop.mjs';
+// The shared peer folder sits beside the repository (override: TALLY_BENCH_SHARED), as in the records bench.
+const SHARED = process.env.TALLY_BENCH_SHARED ?? join(ROOT, '..', 'shared', 'bench');
+const PEER = join(SHARED, 'peer', 'fisherman', 'node-http-loop.mjs');
 const FETCH = join(import.meta.dirname, 'fetch-loop.mjs');
 const SAMPLES = Number(process.env.TALLY_BENCH_SAMPLES ?? 5);
 const SIZES = [
