@@ -239,7 +239,17 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .command('mcp')
     .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")
     .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
-    .option('--packs <list>', 'comma-separated packs: fs, records, http', 'fs')
+    .option(
+      '--packs <list>',
+      'comma-separated packs: fs, records, http, browser, or one from --pack-module',
+      'fs',
+    )
+    .option('--pack-module <path>', 'a JavaScript module exporting packs built with definePack', collect)
+    .option(
+      '--pack-option <pack.flag=value>',
+      'a flag of a pack from --pack-module (e.g. sql.db=./app.db)',
+      collect,
+    )
     .option('--transport <kind>', 'stdio or http', 'stdio')
     .option('--port <n>', 'port for --transport http (0 picks one)', parsePort, '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')

@@ -1,22 +1,20 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
-import type { ToolDefinition } from '../../core/tool.js';
-import { httpTools } from '../../packs/http/tools/index.js';
+import { FailOpenReasonTakenError } from '../../core/fail-open-reasons.js';
+import { isPack, type Pack, type PackContext, PackDefinitionError } from '../../core/pack.js';
+import { type PackRegistry, PackRegistryError } from '../../core/pack-registry.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
-import { sweepOrphanedTempFiles } from '../../packs/workspace/tally-temp-file.js';
-import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { isLoopbackHostname } from '../mcp/check-http-access.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
-import { prepareDataTool } from '../mcp/prepare-data-tool.js';
-import { refreshingRecordsTools } from '../mcp/refreshing-records-tools.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
+import { builtinPackRegistry } from '../mcp/served-packs.js';
 import { EXIT } from './exit-codes.js';
-import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
+import type { FishFlags } from './fish-options.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 
 interface McpFlags extends FishFlags {
@@ -30,6 +28,8 @@ interface McpFlags extends FishFlags {
   sessionIdleMs?: string;
   maxBodyBytes?: string;
   rootsTimeoutMs?: string;
+  packModule?: string[];
+  packOption?: string[];
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
@@ -63,8 +63,6 @@ export function keepServingOnUnhandledRejection(failOpenLog: string): void {
   });
 }
 
-const PACKS = new Set(['fs', 'http', 'records']);
-
 /** A real path where one exists (the ledger folder and the root are compared as the disk sees them). */
 function realOrSame(path: string): string {
   try {
@@ -88,18 +86,109 @@ export function ledgerProtection(ledgerPath: string, root: string): string[] {
   return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, join(folder, 'fail-open.jsonl')];
 }
 
+/** `sql.db=./app.db` → ['sql', 'db', './app.db']. */
+function parsePackOption(option: string): [string, string, string] {
+  const match = /^([a-z][a-z0-9-]*)\.([a-z][a-z0-9-]*)=(.*)$/s.exec(option);
+  if (!match)
+    throw new TallyError(
+      'PACK_OPTION_INVALID',
+      `--pack-option "${option}" is not PACK.FLAG=VALUE. Write it like --pack-option sql.db=./app.db.`,
+    );
+  return [match[1] as string, match[2] as string, match[3] as string];
+}
+
+/** A pack module's packs: its default export and every named export built with definePack. */
+async function loadPackModule(path: string): Promise<Pack[]> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new TallyError(
+      'PACK_MODULE_UNLOADABLE',
+      `--pack-module ${path} could not be loaded: ${error instanceof Error ? error.message : String(error)}. Pass a JavaScript module (compiled) that exports a pack built with definePack.`,
+    );
+  }
+  const packs = [...new Set(Object.values(module).filter(isPack))];
+  if (packs.length === 0)
+    throw new TallyError(
+      'PACK_MODULE_EMPTY',
+      `--pack-module ${path} exports no pack. Export one built with definePack({ name, tools, … }) from tally-harness.`,
+    );
+  return packs;
+}
+
+/** Errors of pack declarations and the registry become the CLI's own, code kept. */
+function asTallyError(error: unknown): unknown {
+  if (
+    error instanceof PackRegistryError ||
+    error instanceof PackDefinitionError ||
+    error instanceof FailOpenReasonTakenError
+  )
+    return new TallyError(error.code, error.message);
+  return error;
+}
+
+/** Every pack's flag values: the built-in http flags from their own options, the rest from --pack-option. */
+function packFlags(
+  options: McpFlags,
+  registry: PackRegistry,
+): Map<string, Record<string, string | string[] | undefined>> {
+  const byPack = new Map<string, Record<string, string | string[] | undefined>>();
+  byPack.set('http', {
+    captures: options.captures ?? [],
+    'base-url': options.baseUrl,
+    scope: options.scope,
+    login: options.login,
+    header: options.header ?? [],
+  });
+  for (const option of options.packOption ?? []) {
+    const [name, flag, value] = parsePackOption(option);
+    const pack = registry.get(name);
+    const declared = pack.flags.find((candidate) => candidate.name === flag);
+    if (!declared)
+      throw new TallyError(
+        'PACK_OPTION_UNKNOWN',
+        `Pack "${name}" has no flag "${flag}". Its flags: ${pack.flags.map((candidate) => candidate.name).join(', ') || '(none)'}.`,
+      );
+    const flags = byPack.get(name) ?? {};
+    const earlier = flags[flag];
+    flags[flag] = declared.repeatable ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
+    byPack.set(name, flags);
+  }
+  return byPack;
+}
+
 export default async function mcpCommand(options: McpFlags, command: Command): Promise<number> {
+  try {
+    return await serveMcp(options, command);
+  } catch (error) {
+    throw asTallyError(error);
+  }
+}
+
+async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   const root = resolve(options.root);
   const packs = options.packs
     .split(',')
     .map((pack) => pack.trim())
     .filter(Boolean);
-  const unknown = packs.filter((pack) => !PACKS.has(pack));
+  const registry = builtinPackRegistry();
+  for (const path of options.packModule ?? [])
+    for (const pack of await loadPackModule(path)) registry.register(pack);
+  const unknown = packs.filter((pack) => !registry.has(pack));
   if (unknown.length > 0)
     throw new TallyError(
       'PACK_UNKNOWN',
-      `Unknown pack(s): ${unknown.join(', ')}. Available: ${[...PACKS].join(', ')}.`,
+      `Unknown pack(s): ${unknown.join(', ')}. Available: ${registry.names().join(', ')}${(options.packModule ?? []).length === 0 ? ' (load your own with --pack-module ./my-pack.js)' : ''}.`,
     );
+  const flagsByPack = packFlags(options, registry);
+  for (const name of packs)
+    for (const flag of registry.get(name).flags)
+      if (flag.required && (flagsByPack.get(name)?.[flag.name] ?? []).length === 0)
+        throw new TallyError(
+          'PACK_OPTION_MISSING',
+          `Pack "${name}" needs --pack-option ${name}.${flag.name}=… (${flag.description}).`,
+        );
   if (options.transport !== 'stdio' && options.transport !== 'http')
     throw new TallyError(
       'TRANSPORT_UNKNOWN',
@@ -113,12 +202,6 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     '--roots-timeout-ms',
     options.rootsTimeoutMs ?? process.env.TALLY_MCP_ROOTS_TIMEOUT_MS,
   );
-  // `tally mcp` serves the http pack from captures only; say so before any session starts.
-  if (packs.includes('http') && (options.captures ?? []).length === 0)
-    throw new TallyError(
-      'FISHERMAN_NEEDS_INPUT',
-      'The http pack needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app (and --base-url when the captures hold more than one API origin). `tally mcp` takes no OpenAPI documents; `tally fish --spec` does.',
-    );
   if (options.transport === 'http' && !isLoopbackHostname(options.host) && !authToken)
     throw new TallyError(
       'MCP_TOKEN_REQUIRED',
@@ -126,51 +209,39 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     );
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
-  const startRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
-  // Writes killed before their rename (an earlier server's) leave temporary files: gone before any session.
-  if (packs.includes('fs'))
-    sweepOrphanedTempFiles(startRoot.realRoot, { exclude: startRoot.protectedLocations });
+  await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
   const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
-  const headers = headersFrom(options.header);
-  const build: McpPackFactory = async () => {
-    const tools: ToolDefinition[] = [];
-    let projectRoot: ProjectRoot | undefined;
-    let close: (() => void) | undefined;
-    let knownSecrets: string[] | undefined;
-    if (packs.includes('fs')) {
-      // Security: the project's `.tally/` is Tally's (recipes with login fields, digests, an
-      // earlier ledger) wherever this session's ledger lives.
-      const protect = [...ledgerProtection(ledgerPath, root), join(root, '.tally')];
-      projectRoot = await ProjectRoot.open(root, { protect });
-      tools.push(...workspaceTools({ root: projectRoot }));
-    }
-    if (packs.includes('records')) {
-      const records = refreshingRecordsTools(root, ledger);
-      tools.push(...records.tools);
-      close = records.close;
-    }
-    if (packs.includes('http')) {
-      const fish = {
-        captures: options.captures ?? [],
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
-        ...loginFrom(options.login),
-        ...(headers ? { headers } : {}),
-      };
-      const context = await buildFishContext(fish);
-      // The same known-secret scope as `tally fish`: recipe fields, --header values, the
-      // session's cookies and CSRF token, capture auth headers never reach the ledger in clear.
-      knownSecrets = context.knownSecrets;
-      tools.push(...httpTools(context), prepareDataTool(ledger, fish));
-    }
+  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  const protect = ledgerProtection(ledgerPath, root);
+  const logFailOpen = createFailOpen({ logPath: failOpenLog });
+  const contextOf = (pack: Pack): PackContext => {
+    // Closed per pack: a reason the pack did not declare is stored as unrecognized.
+    const declared = new Set(pack.failOpenReasons);
     return {
-      tools,
-      ...(projectRoot ? { projectRoot } : {}),
-      ...(close ? { close } : {}),
-      ...(knownSecrets ? { knownSecrets } : {}),
+      root,
+      flags: flagsByPack.get(pack.name) ?? {},
+      ledger,
+      protect,
+      failOpen: (component, why) =>
+        logFailOpen(component, declared.has(why) ? why : `undeclared-by-${pack.name}:${why}`),
     };
   };
-  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  try {
+    for (const name of packs) await registry.get(name).prepare?.(contextOf(registry.get(name)));
+  } catch (error) {
+    ledger.close();
+    throw error;
+  }
+  const build: McpPackFactory = async () => {
+    const session = await registry.session(packs, contextOf);
+    const projectRoot = session.provides?.projectRoot;
+    return {
+      tools: session.tools,
+      ...(projectRoot instanceof ProjectRoot ? { projectRoot } : {}),
+      ...(session.close ? { close: session.close } : {}),
+      ...(session.knownSecrets ? { knownSecrets: session.knownSecrets } : {}),
+    };
+  };
   const meta = { root, packs };
   const stopped = stopSignal();
   keepServingOnUnhandledRejection(failOpenLog);
