@@ -233,7 +233,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
       .description(description as string)
       .allowUnknownOption()
       .allowExcessArguments()
-      .action(lazy(() => import('./hook-gate-command.js'), setCode));
+      .action(lazy(() => import('./hook-turn-check-command.js'), setCode));
 
   program
     .command('mcp')
