@@ -3,8 +3,10 @@ export {
   type Agent,
   type AgentOptions,
   defineAgent,
+  isAgent,
   type RequestCheckContext,
 } from './core/agent/agent-definition.js';
+export { type AgentToolOptions, agentPack, agentTool } from './core/agent/agent-tool.js';
 export {
   type Claim,
   type ClaimEffect,

@@ -2,6 +2,8 @@ import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { isAgent } from '../../core/agent/agent-definition.js';
+import { agentPack } from '../../core/agent/agent-tool.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { FailOpenReasonTakenError } from '../../core/fail-open-reasons.js';
@@ -108,11 +110,13 @@ async function loadPackModule(path: string): Promise<Pack[]> {
       `--pack-module ${path} could not be loaded: ${error instanceof Error ? error.message : String(error)}. Pass a JavaScript module (compiled) that exports a pack built with definePack.`,
     );
   }
-  const packs = [...new Set(Object.values(module).filter(isPack))];
+  const exported = [...new Set(Object.values(module))];
+  // An exported agent is served as a pack of its own name: one tool that runs it.
+  const packs = [...exported.filter(isPack), ...exported.filter(isAgent).map((agent) => agentPack(agent))];
   if (packs.length === 0)
     throw new TallyError(
       'PACK_MODULE_EMPTY',
-      `--pack-module ${path} exports no pack. Export one built with definePack({ name, tools, … }) from tally-harness.`,
+      `--pack-module ${path} exports no pack and no agent. Export one built with definePack({ name, tools, … }), defineAgent or agentPack from tally-harness.`,
     );
   return packs;
 }

@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import {
+  agentTool,
   createFailOpen,
   createPackRegistry,
   defineAgent,
@@ -18,7 +20,9 @@ import {
   runAgent,
   type ToolDefinition,
 } from '../../../src/index.js';
+import { createMcpServer } from '../../../src/surfaces/mcp/create-mcp-server.js';
 import { callTool, scriptedModel } from '../../../src/testing/index.js';
+import { SHOPKEEPER_INSTRUCTIONS } from '../../fixtures/packs/sql/sql-agent.js';
 import { sqlPack } from '../../fixtures/packs/sql/sql-pack.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 
@@ -209,5 +213,79 @@ describe('the SQL fixture pack through `tally mcp --packs sql --pack-module`', (
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Unknown pack(s): sql. Available: fs, records, http, browser');
     expect(run.stderr).toContain('--pack-module ./my-pack.js');
+  });
+});
+
+describe('an agent over the SQL pack, served as a tool', () => {
+  it("runs as its own run linked to the MCP session, and its verified rows are the call's effects", async () => {
+    const ledger = tempLedger();
+    const session = await sqlPack.session(context(tempDb()));
+    const agent = defineAgent({
+      name: 'shopkeeper',
+      instructions: SHOPKEEPER_INSTRUCTIONS,
+      tools: session.tools,
+    });
+    const model = scriptedModel([
+      callTool('sql_exec', { sql: "INSERT INTO items (id, name) VALUES (9, 'Stool')" }),
+      callTool('finish', { summary: 'Added the stool.', claims: [{ target: 'items/9', effect: 'created' }] }),
+    ]);
+    const mcp = createMcpServer({ tools: [agentTool(agent, { ledger, model })], ledger });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.server.connect(serverSide);
+    const client = new Client({ name: 'tally-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['run_shopkeeper']);
+    const answer = await client.callTool({
+      name: 'run_shopkeeper',
+      arguments: { task: 'Add a stool as item 9' },
+    });
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toMatchObject({
+      ok: true,
+      status: 'success',
+      verified: [{ resource: 'items/9' }],
+    });
+    await client.close();
+    mcp.end();
+    const sub = ledger.listRuns({ agent: 'shopkeeper' })[0];
+    const parent = ledger.listRuns({ agent: 'mcp' })[0];
+    expect(sub?.meta.parentRunId).toBe(parent?.id);
+    const call = ledger.entries(parent?.id as string).find((entry) => entry.kind === 'tool_call');
+    expect((call?.data.evidence as { effects?: unknown[] } | undefined)?.effects).toEqual([
+      expect.objectContaining({ kind: 'created', space: 'sql', key: 'items/9' }),
+    ]);
+    await session.close?.();
+  });
+
+  it('is reachable from `tally mcp --pack-module` by its name, and says how to give it a model', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--import',
+        'tsx',
+        join(repo, 'bin', 'tally.js'),
+        'mcp',
+        '--root',
+        tempDir(),
+        '--ledger',
+        join(tempDir(), 'ledger.db'),
+        '--packs',
+        'shopkeeper',
+        '--pack-module',
+        join(repo, 'test', 'fixtures', 'packs', 'sql', 'sql-agent.ts'),
+        '--pack-option',
+        `shopkeeper.db=${tempDb()}`,
+      ],
+      cwd: repo,
+      env: { ...process.env, TALLY_LEDGER: '', TALLY_MODEL: '' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'tally-test', version: '1.0.0' });
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['run_shopkeeper']);
+    const answer = await client.callTool({ name: 'run_shopkeeper', arguments: { task: 'Add a stool' } });
+    expect(answer.isError).toBe(true);
+    expect(JSON.stringify(answer.content)).toContain('set TALLY_MODEL');
+    await client.close();
   });
 });
