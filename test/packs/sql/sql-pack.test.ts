@@ -207,6 +207,32 @@ describe('the SQL fixture pack through `tally mcp --packs sql --pack-module`', (
     check.close();
   });
 
+  it('refuses a flag the pack did not declare, and a required one left out, before serving (exit 2)', async () => {
+    const { runTally } = await import('../../helpers.js');
+    const module = join(repo, 'test', 'fixtures', 'packs', 'sql', 'sql-pack.ts');
+    const env = { NODE_OPTIONS: '--import tsx' };
+    const base = [
+      'mcp',
+      '--root',
+      tempDir(),
+      '--ledger',
+      join(tempDir(), 'l.db'),
+      '--packs',
+      'sql',
+      '--pack-module',
+      module,
+    ];
+    const unknown = await runTally([...base, '--pack-option', 'sql.dsn=x'], { env, cwd: repo });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Pack "sql" has no flag "dsn". Its flags: db.');
+    const missing = await runTally(base, { env, cwd: repo });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Pack "sql" needs --pack-option sql.db=…');
+    const malformed = await runTally([...base, '--pack-option', 'db=x'], { env, cwd: repo });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('is not PACK.FLAG=VALUE');
+  });
+
   it('names the packs it knows and how to load one when --packs names an unknown pack', async () => {
     const { runTally } = await import('../../helpers.js');
     const run = await runTally(['mcp', '--root', tempDir(), '--packs', 'sql']);
@@ -287,5 +313,22 @@ describe('an agent over the SQL pack, served as a tool', () => {
     expect(answer.isError).toBe(true);
     expect(JSON.stringify(answer.content)).toContain('set TALLY_MODEL');
     await client.close();
+  });
+});
+
+describe('the built-in packs, declared with definePack', () => {
+  it('are the registry tally mcp serves from, browser included, with their tools per session', async () => {
+    const { builtinPackRegistry } = await import('../../../src/surfaces/mcp/served-packs.js');
+    const { ProjectRoot } = await import('../../../src/packs/workspace/project-root.js');
+    const registry = builtinPackRegistry();
+    expect(registry.names()).toEqual(['fs', 'records', 'http', 'browser']);
+    const browser = await registry.session(['browser'], () => context(tempDb()));
+    expect(browser.tools.map((tool) => [tool.name, tool.annotations.readOnly])).toEqual([
+      ['browser_console', true],
+    ]);
+    const fs = await registry.session(['fs'], () => context(tempDb()));
+    expect(fs.tools.map((tool) => tool.name)).toContain('fs_write');
+    // The MCP surface narrows this root to a client's roots.
+    expect(fs.provides?.projectRoot).toBeInstanceOf(ProjectRoot);
   });
 });
