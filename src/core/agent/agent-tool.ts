@@ -78,13 +78,24 @@ export function agentTool(agent: Agent, options: AgentToolOptions): ToolDefiniti
  * in the session's ledger. Pass a function to build the agent per session from the pack's flags
  * (its tools need a database, a root).
  */
+/** A pack that serves one agent; `agent(context)` builds the agent itself (`tally agent` runs it directly). */
+export interface AgentPack extends Pack {
+  agent(context: PackContext): Promise<Agent>;
+}
+
+export function isAgentPack(value: Pack): value is AgentPack {
+  return typeof (value as Partial<AgentPack>).agent === 'function';
+}
+
 export function agentPack(
   agent: Agent | ((context: PackContext) => Agent | Promise<Agent>),
   options: Partial<Omit<PackOptions, 'tools'>> & { name?: string } = {},
-): Pack {
+): AgentPack {
   const name = options.name ?? (typeof agent === 'function' ? undefined : agent.name.toLowerCase());
   if (!name) throw new TypeError('agentPack(build) needs { name }: the name --packs serves it by.');
-  return definePack({
+  const build = async (context: PackContext): Promise<Agent> =>
+    typeof agent === 'function' ? await agent(context) : agent;
+  const pack = definePack({
     description:
       typeof agent === 'function'
         ? `The ${name} agent.`
@@ -94,8 +105,8 @@ export function agentPack(
     tools: async (context) => {
       if (!context.ledger)
         throw new TypeError(`The ${name} agent needs the session's ledger to record its runs.`);
-      const built = typeof agent === 'function' ? await agent(context) : agent;
-      return [agentTool(built, { ledger: context.ledger })];
+      return [agentTool(await build(context), { ledger: context.ledger })];
     },
   });
+  return Object.freeze({ ...pack, agent: build });
 }

@@ -269,6 +269,24 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./mcp-command.js'), setCode));
 
   program
+    .command('agent')
+    .description(
+      'Run an agent a module exports (defineAgent or agentPack) on a task, verified like the others.',
+    )
+    .argument('<name>', 'the agent (or agent pack) name')
+    .argument('<task>', 'what it should do')
+    .option('--agent-module <path>', 'a JavaScript module exporting the agent', collect)
+    .option(
+      '--pack-option <pack.flag=value>',
+      'a flag of the agent pack (e.g. shopkeeper.db=./shop.db)',
+      collect,
+    )
+    .option('--root <dir>', 'the project the ledger belongs to (default: .)')
+    .option('--model <spec>', 'provider:model (else the agent pin, else TALLY_MODEL)')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./agent-command.js'), setCode));
+
+  program
     .command('code')
     .description(
       'One chat turn of the Coder in --root (no task: an interactive chat; Ctrl-D ends). Prints the reply, the files this turn changed, and any false statements.',

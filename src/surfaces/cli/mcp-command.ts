@@ -1,14 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { isAgent } from '../../core/agent/agent-definition.js';
-import { agentPack } from '../../core/agent/agent-tool.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
-import { FailOpenReasonTakenError } from '../../core/fail-open-reasons.js';
-import { isPack, type Pack, type PackContext, PackDefinitionError } from '../../core/pack.js';
-import { type PackRegistry, PackRegistryError } from '../../core/pack-registry.js';
+import type { Pack, PackContext } from '../../core/pack.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { isLoopbackHostname } from '../mcp/check-http-access.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
@@ -18,6 +13,7 @@ import { builtinPackRegistry } from '../mcp/served-packs.js';
 import { EXIT } from './exit-codes.js';
 import type { FishFlags } from './fish-options.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
+import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
 
 interface McpFlags extends FishFlags {
   root: string;
@@ -88,80 +84,6 @@ export function ledgerProtection(ledgerPath: string, root: string): string[] {
   return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, join(folder, 'fail-open.jsonl')];
 }
 
-/** `sql.db=./app.db` → ['sql', 'db', './app.db']. */
-function parsePackOption(option: string): [string, string, string] {
-  const match = /^([a-z][a-z0-9-]*)\.([a-z][a-z0-9-]*)=(.*)$/s.exec(option);
-  if (!match)
-    throw new TallyError(
-      'PACK_OPTION_INVALID',
-      `--pack-option "${option}" is not PACK.FLAG=VALUE. Write it like --pack-option sql.db=./app.db.`,
-    );
-  return [match[1] as string, match[2] as string, match[3] as string];
-}
-
-/** A pack module's packs: its default export and every named export built with definePack. */
-async function loadPackModule(path: string): Promise<Pack[]> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new TallyError(
-      'PACK_MODULE_UNLOADABLE',
-      `--pack-module ${path} could not be loaded: ${error instanceof Error ? error.message : String(error)}. Pass a JavaScript module (compiled) that exports a pack built with definePack.`,
-    );
-  }
-  const exported = [...new Set(Object.values(module))];
-  // An exported agent is served as a pack of its own name: one tool that runs it.
-  const packs = [...exported.filter(isPack), ...exported.filter(isAgent).map((agent) => agentPack(agent))];
-  if (packs.length === 0)
-    throw new TallyError(
-      'PACK_MODULE_EMPTY',
-      `--pack-module ${path} exports no pack and no agent. Export one built with definePack({ name, tools, … }), defineAgent or agentPack from tally-harness.`,
-    );
-  return packs;
-}
-
-/** Errors of pack declarations and the registry become the CLI's own, code kept. */
-function asTallyError(error: unknown): unknown {
-  if (
-    error instanceof PackRegistryError ||
-    error instanceof PackDefinitionError ||
-    error instanceof FailOpenReasonTakenError
-  )
-    return new TallyError(error.code, error.message);
-  return error;
-}
-
-/** Every pack's flag values: the built-in http flags from their own options, the rest from --pack-option. */
-function packFlags(
-  options: McpFlags,
-  registry: PackRegistry,
-): Map<string, Record<string, string | string[] | undefined>> {
-  const byPack = new Map<string, Record<string, string | string[] | undefined>>();
-  byPack.set('http', {
-    captures: options.captures ?? [],
-    'base-url': options.baseUrl,
-    scope: options.scope,
-    login: options.login,
-    header: options.header ?? [],
-  });
-  for (const option of options.packOption ?? []) {
-    const [name, flag, value] = parsePackOption(option);
-    const pack = registry.get(name);
-    const declared = pack.flags.find((candidate) => candidate.name === flag);
-    if (!declared)
-      throw new TallyError(
-        'PACK_OPTION_UNKNOWN',
-        `Pack "${name}" has no flag "${flag}". Its flags: ${pack.flags.map((candidate) => candidate.name).join(', ') || '(none)'}.`,
-      );
-    const flags = byPack.get(name) ?? {};
-    const earlier = flags[flag];
-    flags[flag] = declared.repeatable ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
-    byPack.set(name, flags);
-  }
-  return byPack;
-}
-
 export default async function mcpCommand(options: McpFlags, command: Command): Promise<number> {
   try {
     return await serveMcp(options, command);
@@ -185,14 +107,16 @@ async function serveMcp(options: McpFlags, command: Command): Promise<number> {
       'PACK_UNKNOWN',
       `Unknown pack(s): ${unknown.join(', ')}. Available: ${registry.names().join(', ')}${(options.packModule ?? []).length === 0 ? ' (load your own with --pack-module ./my-pack.js)' : ''}.`,
     );
-  const flagsByPack = packFlags(options, registry);
-  for (const name of packs)
-    for (const flag of registry.get(name).flags)
-      if (flag.required && (flagsByPack.get(name)?.[flag.name] ?? []).length === 0)
-        throw new TallyError(
-          'PACK_OPTION_MISSING',
-          `Pack "${name}" needs --pack-option ${name}.${flag.name}=… (${flag.description}).`,
-        );
+  // The built-in http pack's flags are options of their own (shared with `tally fish`).
+  const httpFlags = {
+    captures: options.captures ?? [],
+    'base-url': options.baseUrl,
+    scope: options.scope,
+    login: options.login,
+    header: options.header ?? [],
+  };
+  const flagsByPack = packFlags(options.packOption ?? [], registry, new Map([['http', httpFlags]]));
+  checkRequiredFlags(packs, registry, flagsByPack);
   if (options.transport !== 'stdio' && options.transport !== 'http')
     throw new TallyError(
       'TRANSPORT_UNKNOWN',
