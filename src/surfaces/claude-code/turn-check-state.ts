@@ -12,9 +12,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { digestKey } from '../records/digests/digest-key.js';
-import { hookTallyDir, userStateDir } from '../records/digests/hook-state.js';
-import { isSameStateDir, type StateDir, secureStateDir } from '../records/secure-state-dir.js';
+import { digestKey } from '../../packs/records/digests/digest-key.js';
+import { hookTallyDir, userStateDir } from '../../packs/records/digests/hook-state.js';
+import { isSameStateDir, type StateDir, secureStateDir } from '../../packs/records/secure-state-dir.js';
 
 /** What the turn gates remember about one session's current turn. */
 export interface TurnState {
