@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
+import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
+import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { httpTools } from '../../packs/http/tools/index.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
@@ -82,6 +84,7 @@ function realOrSame(path: string): string {
  * refuse every path in the project).
  */
 export function ledgerProtection(ledgerPath: string, root: string): string[] {
+  if (isPostgresUrl(ledgerPath)) return []; // a database: no file under the root to guard
   const folder = dirname(resolve(ledgerPath));
   if (realOrSame(folder) !== realOrSame(root)) return [folder];
   const file = resolve(ledgerPath);
@@ -130,7 +133,7 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   // Writes killed before their rename (an earlier server's) leave temporary files: gone before any session.
   if (packs.includes('fs'))
     sweepOrphanedTempFiles(startRoot.realRoot, { exclude: startRoot.protectedLocations });
-  const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
+  const ledger = await openLedgerAt(ledgerPath); // listed for `tally runs` across projects
   const headers = headersFrom(options.header);
   const build: McpPackFactory = async () => {
     const tools: ToolDefinition[] = [];
@@ -170,14 +173,14 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
       ...(knownSecrets ? { knownSecrets } : {}),
     };
   };
-  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  const failOpenLog = join(ledgerStateDir(ledgerPath, root), 'fail-open.jsonl');
   const meta = { root, packs };
   const stopped = stopSignal();
   keepServingOnUnhandledRejection(failOpenLog);
   const sessionOptions = { ledger, failOpenLog, build, meta, ...(rootsTimeoutMs ? { rootsTimeoutMs } : {}) };
   if (options.transport === 'stdio') {
     await serveStdio({ ...sessionOptions, stopped });
-    ledger.close();
+    await ledger.close();
     return EXIT.ok;
   }
   if (!isLoopbackHostname(options.host) && authToken)
@@ -196,6 +199,6 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
   process.stderr.write(`tally MCP server (streamable HTTP) on ${server.url} — root ${root}\n`);
   const why = await stopped;
   await server.close(why);
-  ledger.close();
+  await ledger.close();
   return EXIT.ok;
 }
