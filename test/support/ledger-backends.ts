@@ -46,9 +46,9 @@ export function useLedgerBackends(): LedgerBackend[] {
         const database = openSqlite(target);
         try {
           const statement = database.prepare(sql);
-          return /^\s*select/i.test(sql)
-            ? (statement.all() as Record<string, unknown>[])
-            : (statement.run(), []);
+          if (/^\s*select/i.test(sql)) return statement.all() as Record<string, unknown>[];
+          statement.run();
+          return [];
         } finally {
           database.close();
         }
