@@ -99,7 +99,9 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
     const check = await runTally(['ledger', 'check'], { cwd: laptop, env: teamEnv });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toMatch(/: ok \(run starts, entry order per run, ends, kinds\)/);
-    noPassword(demo, runs, shown, report, stats, fish, cleanup, after, check);
+    const doctor = await runTally(['doctor'], { cwd: laptop, env: teamEnv });
+    expect(doctor.stdout).toMatch(/Ledger.*postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/team answers/);
+    noPassword(demo, runs, shown, report, stats, fish, cleanup, after, check, doctor);
     expect(existsSync(join(state, 'tally', 'ledgers.jsonl'))).toBe(false);
   }, 180_000);
 
