@@ -12,6 +12,9 @@ import { join } from 'node:path';
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:PORT/DB for a fresh database `name`. */
   createDatabase(name: string): string;
+  /** Stops the server (an outage) and starts it again on the same port, data kept. */
+  halt(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -78,7 +81,14 @@ export async function startPostgres(): Promise<PostgresServer> {
     'start',
   ]);
   let stopped = false;
+  const options = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=100`;
   return {
+    halt() {
+      asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    resume() {
+      asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start']);
+    },
     createDatabase(name) {
       asPostgres(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
       return `postgres://postgres@127.0.0.1:${port}/${name}`;

@@ -101,6 +101,9 @@ export class PostgresLedger extends RecordingLedger {
     });
     // A connection the server drops while idle: the next query reconnects; never crash on it.
     pool.on('error', () => undefined);
+    // Likewise while a client is checked out: its query rejects (the batch is retried); the
+    // client's own 'error' event must not become an uncaught exception that loses the queue.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     let client: PoolClient | undefined;
     try {
       client = await pool.connect();
