@@ -86,7 +86,7 @@ export {
 } from './core/invoke-tool.js';
 export { computeStats, type LedgerStats, parseSince } from './core/ledger/compute-stats.js';
 export type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './core/ledger/entry.js';
-export { Ledger, type RunRecorder } from './core/ledger/ledger.js';
+export { type Awaitable, Ledger, openLedger, type RunRecorder, SqliteLedger } from './core/ledger/ledger.js';
 export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
 export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';
 export {

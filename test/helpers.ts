@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { Ledger } from '../src/core/ledger/ledger.js';
+import { Ledger, type SqliteLedger } from '../src/core/ledger/ledger.js';
 
 const cleanups: (() => void)[] = [];
 
@@ -19,7 +19,7 @@ export function tempDir(prefix = 'tally-test-'): string {
 }
 
 /** A real ledger file in a fresh temp directory. */
-export function tempLedger(): Ledger {
+export function tempLedger(): SqliteLedger {
   const ledger = Ledger.open(join(tempDir(), '.tally', 'ledger.db'));
   cleanups.unshift(() => ledger.close());
   return ledger;

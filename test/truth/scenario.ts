@@ -18,7 +18,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { RunResult } from '../../src/core/agent/ending.js';
 import { TallyError } from '../../src/core/errors.js';
-import { Ledger } from '../../src/core/ledger/ledger.js';
+import { Ledger, type SqliteLedger } from '../../src/core/ledger/ledger.js';
 import { type ScriptStep, scriptedModel } from '../../src/testing/scripted-model.js';
 
 export type Group =
@@ -88,7 +88,7 @@ export class Bag {
   }
 
   /** A real ledger in its own temp dir (never inside a project root the scenario measures). */
-  ledger(): Ledger {
+  ledger(): SqliteLedger {
     const ledger = Ledger.open(join(this.tempDir('tally-truth-ledger-'), '.tally', 'ledger.db'));
     this.closers.push(() => ledger.close());
     return ledger;
@@ -135,12 +135,12 @@ async function closeLeftovers(): Promise<void> {
 // Reading the judged run: only its `end` entries.
 
 /** How many `end` entries a run has in the ledger. */
-export function endEntries(ledger: Ledger, runId: string): number {
+export function endEntries(ledger: SqliteLedger, runId: string): number {
   return ledger.getRun(runId).entries.filter((entry) => entry.kind === 'end').length;
 }
 
 /** The ids of the runs a ledger holds now (taken before the judged call). */
-export function runIds(ledger: Ledger): Set<string> {
+export function runIds(ledger: SqliteLedger): Set<string> {
   return new Set(ledger.listRuns().map((run) => run.id));
 }
 
@@ -149,7 +149,7 @@ export function runIds(ledger: Ledger): Set<string> {
  * started by the judged call (none when it threw before starting one).
  */
 export function endEntriesOfNewest(
-  ledger: Ledger,
+  ledger: SqliteLedger,
   agent?: string,
   known: Set<string> = new Set(),
 ): { runId?: string; ends: number } {
@@ -314,7 +314,7 @@ export class Truth {
 /** The outcome of a run Tally returned (or threw from), judged against `truth`. */
 export function outcomeOf(
   result: RunResult | Error,
-  ledger: Ledger,
+  ledger: SqliteLedger,
   truth: Truth,
   options: { agent?: string; note?: string; known?: Set<string> } = {},
 ): Outcome {

@@ -3,6 +3,7 @@ import type { RunResult } from '../../core/agent/ending.js';
 import { runPlan } from '../../core/agent/run-plan.js';
 import { createdResources, firstChange, netEffects } from '../../core/effects.js';
 import { TallyError } from '../../core/errors.js';
+import type { LedgerEntry } from '../../core/ledger/entry.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { singular } from '../../core/type-words.js';
 import { canonicalPath, type MarkedItem } from '../../packs/http/client/api-client.js';
@@ -51,8 +52,8 @@ interface Created {
 const GONE = new Set([404, 410]);
 
 /** What a run created and still had at its end (net `created` effects), oldest first. */
-export function createdBy(ledger: Ledger, runId: string): Created[] {
-  return createdResources(netEffects(ledger.getRun(runId).entries))
+export function createdBy(entries: LedgerEntry[]): Created[] {
+  return createdResources(netEffects(entries))
     .filter((net) => net.space === 'http')
     .map((net) => ({
       type: net.type ?? 'item',
@@ -75,9 +76,9 @@ interface Posted {
  * call: made, failed, timed out, or abandoned at an interrupt (its input is in the ledger
  * all the same). In the order of the first POST to each.
  */
-export function postedCollections(ledger: Ledger, runId: string, marker: string): Posted[] {
+export function postedCollections(entries: LedgerEntry[], marker: string): Posted[] {
   const posted = new Map<string, Posted>();
-  for (const entry of ledger.getRun(runId).entries) {
+  for (const entry of entries) {
     if (entry.kind !== 'tool_call' || entry.data.tool !== 'request') continue;
     const input = entry.data.input as { method?: unknown; path?: unknown; body?: unknown } | undefined;
     if (input?.method !== 'POST' || typeof input.path !== 'string') continue;
@@ -110,10 +111,10 @@ const typeOfCollection = (path: string) =>
  * Resource paths an earlier cleanup of the same run deleted AND confirmed: its verified
  * `deleted` claims (a DELETE whose read-back still found the resource is not among them).
  */
-function confirmedEarlier(ledger: Ledger, runId: string): Set<string> {
+async function confirmedEarlier(ledger: Ledger, runId: string): Promise<Set<string>> {
   const confirmed = new Set<string>();
-  for (const listing of ledger.listRuns({ agent: 'fisherman-cleanup' })) {
-    const record = ledger.getRun(listing.id);
+  for (const listing of await ledger.listRuns({ agent: 'fisherman-cleanup' })) {
+    const record = await ledger.getRun(listing.id);
     if ((record.run.meta as { cleans?: string }).cleans !== runId) continue;
     for (const entry of record.entries)
       if (entry.kind === 'claim' && entry.outcome === 'verified' && typeof entry.data.resource === 'string')
@@ -144,10 +145,11 @@ export async function cleanupRun(
     graceMs?: number;
   },
 ): Promise<CleanupResult> {
-  const created = createdBy(options.ledger, options.runId);
-  const marker = (options.ledger.getRun(options.runId).run.meta as { marker?: unknown }).marker;
-  const posted =
-    typeof marker === 'string' && marker ? postedCollections(options.ledger, options.runId, marker) : [];
+  // The run is read once, from the store: it may have been recorded on another machine.
+  const record = await options.ledger.getRun(options.runId);
+  const created = createdBy(record.entries);
+  const marker = (record.run.meta as { marker?: unknown }).marker;
+  const posted = typeof marker === 'string' && marker ? postedCollections(record.entries, marker) : [];
   if (created.length === 0 && posted.length === 0) {
     throw new TallyError(
       'NOTHING_TO_CLEAN',
@@ -155,7 +157,7 @@ export async function cleanupRun(
       { runId: options.runId },
     );
   }
-  const earlier = confirmedEarlier(options.ledger, options.runId);
+  const earlier = await confirmedEarlier(options.ledger, options.runId);
   const context = await buildFishContext({
     ...options,
     created: created.map((item) => item.path),

@@ -62,8 +62,12 @@ export function parseSince(value: string, now: number = Date.now()): string {
 }
 
 /** Stats of one ledger since `since` (an ISO time); see `statsFromCounts`. */
-export function computeStats(ledger: Ledger, since: string, failOpenLog?: string): LedgerStats {
-  return statsFromCounts([countForStats(ledger, since, failOpenLog)], since);
+export async function computeStats(
+  ledger: Ledger,
+  since: string,
+  failOpenLog?: string,
+): Promise<LedgerStats> {
+  return statsFromCounts([await countForStats(ledger, since, failOpenLog)], since);
 }
 
 /**
@@ -71,13 +75,13 @@ export function computeStats(ledger: Ledger, since: string, failOpenLog?: string
  * complete numerator (hooks record there even when no run is active) — and count nothing when
  * `logCounted` says a log shared by several ledgers was counted with another one already.
  */
-export function countForStats(
+export async function countForStats(
   ledger: Ledger,
   since: string,
   failOpenLog?: string,
   logCounted = false,
-): LedgerCounts {
-  const counts = ledger.counts(since);
+): Promise<LedgerCounts> {
+  const counts = await ledger.counts(since);
   if (!failOpenLog) return counts;
   return { ...counts, failOpensByWhy: logCounted ? {} : failOpensInLog(failOpenLog, since) };
 }

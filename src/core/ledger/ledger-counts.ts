@@ -85,10 +85,27 @@ export const COUNT_SQL = {
       GROUP BY chat.chat_id`,
 } as const;
 
+/** The rows of each COUNT_SQL query, whichever database answered them (counts may come as text). */
+export type CountRows = Record<keyof typeof COUNT_SQL, Row[]>;
+
 /** Counts one ledger's runs and entries since `since` (an ISO time). */
 export function countLedger(database: SqliteDatabase, since: string): LedgerCounts {
   const all = (sql: string) => database.prepare(sql).all({ since }) as Row[];
-  const groups = all(COUNT_SQL.runsByEnding);
+  const turns = all(COUNT_SQL.chatTurns);
+  // The two other chat queries only when there are chat turns at all (most ledgers have none).
+  return foldCounts({
+    runsByEnding: all(COUNT_SQL.runsByEnding),
+    fires: all(COUNT_SQL.fires),
+    rejections: all(COUNT_SQL.rejections),
+    chatTurns: turns,
+    pathOutsideProject: turns.length === 0 ? [] : all(COUNT_SQL.pathOutsideProject),
+    treeCalls: turns.length === 0 ? [] : all(COUNT_SQL.treeCalls),
+  });
+}
+
+/** The counts from the rows of the COUNT_SQL queries (or their PostgreSQL twins). */
+export function foldCounts(rows: CountRows): LedgerCounts {
+  const groups = rows.runsByEnding;
   const counts: LedgerCounts = {
     runs: groups.map((row) => ({
       agent: String(row.agent),
@@ -106,17 +123,17 @@ export function countLedger(database: SqliteDatabase, since: string): LedgerCoun
     failOpensByWhy: {},
   };
   // Fires count entries since `since` whatever run they belong to; kind and outcome lead the index.
-  for (const row of all(COUNT_SQL.fires)) {
+  for (const row of rows.fires) {
     const n = Number(row.n);
     if (row.kind === 'fail_open') bump(counts.failOpensByWhy, String(row.outcome), n);
     else bump(row.kind === 'guard' ? counts.guardFires : counts.gateFires, `${row.name}:${row.outcome}`, n);
   }
-  for (const row of all(COUNT_SQL.rejections)) {
+  for (const row of rows.rejections) {
     const day = String(row.day);
     counts.rejectionsPerDay[day] ??= {};
     bump(counts.rejectionsPerDay[day], String(row.code), Number(row.n));
   }
-  const chat = countChatTurns(database, since);
+  const chat = foldChatTurns(rows);
   if (chat) counts.chat = chat;
   return counts;
 }
@@ -126,9 +143,8 @@ export function countLedger(database: SqliteDatabase, since: string): LedgerCoun
  * guard entries, tool calls (`evidence.cached` on fs_tree), and each turn's last tool call (a
  * turn that ends in text right after a failed call is a `tool_failure` recovery).
  */
-function countChatTurns(database: SqliteDatabase, since: string): ChatCounts | undefined {
-  const all = (sql: string) => database.prepare(sql).all({ since }) as Row[];
-  const turns = all(COUNT_SQL.chatTurns);
+function foldChatTurns(rows: CountRows): ChatCounts | undefined {
+  const turns = rows.chatTurns;
   if (turns.length === 0) return undefined;
   const counts: ChatCounts = {
     ...emptyChatCounts(),
@@ -136,9 +152,9 @@ function countChatTurns(database: SqliteDatabase, since: string): ChatCounts | u
     chatIds: [...new Set(turns.map((row) => String(row.chat_id)))],
   };
   for (const turn of turns) {
-    if (turn.oriented === 1) bump(counts.treeByChat, String(turn.chat_id), 1);
-    if (turn.nudged === 1) counts.nudgedTurns += 1;
-    if (turn.conversational === 1) counts.conversationalTurns += 1;
+    if (Number(turn.oriented) === 1) bump(counts.treeByChat, String(turn.chat_id), 1);
+    if (Number(turn.nudged) === 1) counts.nudgedTurns += 1;
+    if (Number(turn.conversational) === 1) counts.conversationalTurns += 1;
     const reason =
       turn.ending_reason === 'finished'
         ? turn.last_call !== null && turn.last_call !== 'ok'
@@ -147,9 +163,9 @@ function countChatTurns(database: SqliteDatabase, since: string): ChatCounts | u
         : String(turn.ending_reason ?? 'open');
     if (reason) bump(counts.recoveries, reason, 1);
   }
-  for (const row of all(COUNT_SQL.pathOutsideProject))
+  for (const row of rows.pathOutsideProject)
     bump(counts.pathOutsideProjectPerDay, String(row.day), Number(row.n));
-  for (const row of all(COUNT_SQL.treeCalls)) {
+  for (const row of rows.treeCalls) {
     bump(counts.treeByChat, String(row.chat_id), Number(row.n));
     counts.cachedTrees += Number(row.cached ?? 0);
   }

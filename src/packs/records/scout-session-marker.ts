@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 
 /**
  * A scout run for a client session leaves a marker beside its ledger once the run has ended.
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
  */
 export function scoutSessionMarker(ledgerPath: string, session: string): string {
   const key = createHash('sha256').update(session).digest('hex').slice(0, 32);
-  return join(dirname(ledgerPath), 'scout-sessions', key);
+  return join(ledgerStateDir(ledgerPath), 'scout-sessions', key);
 }
 
 /** Marks a session's scout run as ended; false when the folder cannot be written (the gate then looks anyway). */

@@ -4,6 +4,7 @@ import { isAgentPack } from '../../core/agent/agent-tool.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
+import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import { createPackRegistry } from '../../core/pack-registry.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
@@ -47,9 +48,9 @@ export default async function agentCommand(
       root,
       flags: flags.get(name) ?? {},
       protect: [ledgerPath],
-      failOpen: createFailOpen({ logPath: join(resolve(ledgerPath, '..'), 'fail-open.jsonl') }),
+      failOpen: createFailOpen({ logPath: join(ledgerStateDir(ledgerPath, root), 'fail-open.jsonl') }),
     });
-    const ledger = openLedgerAt(ledgerPath);
+    const ledger = await openLedgerAt(ledgerPath);
     try {
       const result = await runAgent(agent, task, {
         ledger,
@@ -70,7 +71,7 @@ export default async function agentCommand(
       }
       return result.status === 'success' ? EXIT.ok : EXIT.notMet;
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   } catch (error) {
     throw asTallyError(error);

@@ -180,7 +180,7 @@ export default async function codeCommand(
   const startRoot = await ProjectRoot.open(root); // fail fast (exit 3) before the ledger would create <root>/.tally
   // Writes killed before their rename (an earlier chat's) leave temporary files: gone before the first turn.
   sweepOrphanedTempFiles(startRoot.realRoot, { exclude: [join(startRoot.realRoot, '.tally')] });
-  const ledger = openLedgerFor(command, root);
+  const ledger = await openLedgerFor(command, root);
   try {
     const message = task.join(' ').trim() || (cassette?.cassette.message ?? '');
     if (options.ui) {
@@ -197,7 +197,7 @@ export default async function codeCommand(
       codeTurns(message, options, ledger, root, surfaces, cassette, interrupt),
     );
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 

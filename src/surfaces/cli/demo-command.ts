@@ -56,11 +56,11 @@ async function confirmThroughApi(baseUrl: string, result: PrepareDataResult): Pr
  */
 export default async function demoCommand(options: { json?: boolean }, command: Command): Promise<number> {
   const app = await startDemoApp();
-  const ledger = openLedgerFor(command);
+  const ledger = await openLedgerFor(command);
   try {
     return await withInterrupt((interrupt) => runDemo(app.url, ledger, options, command, interrupt));
   } finally {
-    ledger.close();
+    await ledger.close();
     await app.close();
   }
 }

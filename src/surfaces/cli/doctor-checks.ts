@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { openSqlite, sqliteDriver } from '../../core/sqlite/open-sqlite.js';
 import {
   INSTALL_CHROMIUM,
@@ -102,6 +103,23 @@ function nearestExisting(path: string): string {
 
 export async function checkLedger(path: string): Promise<DoctorCheck> {
   const name = 'Ledger';
+  if (isPostgresUrl(path)) {
+    // A team's database: connecting (and bringing its schema up to date) is the check.
+    try {
+      const { openLedger } = await import('../../core/ledger/ledger.js');
+      const ledger = await openLedger(path, { readonly: true });
+      await ledger.close();
+      return { name, ok: true, required: true, detail: `${ledger.path} answers` };
+    } catch (error) {
+      return {
+        name,
+        ok: false,
+        required: true,
+        detail: String((error as Error)?.message ?? error),
+        fix: 'Start the PostgreSQL server or fix the URL in --ledger / TALLY_LEDGER.',
+      };
+    }
+  }
   if (!existsSync(path)) {
     const folder = nearestExisting(dirname(path));
     try {

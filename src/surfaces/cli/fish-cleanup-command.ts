@@ -15,7 +15,7 @@ async function cleanOne(
   ledger: Ledger,
   interrupt: Interrupt,
 ): Promise<CleanupResult> {
-  const meta = ledger.getRun(runId).run.meta as {
+  const meta = (await ledger.getRun(runId)).run.meta as {
     baseUrl?: string;
     captures?: string[];
     specs?: string[];
@@ -69,11 +69,11 @@ export default async function fishCleanupCommand(
   // Each cleanup is recorded in the ledger that holds the run it cleans (any of the user's,
   // as `runs show` finds it); a run found nowhere is reported by this project's ledger.
   const ledgers = new Map<string, Ledger>();
-  const ledgerOf = (runId: string): Ledger => {
-    const path = ledgerPathHolding(command, runId) ?? ledgerPathFor(command);
+  const ledgerOf = async (runId: string): Promise<Ledger> => {
+    const path = (await ledgerPathHolding(command, runId)) ?? ledgerPathFor(command);
     let ledger = ledgers.get(path);
     if (!ledger) {
-      ledger = openLedgerAt(path);
+      ledger = await openLedgerAt(path);
       ledgers.set(path, ledger);
     }
     return ledger;
@@ -86,7 +86,7 @@ export default async function fishCleanupCommand(
         for (const runId of runIds) {
           // After an interrupt no further cleanup starts; the one it stopped is reported.
           if (interrupt.signal.aborted) break;
-          done.push(await cleanOne(runId, options, ledgerOf(runId), interrupt));
+          done.push(await cleanOne(runId, options, await ledgerOf(runId), interrupt));
         }
         return done;
       });
@@ -99,6 +99,6 @@ export default async function fishCleanupCommand(
       return results.length === runIds.length && results.every(cleaned) ? EXIT.ok : EXIT.notMet;
     });
   } finally {
-    for (const ledger of ledgers.values()) ledger.close();
+    for (const ledger of ledgers.values()) await ledger.close();
   }
 }

@@ -32,7 +32,7 @@ export default async function fishCommand(
   command: Command,
 ): Promise<number> {
   if (options.emit) parseEmit(options.emit);
-  const ledger = openLedgerFor(command);
+  const ledger = await openLedgerFor(command);
   try {
     const headers = headersFrom(options.header);
     const surfaces = runSurfacesOf(command, ledgerPathFor(command));
@@ -74,6 +74,6 @@ export default async function fishCommand(
       return result.status === 'success' && !emitted.warning ? EXIT.ok : EXIT.notMet;
     });
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }

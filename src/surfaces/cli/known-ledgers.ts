@@ -5,8 +5,9 @@ import type { Command } from 'commander';
 import { RunNotFoundError, TallyError } from '../../core/errors.js';
 import type { RunListing, RunRecord } from '../../core/ledger/entry.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { isPostgresUrl, redactPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { registeredLedgers } from './ledger-registry.js';
-import { ledgerNamed, ledgerPathFor, openExistingLedgerAt } from './open-ledger.js';
+import { ledgerLabel, ledgerNamed, ledgerPathFor, openExistingLedgerAt } from './open-ledger.js';
 
 /**
  * The ledgers a read command looks in: the one --ledger or TALLY_LEDGER names, else this
@@ -15,11 +16,14 @@ import { ledgerNamed, ledgerPathFor, openExistingLedgerAt } from './open-ledger.
 export function knownLedgerPaths(command: Command): string[] {
   const own = ledgerPathFor(command);
   if (ledgerNamed(command)) return [own];
-  return [...new Set([own, ...registeredLedgers()])].filter((path) => existsSync(path));
+  return [...new Set([own, ...registeredLedgers()])].filter(
+    (path) => isPostgresUrl(path) || existsSync(path),
+  );
 }
 
 /** The project a ledger belongs to: the folder holding its `.tally/`, else its own folder; `~` for home. */
 export function projectOf(ledgerPath: string): string {
+  if (isPostgresUrl(ledgerPath)) return redactPostgresUrl(ledgerPath); // a team's database: no project folder
   const folder = dirname(ledgerPath);
   const project = basename(folder) === '.tally' ? dirname(folder) : folder;
   const home = homedir();
@@ -32,27 +36,34 @@ export interface ListedRun extends RunListing {
 }
 
 /** Opens each ledger read-only in turn; one that cannot be read is named on stderr and skipped. */
-export function eachLedger<T>(paths: string[], read: (ledger: Ledger) => T): T[] {
+export async function eachLedger<T>(paths: string[], read: (ledger: Ledger) => Promise<T> | T): Promise<T[]> {
   const out: T[] = [];
   for (const path of paths) {
     let ledger: Ledger | undefined;
     try {
-      ledger = openExistingLedgerAt(path);
-      if (ledger) out.push(read(ledger));
+      ledger = await openExistingLedgerAt(path);
+      if (ledger) out.push(await read(ledger));
     } catch (error) {
       if (!(error instanceof Error) || !('code' in error) || paths.length === 1) throw error;
-      process.stderr.write(`tally: skipped ${path}: ${error.message}\n`);
+      process.stderr.write(`tally: skipped ${ledgerLabel(path)}: ${error.message}\n`);
     } finally {
-      ledger?.close();
+      await ledger?.close();
     }
   }
   return out;
 }
 
 /** Runs across ledgers, newest first (run ids sort by time), at most `limit`. */
-export function listRunsAcross(paths: string[], options: { limit: number; agent?: string }): ListedRun[] {
-  const lists = eachLedger(paths, (ledger) =>
-    ledger.listRuns(options).map((run) => ({ ...run, ledger: ledger.path, project: projectOf(ledger.path) })),
+export async function listRunsAcross(
+  paths: string[],
+  options: { limit: number; agent?: string },
+): Promise<ListedRun[]> {
+  const lists = await eachLedger(paths, async (ledger) =>
+    (await ledger.listRuns(options)).map((run) => ({
+      ...run,
+      ledger: ledger.path,
+      project: projectOf(ledger.path),
+    })),
   );
   return lists
     .flat()
@@ -64,14 +75,14 @@ export function listRunsAcross(paths: string[], options: { limit: number; agent?
  * The known ledger that holds this run (see `knownLedgerPaths`), or undefined: where a command
  * that acts on a run (`fish cleanup`) records what it does, next to the run it acts on.
  */
-export function ledgerPathHolding(command: Command, runId: string): string | undefined {
+export async function ledgerPathHolding(command: Command, runId: string): Promise<string | undefined> {
   for (const path of knownLedgerPaths(command)) {
-    const ledger = openExistingLedgerAt(path);
+    const ledger = await openExistingLedgerAt(path);
     if (!ledger) continue;
     try {
-      if (ledger.hasRun(runId)) return path;
+      if (await ledger.hasRun(runId)) return path;
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   }
   return undefined;
@@ -81,23 +92,24 @@ export function ledgerPathHolding(command: Command, runId: string): string | und
  * The run with this id in the first known ledger that has it: the one lookup of `runs show`
  * and `report`. RUN_NOT_FOUND names the one ledger --ledger gave, else every ledger searched.
  */
-export function findRun(command: Command, runId: string): RunRecord {
-  const holding = ledgerPathHolding(command, runId);
-  const ledger = holding === undefined ? undefined : openExistingLedgerAt(holding);
+export async function findRun(command: Command, runId: string): Promise<RunRecord> {
+  const holding = await ledgerPathHolding(command, runId);
+  const ledger = holding === undefined ? undefined : await openExistingLedgerAt(holding);
   if (ledger)
     try {
-      return ledger.getRun(runId);
+      return await ledger.getRun(runId);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   const paths = knownLedgerPaths(command);
   const own = ledgerPathFor(command);
-  if (ledgerNamed(command) || paths.length === 0) throw new RunNotFoundError(runId, own);
+  if (ledgerNamed(command) || paths.length === 0) throw new RunNotFoundError(runId, ledgerLabel(own));
+  const labels = paths.map(ledgerLabel);
   const named =
-    paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+    labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
   throw new TallyError(
     'RUN_NOT_FOUND',
     `No run "${runId}" in any of your ${paths.length} ledger${paths.length === 1 ? '' : 's'} (${named}). List runs with \`tally runs\`.`,
-    { runId, ledgerPath: own, searched: paths },
+    { runId, ledgerPath: ledgerLabel(own), searched: labels },
   );
 }

@@ -2,9 +2,11 @@ import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { LedgerError } from '../../core/errors.js';
 import { isBusyError } from '../../core/ledger/busy-retry.js';
-import { Ledger } from '../../core/ledger/ledger.js';
+import { type Awaitable, type Ledger, openLedger } from '../../core/ledger/ledger.js';
+import type { LedgerProblem } from '../../core/ledger/ledger-maintenance.js';
+import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { EXIT } from './exit-codes.js';
-import { ledgerPathFor } from './open-ledger.js';
+import { ledgerLabel, ledgerPathFor } from './open-ledger.js';
 
 /**
  * `tally ledger check|vacuum|purge`: maintenance of one ledger — the one --ledger or
@@ -13,7 +15,7 @@ import { ledgerPathFor } from './open-ledger.js';
  */
 function existingLedgerPath(command: Command): string | undefined {
   const path = ledgerPathFor(command);
-  if (existsSync(path)) return path;
+  if (isPostgresUrl(path) || existsSync(path)) return path;
   process.stderr.write(
     `tally: no ledger at ${path}. Pass --ledger PATH (or set TALLY_LEDGER) to name the one to maintain.\n`,
   );
@@ -23,10 +25,10 @@ function existingLedgerPath(command: Command): string | undefined {
 // Maintenance waits for other writers longer than an append does: it runs once, by hand.
 const MAINTENANCE_BUSY_MS = 10_000;
 
-function withWritableLedger<T>(path: string, work: (ledger: Ledger) => T): T {
-  const ledger = Ledger.open(path, { busyTimeoutMs: MAINTENANCE_BUSY_MS });
+async function withWritableLedger<T>(path: string, work: (ledger: Ledger) => Awaitable<T>): Promise<T> {
+  const ledger = await openLedger(path, { busyTimeoutMs: MAINTENANCE_BUSY_MS });
   try {
-    return work(ledger);
+    return await work(ledger);
   } catch (error) {
     if (!isBusyError(error)) throw error;
     throw new LedgerError(
@@ -35,11 +37,12 @@ function withWritableLedger<T>(path: string, work: (ledger: Ledger) => T): T {
       { path },
     );
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
 function megabytes(path: string): string {
+  if (isPostgresUrl(path)) return 'a database'; // the server's files are not ours to measure
   const bytes = existsSync(path) ? statSync(path).size : 0;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -48,24 +51,25 @@ function megabytes(path: string): string {
 export async function ledgerCheck(options: { json?: boolean }, command: Command): Promise<number> {
   const path = existingLedgerPath(command);
   if (!path) return EXIT.unavailable;
-  const ledger = Ledger.open(path, { readonly: true });
-  let problems: ReturnType<Ledger['check']>;
+  const ledger = await openLedger(path, { readonly: true });
+  let problems: LedgerProblem[];
   try {
-    problems = ledger.check();
+    problems = await ledger.check();
   } finally {
-    ledger.close();
+    await ledger.close();
   }
+  const label = ledger.path;
   if (options.json)
     process.stdout.write(
-      `${JSON.stringify({ ledger: path, ok: problems.length === 0, problems }, null, 2)}\n`,
+      `${JSON.stringify({ ledger: label, ok: problems.length === 0, problems }, null, 2)}\n`,
     );
   else if (problems.length === 0)
     process.stdout.write(
-      `${path}: ok (SQLite integrity, run starts, entry order per run, ends, kinds, JSON).\n`,
+      `${label}: ok (${ledger.backend === 'sqlite' ? 'SQLite integrity, ' : ''}run starts, entry order per run, ends, kinds${ledger.backend === 'sqlite' ? ', JSON' : ''}).\n`,
     );
   else
     process.stdout.write(
-      `${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems
+      `${label}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems
         .map((problem) => `  ${problem.check.padEnd(10)} ${problem.message}`)
         .join('\n')}\n`,
     );
@@ -100,18 +104,19 @@ export async function ledgerPurge(
   const path = existingLedgerPath(command);
   if (!path) return EXIT.unavailable;
   const dryRun = Boolean(options.dryRun);
-  const result = withWritableLedger(path, (ledger) => ledger.purge(before, { dryRun }));
+  const result = await withWritableLedger(path, (ledger) => ledger.purge(before, { dryRun }));
+  const label = ledgerLabel(path);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ ledger: path, before, dryRun, ...result }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ledger: label, before, dryRun, ...result }, null, 2)}\n`);
     return EXIT.ok;
   }
   const what = `${result.runs} run${result.runs === 1 ? '' : 's'} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'}) wholly before ${before}`;
   process.stdout.write(
     dryRun
-      ? `Would purge ${what} from ${path}. Nothing was changed.\n`
+      ? `Would purge ${what} from ${label}. Nothing was changed.\n`
       : result.runs === 0
-        ? `Nothing to purge: no run of ${path} lies wholly before ${before}.\n`
-        : `Purged ${what} from ${path}. Runs with any entry on or after that time are kept whole. Run \`tally ledger vacuum\` to give the space back.\n`,
+        ? `Nothing to purge: no run of ${label} lies wholly before ${before}.\n`
+        : `Purged ${what} from ${label}. Runs with any entry on or after that time are kept whole. Run \`tally ledger vacuum\` to give the space back.\n`,
   );
   return EXIT.ok;
 }
@@ -121,12 +126,13 @@ export async function ledgerVacuum(options: { json?: boolean }, command: Command
   const path = existingLedgerPath(command);
   if (!path) return EXIT.unavailable;
   const before = megabytes(path);
-  withWritableLedger(path, (ledger) => ledger.vacuum());
+  await withWritableLedger(path, (ledger) => ledger.vacuum());
   const after = megabytes(path);
+  const label = ledgerLabel(path);
   process.stdout.write(
     options.json
-      ? `${JSON.stringify({ ledger: path, before, after }, null, 2)}\n`
-      : `Vacuumed ${path}: ${before} → ${after}.\n`,
+      ? `${JSON.stringify({ ledger: label, before, after }, null, 2)}\n`
+      : `Vacuumed ${label}: ${before} → ${after}.\n`,
   );
   return EXIT.ok;
 }

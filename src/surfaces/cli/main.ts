@@ -64,7 +64,9 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
 
   const ledger = program
     .command('ledger')
-    .description('Maintain one ledger (--ledger, $TALLY_LEDGER or .tally/ledger.db): check, purge, vacuum.');
+    .description(
+      'Maintain one ledger (--ledger, $TALLY_LEDGER or .tally/ledger.db): check, purge, vacuum; copy between ledgers.',
+    );
   ledger
     .command('check')
     .description("SQLite's integrity check and the ledger's own invariants (exit 1 on a problem).")
@@ -84,6 +86,13 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .description('Give the space of purged runs back to the file system.')
     .option('--json', 'machine-readable output')
     .action(lazy(async () => ({ default: (await import('./ledger-command.js')).ledgerVacuum }), setCode));
+  ledger
+    .command('copy <from> <to>')
+    .description(
+      'Copy every run of one ledger into another (a file or a postgres:// URL, either way); runs already there are skipped.',
+    )
+    .option('--json', 'machine-readable output')
+    .action(lazy(async () => ({ default: (await import('./ledger-copy-command.js')).default }), setCode));
 
   const fish = program
     .command('fish')

@@ -3,6 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
+import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
+import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import type { Pack, PackContext } from '../../core/pack.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { isLoopbackHostname } from '../mcp/check-http-access.js';
@@ -78,6 +80,7 @@ function realOrSame(path: string): string {
  * refuse every path in the project).
  */
 export function ledgerProtection(ledgerPath: string, root: string): string[] {
+  if (isPostgresUrl(ledgerPath)) return []; // a database: no file under the root to guard
   const folder = dirname(resolve(ledgerPath));
   if (realOrSame(folder) !== realOrSame(root)) return [folder];
   const file = resolve(ledgerPath);
@@ -138,8 +141,8 @@ async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
   await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
-  const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
-  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  const ledger = await openLedgerAt(ledgerPath); // listed for `tally runs` across projects
+  const failOpenLog = join(ledgerStateDir(ledgerPath, root), 'fail-open.jsonl');
   const protect = ledgerProtection(ledgerPath, root);
   const logFailOpen = createFailOpen({ logPath: failOpenLog });
   const contextOf = (pack: Pack): PackContext => {
@@ -176,7 +179,7 @@ async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   const sessionOptions = { ledger, failOpenLog, build, meta, ...(rootsTimeoutMs ? { rootsTimeoutMs } : {}) };
   if (options.transport === 'stdio') {
     await serveStdio({ ...sessionOptions, stopped });
-    ledger.close();
+    await ledger.close();
     return EXIT.ok;
   }
   if (!isLoopbackHostname(options.host) && authToken)
@@ -195,6 +198,6 @@ async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   process.stderr.write(`tally MCP server (streamable HTTP) on ${server.url} — root ${root}\n`);
   const why = await stopped;
   await server.close(why);
-  ledger.close();
+  await ledger.close();
   return EXIT.ok;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { Ledger } from '../../core/ledger/ledger.js';
+import { type Ledger, openLedger } from '../../core/ledger/ledger.js';
+import { isPostgresUrl, redactPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
 import { registerLedger } from './ledger-registry.js';
 
@@ -15,24 +16,33 @@ export function ledgerNamed(command: Command): boolean {
   return Boolean(command.optsWithGlobals().ledger || process.env.TALLY_LEDGER);
 }
 
-/** For commands that record runs: created when missing, and added to the user's list of ledgers. */
-export function openLedgerAt(path: string): Ledger {
-  const ledger = Ledger.open(path);
-  registerLedger(path);
+/** A ledger's name as it may be printed: a file path, or a URL with its password removed. */
+export function ledgerLabel(path: string): string {
+  return isPostgresUrl(path) ? redactPostgresUrl(path) : path;
+}
+
+/**
+ * For commands that record runs: created when missing, and added to the user's list of ledgers.
+ * A PostgreSQL ledger is not listed: the list is a file on disk, and its URL may carry a password.
+ */
+export async function openLedgerAt(path: string): Promise<Ledger> {
+  const ledger = await openLedger(path);
+  if (ledger.backend === 'sqlite') registerLedger(path);
   return ledger;
 }
 
 /** The ledger named by --ledger, TALLY_LEDGER, or the default (in `projectDir` when given); created when missing. */
-export function openLedgerFor(command: Command, projectDir?: string): Ledger {
+export function openLedgerFor(command: Command, projectDir?: string): Promise<Ledger> {
   return openLedgerAt(ledgerPathFor(command, projectDir));
 }
 
 /** For read-only commands: undefined when it does not exist; opened so that nothing is written or created. */
-export function openExistingLedgerAt(path: string): Ledger | undefined {
-  return existsSync(path) ? Ledger.open(path, { readonly: true }) : undefined;
+export async function openExistingLedgerAt(path: string): Promise<Ledger | undefined> {
+  if (isPostgresUrl(path)) return openLedger(path, { readonly: true });
+  return existsSync(path) ? openLedger(path, { readonly: true }) : undefined;
 }
 
 /** The ledger named by --ledger, TALLY_LEDGER, or the default, read-only (see `openExistingLedgerAt`). */
-export function openExistingLedgerFor(command: Command): Ledger | undefined {
+export function openExistingLedgerFor(command: Command): Promise<Ledger | undefined> {
   return openExistingLedgerAt(ledgerPathFor(command));
 }

@@ -12,7 +12,7 @@ export default async function reportCommand(
   command: Command,
 ): Promise<number> {
   // Any ledger `tally runs` lists (read-only), unless --ledger or TALLY_LEDGER names one: as `runs show`.
-  const html = renderReport(findRun(command, runId));
+  const html = renderReport(await findRun(command, runId));
   const out = resolve(options.out ?? `tally-report-${runId}.html`);
   writeFileSync(out, html);
   process.stdout.write(`Wrote ${out}\n`);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { EXIT } from './exit-codes.js';
 import { formatTable, truncate } from './format-table.js';
 import { knownLedgerPaths, listRunsAcross } from './known-ledgers.js';
-import { ledgerNamed, ledgerPathFor } from './open-ledger.js';
+import { ledgerLabel, ledgerNamed, ledgerPathFor } from './open-ledger.js';
 
 /** `tally runs`: runs of every ledger this user's Tally wrote (or of the one --ledger names), read-only. */
 export default async function runsCommand(
@@ -14,7 +14,7 @@ export default async function runsCommand(
     process.stderr.write(`tally: --limit must be a whole number of at least 1, got "${options.limit}".\n`);
     return EXIT.usage;
   }
-  const runs = listRunsAcross(knownLedgerPaths(command), {
+  const runs = await listRunsAcross(knownLedgerPaths(command), {
     limit,
     ...(options.agent ? { agent: options.agent } : {}),
   });
@@ -23,7 +23,7 @@ export default async function runsCommand(
     return EXIT.ok;
   }
   if (runs.length === 0) {
-    const where = ledgerNamed(command) ? ledgerPathFor(command) : 'any ledger of yours';
+    const where = ledgerNamed(command) ? ledgerLabel(ledgerPathFor(command)) : 'any ledger of yours';
     process.stdout.write(
       `No runs in ${where} yet. Runs appear here after an agent runs (try \`tally demo\`).\n`,
     );

@@ -9,7 +9,7 @@ export default async function runsShowCommand(
   command: Command,
 ): Promise<number> {
   // Any ledger `tally runs` lists (read-only), unless --ledger or TALLY_LEDGER names one.
-  const record = findRun(command, runId);
+  const record = await findRun(command, runId);
   // `runs` has its own --json, which commander may hand to the parent: accept either.
   const json = options.json || command.optsWithGlobals().json;
   process.stdout.write(

@@ -71,7 +71,7 @@ export default async function scoutCommand(
       { root },
     );
   const prior = readDigests(digestDir(root), session, settings);
-  const ledger = openLedgerFor(command, root);
+  const ledger = await openLedgerFor(command, root);
   const source = openRecordSource(root, stores);
   try {
     return await withInterrupt(async (interrupt) => {
@@ -116,6 +116,6 @@ export default async function scoutCommand(
     });
   } finally {
     source.close();
-    ledger.close();
+    await ledger.close();
   }
 }

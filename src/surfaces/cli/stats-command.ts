@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   type ChatTurnStats,
@@ -6,6 +6,7 @@ import {
   parseSince,
   statsFromCounts,
 } from '../../core/ledger/compute-stats.js';
+import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import { EXIT } from './exit-codes.js';
 import { eachLedger, knownLedgerPaths } from './known-ledgers.js';
 import { ledgerNamed, ledgerPathFor } from './open-ledger.js';
@@ -56,10 +57,10 @@ export default async function statsCommand(
   }
   const sharedLog = process.env.TALLY_FAIL_OPEN_LOG;
   const logsCounted = new Set<string>();
-  const counts = eachLedger(paths, (ledger) => {
+  const counts = await eachLedger(paths, async (ledger) => {
     // Each ledger's own fail-open log beside it, unless one log is set for all: read once.
-    const log = sharedLog ?? join(dirname(ledger.path), 'fail-open.jsonl');
-    const ledgerCounts = countForStats(ledger, since, log, logsCounted.has(log));
+    const log = sharedLog ?? join(ledgerStateDir(ledger.path), 'fail-open.jsonl');
+    const ledgerCounts = await countForStats(ledger, since, log, logsCounted.has(log));
     logsCounted.add(log);
     return ledgerCounts;
   });

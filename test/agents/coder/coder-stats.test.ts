@@ -27,7 +27,7 @@ describe('tally stats for coder turns', () => {
       model: scriptedModel([callTool('fs_read', { path: 'missing.ts' }), say('It does not exist.')]),
     });
 
-    const stats = computeStats(ledger, '2000-01-01T00:00:00.000Z');
+    const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z');
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.chatTurns).toEqual({
       turns: 3,

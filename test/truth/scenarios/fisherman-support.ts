@@ -5,7 +5,7 @@
  */
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { type PrepareDataResult, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
-import type { Ledger } from '../../../src/core/ledger/ledger.js';
+import type { SqliteLedger as Ledger } from '../../../src/core/ledger/ledger.js';
 import { startDemoApp } from '../../../src/demo-app/server.js';
 import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
 import { callTool, type ScriptStep } from '../../../src/testing/scripted-model.js';

@@ -1,7 +1,8 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { combineObservers, type RunObserver, withRunObserver } from '../../../core/agent/run-observer.js';
 import { createFailOpen } from '../../../core/fail-open.js';
+import { ledgerStateDir } from '../../../core/ledger/resolve-ledger-path.js';
 import { telemetryEnabled } from '../../telemetry/telemetry-enabled.js';
 import { eventsWriter } from './events-writer.js';
 
@@ -24,7 +25,7 @@ export function runSurfacesOf(command: Command, ledgerPath: string): RunSurfaces
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
     events: Boolean(flags.events),
-    failOpenLog: process.env.TALLY_FAIL_OPEN_LOG || join(dirname(ledgerPath), 'fail-open.jsonl'),
+    failOpenLog: process.env.TALLY_FAIL_OPEN_LOG || join(ledgerStateDir(ledgerPath), 'fail-open.jsonl'),
   };
 }
 

@@ -1,0 +1,599 @@
+import { join, resolve } from 'node:path';
+import type { Pool, PoolClient } from 'pg';
+import { LedgerError, RunNotFoundError, TallyError } from '../errors.js';
+import { createFailOpen, type FailOpen } from '../fail-open.js';
+import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
+import { ENTRY_KINDS, type EntryKind, type LedgerEntry, type RunListing, type RunRecord } from './entry.js';
+import { type COUNT_SQL, type CountRows, foldCounts, type LedgerCounts } from './ledger-counts.js';
+import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
+import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
+import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
+import { redactPostgresUrl, scrubPassword } from './postgres-url.js';
+import {
+  type EntryRow,
+  type ImportResult,
+  type QueuedEntry,
+  type QueuedRun,
+  RecordingLedger,
+  type RunRow,
+  type StoredRun,
+  toEntry,
+  toRun,
+} from './recording-ledger.js';
+import type { LedgerOpenOptions } from './sqlite-ledger.js';
+
+/** As SQLite's: appends faster than this share one commit (one round trip for many entries). */
+const GROUP_COMMIT_MS = 5;
+
+/** Connections per process: appends are serialized anyway; reads and a commit may overlap. */
+const POOL_SIZE = 4;
+
+interface OwnRun {
+  run?: QueuedRun;
+  entries: LedgerEntry[];
+}
+
+/**
+ * The ledger in a PostgreSQL database, shared by a team's machines. Same entry semantics as
+ * the SQLite ledger: redacted before queuing (RecordingLedger), group-committed (one
+ * transaction per GROUP_COMMIT_MS while appends keep coming), each run's entries numbered
+ * 1..n in append order under a per-run advisory lock, so several processes on several
+ * machines appending to one database lose nothing and duplicate nothing.
+ *
+ * A run recorded by this process is also kept in memory (`entries`): an agent's own bookkeeping
+ * (evidence, net effects, verdict) never waits for a network round trip. Reads across runs go
+ * to the database, after this process's queue is committed.
+ */
+export class PostgresLedger extends RecordingLedger {
+  readonly backend = 'postgres' as const;
+  /** The URL without its password: what every message names. */
+  readonly path: string;
+  private readonly url: string;
+  private readonly pool: Pool;
+  private readonly busyLimitMs: number;
+  private readonly onBusy: ((error: LedgerError) => void) | undefined;
+  private readonly failOpen: FailOpen;
+  private runQueue: QueuedRun[] = [];
+  private queue: QueuedEntry[] = [];
+  private readonly own = new Map<string, OwnRun>();
+  /** Batches are written one after another, so a run's entries keep their order across batches. */
+  private writing: Promise<boolean> = Promise.resolve(true);
+  private timer: NodeJS.Timeout | undefined;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
+  private closed = false;
+  private readonly warnOnExit = () => {
+    const left = this.queue.length + this.runQueue.length;
+    if (left > 0)
+      process.stderr.write(
+        `tally: ${left} ledger entries for ${this.path} were not committed before exit (close the ledger first)\n`,
+      );
+  };
+
+  private constructor(url: string, pool: Pool, options: LedgerOpenOptions) {
+    super();
+    this.url = url;
+    this.path = redactPostgresUrl(url);
+    this.pool = pool;
+    this.busyLimitMs = options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS;
+    this.onBusy = options.onBusy;
+    // No folder beside a database: fail-opens go to this project's .tally/ unless told otherwise.
+    this.failOpen = createFailOpen({
+      logPath: options.failOpenLog ?? join(resolve('.tally'), 'fail-open.jsonl'),
+    });
+    process.once('exit', this.warnOnExit);
+  }
+
+  /**
+   * Connects and brings the schema up to date (idempotent, under an advisory lock). A server
+   * that cannot be reached is LEDGER_UNAVAILABLE, naming the URL without its password.
+   */
+  static async open(url: string, options: LedgerOpenOptions = {}): Promise<PostgresLedger> {
+    const { default: pg } = await import('pg');
+    const limit = options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: limit,
+      // Idle connections must not keep a finished command alive.
+      allowExitOnIdle: true,
+      application_name: 'tally',
+    });
+    // A connection the server drops while idle: the next query reconnects; never crash on it.
+    pool.on('error', () => undefined);
+    // Likewise while a client is checked out: its query rejects (the batch is retried); the
+    // client's own 'error' event must not become an uncaught exception that loses the queue.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    let client: PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      const found = await applyPostgresSchema(client);
+      if (found > POSTGRES_SCHEMA_VERSION && !options.readonly)
+        throw new Error(
+          `its schema version ${found} is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
+        );
+    } catch (error) {
+      client?.release(true);
+      client = undefined;
+      await pool.end().catch(() => undefined);
+      const reason = scrubPassword(
+        error instanceof Error ? error.message || String(error) : String(error),
+        url,
+      );
+      throw new LedgerError(
+        'LEDGER_UNAVAILABLE',
+        `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
+        { path: redactPostgresUrl(url) },
+      );
+    } finally {
+      client?.release();
+    }
+    return new PostgresLedger(url, pool, options);
+  }
+
+  protected queueRun(run: QueuedRun): void {
+    this.own.set(run.id, { run, entries: [] });
+    this.runQueue.push(run);
+    this.schedule();
+  }
+
+  protected queueEntry(entry: QueuedEntry): void {
+    let own = this.own.get(entry.runId);
+    if (!own) {
+      own = { entries: [] };
+      this.own.set(entry.runId, own);
+    }
+    own.entries.push(toEntry({ ...entry, run_id: entry.runId, seq: (own.entries.at(-1)?.seq ?? 0) + 1 }));
+    this.queue.push(entry);
+    this.schedule();
+  }
+
+  /**
+   * The entries this process recorded for a run, in order, without a round trip (what the
+   * agent loop reads after each call). A run recorded elsewhere is read with `getRun`.
+   */
+  entries(runId: string): LedgerEntry[] {
+    const own = this.own.get(runId);
+    if (!own)
+      throw new TallyError(
+        'RUN_NOT_IN_PROCESS',
+        `Run ${runId} was not recorded by this process; read it from ${this.path} with \`await ledger.getRun(runId)\`.`,
+        { runId },
+      );
+    return own.entries.map((entry) => ({ ...entry }));
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    // During an outage the pending retry writes everything.
+    const wait = this.outage
+      ? retryDelay(this.outage.attempts)
+      : this.lastFlushAt + GROUP_COMMIT_MS - performance.now();
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.writeQueued();
+      },
+      Math.max(0, wait),
+    );
+    this.timer.unref();
+  }
+
+  /** Writes what is queued now, after any batch in flight; true when it all committed. */
+  private writeQueued(): Promise<boolean> {
+    this.writing = this.writing.then(() => this.writeOnce());
+    return this.writing;
+  }
+
+  private async writeOnce(): Promise<boolean> {
+    if (this.queue.length === 0 && this.runQueue.length === 0) return true;
+    this.lastFlushAt = performance.now();
+    const runs = this.runQueue;
+    const rows = this.queue;
+    this.runQueue = [];
+    this.queue = [];
+    try {
+      await this.writeBatch(runs, rows);
+    } catch (error) {
+      // One transaction: nothing of the batch is in. Put it back in front, in order, and retry.
+      this.runQueue = runs.concat(this.runQueue);
+      this.queue = rows.concat(this.queue);
+      this.unavailable(rows, error);
+      return false;
+    }
+    this.available(rows);
+    return true;
+  }
+
+  private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      // Runs first: a run's row is in the same commit as its first entries.
+      if (runs.length > 0)
+        await client.query(
+          `INSERT INTO runs (id, agent, task, started_at, meta)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+           ON CONFLICT (id) DO NOTHING`,
+          [
+            runs.map((run) => run.id),
+            runs.map((run) => run.agent),
+            runs.map((run) => run.task),
+            runs.map((run) => run.startedAt),
+            runs.map((run) => run.meta),
+          ],
+        );
+      if (rows.length > 0) {
+        // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
+        // between two writers of the same runs): processes appending to one run take turns.
+        const runIds = [...new Set(rows.map((row) => row.runId))].sort();
+        for (const runId of runIds)
+          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [runId]);
+        const last = await client.query<{ id: string; seq: number }>(
+          `SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE run_id = id)::int AS seq
+             FROM unnest($1::text[]) AS id`,
+          [runIds],
+        );
+        const next = new Map(last.rows.map((row) => [row.id, Number(row.seq)]));
+        const seqs = rows.map((row) => {
+          const seq = (next.get(row.runId) ?? 0) + 1;
+          next.set(row.runId, seq);
+          return seq;
+        });
+        await client.query(
+          `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+          [
+            rows.map((row) => row.runId),
+            seqs,
+            rows.map((row) => row.ts),
+            rows.map((row) => row.kind),
+            rows.map((row) => row.name),
+            rows.map((row) => row.outcome),
+            rows.map((row) => row.data),
+          ],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      broken = true;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private unavailable(rows: QueuedEntry[], error: unknown): void {
+    const now = Date.now();
+    this.outage ??= { since: now, attempts: 0, runs: new Set() };
+    const outage = this.outage;
+    outage.attempts += 1;
+    for (const row of rows) outage.runs.add(row.runId);
+    if (!outage.reported && now - outage.since >= this.busyLimitMs) {
+      const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
+      outage.reported = new LedgerError(
+        'LEDGER_BUSY',
+        `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.queue.length} entries are held in memory and will be written when it answers.`,
+        { path: this.path, waitedMs: now - outage.since, queued: this.queue.length },
+      );
+      this.failOpen('ledger', 'ledger-unavailable');
+      this.onBusy?.(outage.reported);
+    }
+    this.schedule();
+  }
+
+  /** After an outage reported as LEDGER_BUSY, each run it held up gets a fail_open entry saying so. */
+  private available(rows: QueuedEntry[]): void {
+    const outage = this.outage;
+    if (!outage) return;
+    this.outage = undefined;
+    if (!outage.reported) return;
+    for (const row of rows) outage.runs.add(row.runId);
+    const waitedMs = Date.now() - outage.since;
+    for (const runId of outage.runs)
+      this.recorderFor(runId).append({
+        kind: 'fail_open',
+        name: 'ledger',
+        outcome: 'ledger-unavailable',
+        data: { component: 'ledger', why: 'ledger-unavailable', waitedMs },
+      });
+  }
+
+  /**
+   * Commits the queue, retrying an unreachable server at most `limitMs`. True once everything
+   * queued is in the database; false at the deadline (the entries stay queued and retried).
+   */
+  async commit(limitMs = this.busyLimitMs): Promise<boolean> {
+    const deadline = Date.now() + limitMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+      if ((await this.writeQueued()) && this.queue.length === 0 && this.runQueue.length === 0) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        this.schedule();
+        return false;
+      }
+      await new Promise((done) => setTimeout(done, Math.min(retryDelay(attempt), left)));
+    }
+  }
+
+  /** Reads see this process's appends: its queue is committed first (as SQLite's reads flush). */
+  private async read<T>(work: (query: Pool['query']) => Promise<T>): Promise<T> {
+    if (this.queue.length > 0 || this.runQueue.length > 0) await this.commit();
+    try {
+      return await work(this.pool.query.bind(this.pool) as Pool['query']);
+    } catch (error) {
+      if (error instanceof TallyError) throw error;
+      const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
+      throw new LedgerError(
+        'LEDGER_UNAVAILABLE',
+        `Cannot read the PostgreSQL ledger at ${this.path}: ${reason}.`,
+        {
+          path: this.path,
+        },
+      );
+    }
+  }
+
+  async hasRun(runId: string): Promise<boolean> {
+    if (this.own.get(runId)?.run) return true;
+    return this.read(
+      async (query) => (await query('SELECT 1 FROM runs WHERE id = $1', [runId])).rowCount !== 0,
+    );
+  }
+
+  async getRun(runId: string): Promise<RunRecord> {
+    return this.read(async (query) => {
+      const run = await query<RunRow>('SELECT * FROM runs WHERE id = $1', [runId]);
+      const row = run.rows[0];
+      if (!row) throw new RunNotFoundError(runId, this.path);
+      const entries = await query<EntryRow>('SELECT * FROM entries WHERE run_id = $1 ORDER BY seq', [runId]);
+      return { run: toRun(row), entries: entries.rows.map(toEntry) };
+    });
+  }
+
+  async listRuns(options: { limit?: number; since?: string; agent?: string } = {}): Promise<RunListing[]> {
+    return this.read(async (query) => {
+      const result = await query<
+        RunRow & {
+          ending_reason: string | null;
+          status: string | null;
+          ended_at: string | null;
+          tool_calls: number;
+        }
+      >(PG_LIST_RUNS_SQL, [options.since ?? '', options.agent ?? null, options.limit ?? null]);
+      return result.rows.map((row) => ({
+        ...toRun(row),
+        endingReason: row.ending_reason,
+        status: row.status,
+        endedAt: row.ended_at,
+        toolCalls: Number(row.tool_calls),
+      }));
+    });
+  }
+
+  async counts(since: string): Promise<LedgerCounts> {
+    return this.read(async (query) => {
+      const all = async (name: keyof typeof COUNT_SQL) =>
+        (await query(PG_COUNT_SQL[name], [since])).rows as Record<string, unknown>[];
+      const rows: CountRows = {
+        runsByEnding: await all('runsByEnding'),
+        fires: await all('fires'),
+        rejections: await all('rejections'),
+        chatTurns: await all('chatTurns'),
+        pathOutsideProject: [],
+        treeCalls: [],
+      };
+      if (rows.chatTurns.length > 0) {
+        rows.pathOutsideProject = await all('pathOutsideProject');
+        rows.treeCalls = await all('treeCalls');
+      }
+      return foldCounts(rows);
+    });
+  }
+
+  async entriesSince(since: string, kinds: EntryKind[]): Promise<LedgerEntry[]> {
+    return this.read(async (query) => {
+      const result = await query<EntryRow>(
+        'SELECT * FROM entries WHERE ts >= $1 AND kind = ANY($2::text[]) ORDER BY ts, run_id, seq',
+        [since, kinds],
+      );
+      return result.rows.map(toEntry);
+    });
+  }
+
+  /** Retention: removes the runs wholly before `before`, in one transaction that alone may delete. */
+  async purge(before: string, options: { dryRun?: boolean } = {}): Promise<PurgeResult> {
+    await this.commit();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const counted = await client.query<{ runs: number; entries: number }>(
+        `SELECT COUNT(*)::int AS runs,
+                (SELECT COUNT(*) FROM entries WHERE run_id IN (${PG_PURGEABLE}))::int AS entries
+           FROM (${PG_PURGEABLE}) p`,
+        [before],
+      );
+      const result = { runs: Number(counted.rows[0]?.runs), entries: Number(counted.rows[0]?.entries) };
+      if (!options.dryRun && result.runs > 0) {
+        // Lifts the append-only trigger for this transaction only (see postgres-schema.ts).
+        await client.query("SET LOCAL tally.purging = 'on'");
+        await client.query(`DELETE FROM entries WHERE run_id IN (${PG_PURGEABLE})`, [before]);
+        await client.query(`DELETE FROM runs WHERE id IN (${PG_PURGEABLE})`, [before]);
+      }
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Gives purged rows' space back for reuse (VACUUM; the server keeps the files). */
+  async vacuum(): Promise<void> {
+    await this.read(async (query) => {
+      await query('VACUUM (ANALYZE) entries');
+      await query('VACUUM (ANALYZE) runs');
+    });
+  }
+
+  /** The ledger's own invariants (PostgreSQL checks its pages itself); empty when all hold. */
+  async check(limit = 20): Promise<LedgerProblem[]> {
+    return this.read(async (query) => {
+      const problems: LedgerProblem[] = [];
+      const version = Number((await query('SELECT version FROM tally_schema')).rows[0]?.version ?? 0);
+      if (version > POSTGRES_SCHEMA_VERSION)
+        problems.push({
+          check: 'schema',
+          message: `schema version ${version} is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
+        });
+      const triggers = new Set(
+        (await query<{ tgname: string }>('SELECT tgname FROM pg_trigger WHERE NOT tgisinternal')).rows.map(
+          (row) => row.tgname,
+        ),
+      );
+      for (const trigger of ['entries_append_only', 'runs_append_only'])
+        if (!triggers.has(trigger))
+          problems.push({ check: 'schema', message: `the append-only trigger ${trigger} is missing` });
+      for (const row of (
+        await query(
+          `SELECT run_id, COUNT(*)::int AS n FROM entries e WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = e.run_id)
+            GROUP BY run_id LIMIT ${limit}`,
+        )
+      ).rows)
+        problems.push({
+          check: 'runs',
+          message: `${row.n} entries of run ${row.run_id}, which has no start row`,
+        });
+      for (const row of (
+        await query(
+          `SELECT run_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*)::int AS n,
+                  COUNT(*) FILTER (WHERE kind = 'end')::int AS ends
+             FROM entries GROUP BY run_id
+           HAVING MIN(seq) <> 1 OR MAX(seq) <> COUNT(*) OR COUNT(*) FILTER (WHERE kind = 'end') > 1 LIMIT ${limit}`,
+        )
+      ).rows) {
+        if (row.first !== 1 || row.last !== row.n)
+          problems.push({
+            check: 'sequence',
+            message: `run ${row.run_id}: ${row.n} entries numbered ${row.first}..${row.last} (a gap or a duplicate)`,
+          });
+        if (Number(row.ends) > 1)
+          problems.push({ check: 'end', message: `run ${row.run_id} has ${row.ends} end entries` });
+      }
+      for (const row of (
+        await query(
+          `SELECT kind, COUNT(*)::int AS n FROM entries WHERE NOT (kind = ANY($1::text[])) GROUP BY kind LIMIT ${limit}`,
+          [[...ENTRY_KINDS]],
+        )
+      ).rows)
+        problems.push({ check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` });
+      return problems;
+    });
+  }
+
+  async *exportRuns(batch = 200): AsyncGenerator<StoredRun[]> {
+    let after = '';
+    for (;;) {
+      const runs = await this.read((query) =>
+        query<RunRow>('SELECT * FROM runs WHERE id > $1 ORDER BY id LIMIT $2', [after, batch]),
+      );
+      if (runs.rows.length === 0) return;
+      after = (runs.rows.at(-1) as RunRow).id;
+      const entries = await this.read((query) =>
+        query<EntryRow>('SELECT * FROM entries WHERE run_id = ANY($1::text[]) ORDER BY run_id, seq', [
+          runs.rows.map((row) => row.id),
+        ]),
+      );
+      const byRun = new Map<string, StoredRun['entries']>();
+      for (const { run_id, ...entry } of entries.rows) {
+        const list = byRun.get(run_id) ?? [];
+        list.push({ ...entry, seq: Number(entry.seq) });
+        byRun.set(run_id, list);
+      }
+      yield runs.rows.map((row) => ({
+        id: row.id,
+        agent: row.agent,
+        task: row.task,
+        startedAt: row.started_at,
+        meta: row.meta,
+        entries: byRun.get(row.id) ?? [],
+      }));
+    }
+  }
+
+  /** Runs and entries as stored elsewhere (seq kept); those already here are skipped. */
+  async importRuns(runs: StoredRun[]): Promise<ImportResult> {
+    await this.commit();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const inserted = await client.query(
+        `INSERT INTO runs (id, agent, task, started_at, meta)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          runs.map((run) => run.id),
+          runs.map((run) => run.agent),
+          runs.map((run) => run.task),
+          runs.map((run) => run.startedAt),
+          runs.map((run) => run.meta),
+        ],
+      );
+      const entries = runs.flatMap((run) => run.entries.map((entry) => ({ runId: run.id, ...entry })));
+      const added = await client.query(
+        `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+         ON CONFLICT (run_id, seq) DO NOTHING`,
+        [
+          entries.map((entry) => entry.runId),
+          entries.map((entry) => entry.seq),
+          entries.map((entry) => entry.ts),
+          entries.map((entry) => entry.kind),
+          entries.map((entry) => entry.name),
+          entries.map((entry) => entry.outcome),
+          entries.map((entry) => entry.data),
+        ],
+      );
+      await client.query('COMMIT');
+      return { runs: inserted.rowCount ?? 0, entries: added.rowCount ?? 0 };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Commits what is queued (retrying up to the busy limit) and closes the pool; LEDGER_BUSY if it never went in. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    process.removeListener('exit', this.warnOnExit);
+    try {
+      if (!(await this.commit())) {
+        this.failOpen('ledger', 'ledger-unavailable');
+        const lost = this.queue.length + this.runQueue.length;
+        throw (
+          this.outage?.reported ??
+          new LedgerError(
+            'LEDGER_BUSY',
+            `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they could not be written.`,
+            { path: this.path, queued: lost },
+          )
+        );
+      }
+    } finally {
+      this.closed = true;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      await this.pool.end().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * The PostgreSQL ledger's migrations, versioned in the package like SQLite's (schema.ts): each
+ * takes a database from the version before it to its own; `tally_schema` holds the version.
+ * Columns mirror the SQLite ledger's so `tally ledger copy` moves rows unchanged: JSON stays
+ * text (byte for byte what was written; queries cast it to jsonb), times stay ISO text.
+ */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  // 1: the tables, their indexes, and append-only enforced by the database itself. A purge lifts
+  // it for its own transaction only (SET LOCAL tally.purging), never for another connection.
+  [
+    `CREATE TABLE IF NOT EXISTS runs (
+       id TEXT PRIMARY KEY,
+       agent TEXT NOT NULL,
+       task TEXT NOT NULL,
+       started_at TEXT NOT NULL,
+       meta TEXT NOT NULL DEFAULT '{}'
+     )`,
+    `CREATE TABLE IF NOT EXISTS entries (
+       run_id TEXT NOT NULL,
+       seq INTEGER NOT NULL,
+       ts TEXT NOT NULL,
+       kind TEXT NOT NULL,
+       name TEXT,
+       outcome TEXT,
+       data TEXT NOT NULL,
+       PRIMARY KEY (run_id, seq)
+     )`,
+    'CREATE INDEX IF NOT EXISTS entries_run_kind ON entries (run_id, kind)',
+    'CREATE INDEX IF NOT EXISTS entries_kind_outcome_ts ON entries (kind, outcome, ts, name)',
+    'CREATE INDEX IF NOT EXISTS runs_started_at ON runs (started_at)',
+    `CREATE OR REPLACE FUNCTION tally_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_OP = 'DELETE' AND current_setting('tally.purging', true) = 'on' THEN RETURN OLD; END IF;
+       RAISE EXCEPTION 'ledger % are append-only', TG_TABLE_NAME;
+     END $$`,
+    `CREATE TRIGGER entries_append_only BEFORE UPDATE OR DELETE ON entries
+       FOR EACH ROW EXECUTE FUNCTION tally_append_only()`,
+    `CREATE TRIGGER runs_append_only BEFORE UPDATE OR DELETE ON runs
+       FOR EACH ROW EXECUTE FUNCTION tally_append_only()`,
+  ],
+];
+
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The advisory lock key that serializes migrations across processes ("tally" in ASCII). */
+const MIGRATION_LOCK = 0x74616c6c79;
+
+/**
+ * Brings the database to POSTGRES_SCHEMA_VERSION: the migrations it lacks, in order, in one
+ * transaction under an advisory lock, so several processes opening a fresh database at once
+ * migrate it exactly once. Returns the version found (higher than ours: a newer Tally wrote it).
+ */
+export async function applyPostgresSchema(client: PoolClient): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS tally_schema (version INTEGER NOT NULL)');
+    const found = await client.query<{ version: number }>('SELECT version FROM tally_schema');
+    const at = found.rows[0]?.version ?? 0;
+    if (at < POSTGRES_SCHEMA_VERSION) {
+      for (const statement of MIGRATIONS.slice(at).flat()) await client.query(statement);
+      if (found.rows.length === 0)
+        await client.query('INSERT INTO tally_schema (version) VALUES ($1)', [POSTGRES_SCHEMA_VERSION]);
+      else await client.query('UPDATE tally_schema SET version = $1', [POSTGRES_SCHEMA_VERSION]);
+    }
+    await client.query('COMMIT');
+    return at;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,155 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRunIdGenerator } from '../ids.js';
+import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
+import type { EntryKind, LedgerEntry, NewEntry } from './entry.js';
+
+export interface StartRunOptions {
+  agent: string;
+  task: string;
+  meta?: Record<string, unknown>;
+  redaction?: RedactorOptions;
+  /** Values known to be secret (a recipe's password, a session cookie): scrubbed wherever they reappear. */
+  knownSecrets?: Iterable<string>;
+}
+
+/** Appends entries for one run. Everything passes through the run's redactor first. */
+export interface RunRecorder {
+  readonly runId: string;
+  readonly redactor: Redactor;
+  /** Queues the entry (already redacted); it is written before any read and within one event-loop turn. */
+  append(entry: NewEntry): void;
+  entries(): LedgerEntry[];
+  /** Commits everything queued (see `Ledger.commit`): false if the store stayed unavailable past the limit. */
+  commit(limitMs?: number): Promise<boolean>;
+}
+
+/** A run's start row as it is queued for the store: already redacted, meta as JSON text. */
+export interface QueuedRun {
+  id: string;
+  agent: string;
+  task: string;
+  startedAt: string;
+  meta: string;
+}
+
+/** An entry as it is queued for the store: already redacted, data as JSON text; its seq comes at commit. */
+export interface QueuedEntry {
+  runId: string;
+  ts: string;
+  kind: string;
+  name: string | null;
+  outcome: string | null;
+  data: string;
+}
+
+/** A stored entry row (either backend): what `toEntry` turns into a LedgerEntry. */
+export interface EntryRow {
+  run_id: string;
+  seq: number;
+  ts: string;
+  kind: string;
+  name: string | null;
+  outcome: string | null;
+  data: string;
+}
+
+export interface RunRow {
+  id: string;
+  agent: string;
+  task: string;
+  started_at: string;
+  meta: string;
+}
+
+/** A run as `tally ledger copy` moves it: the stored rows as they are, seq and JSON text kept. */
+export interface StoredRun extends QueuedRun {
+  entries: Omit<EntryRow, 'run_id'>[];
+}
+
+/** What `importRuns` added: rows already in the target (same run id, same seq) are skipped. */
+export interface ImportResult {
+  runs: number;
+  entries: number;
+}
+
+export function toEntry(row: EntryRow): LedgerEntry {
+  return {
+    runId: row.run_id,
+    seq: Number(row.seq),
+    ts: row.ts,
+    kind: row.kind as EntryKind,
+    ...(row.name === null ? {} : { name: row.name }),
+    ...(row.outcome === null ? {} : { outcome: row.outcome }),
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+export function toRun(row: RunRow): import('./entry.js').RunInfo {
+  return {
+    id: row.id,
+    agent: row.agent,
+    task: row.task,
+    startedAt: row.started_at,
+    meta: JSON.parse(row.meta) as Record<string, unknown>,
+  };
+}
+
+/**
+ * The services every backend shares, in front of its store: run ids, recorders, and redaction
+ * before anything is queued — a store (SQLite, PostgreSQL) only ever sees scrubbed rows.
+ */
+export abstract class RecordingLedger {
+  private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
+  private readonly newRunId = createRunIdGenerator();
+
+  /** Queues a run's start row (already redacted) for the next commit. */
+  protected abstract queueRun(run: QueuedRun): void;
+  /** Queues an entry (already redacted) for the next commit. */
+  protected abstract queueEntry(entry: QueuedEntry): void;
+  /** A run's entries as this process sees them, in order (see each backend). */
+  abstract entries(runId: string): LedgerEntry[];
+  abstract commit(limitMs?: number): Promise<boolean>;
+
+  /**
+   * Runs `work` with values known to be secret: every run it starts (however deep, e.g. in
+   * an agent loop) scrubs them wherever they reappear. Scoped to `work`'s async calls only.
+   */
+  withKnownSecrets<T>(secrets: Iterable<string>, work: () => T): T {
+    return this.secretsScope.run([...(this.secretsScope.getStore() ?? []), ...secrets], work);
+  }
+
+  startRun(options: StartRunOptions): RunRecorder {
+    const redactor = createRedactor({
+      ...options.redaction,
+      knownSecrets: [...(options.knownSecrets ?? []), ...(this.secretsScope.getStore() ?? [])],
+    });
+    const runId = this.newRunId();
+    this.queueRun({
+      id: runId,
+      agent: options.agent,
+      task: redactor.redactText(options.task),
+      startedAt: new Date().toISOString(),
+      meta: JSON.stringify(redactor.redact(options.meta ?? {})),
+    });
+    return this.recorderFor(runId, redactor);
+  }
+
+  /** Append to an existing run, e.g. from a second process that shares the run id. */
+  recorderFor(runId: string, redactor: Redactor = createRedactor()): RunRecorder {
+    return {
+      runId,
+      redactor,
+      append: (entry) =>
+        this.queueEntry({
+          runId,
+          ts: new Date().toISOString(),
+          kind: entry.kind,
+          name: entry.name ?? null,
+          outcome: entry.outcome ?? null,
+          data: JSON.stringify(redactor.redact(entry.data)),
+        }),
+      entries: () => this.entries(runId),
+      commit: (limitMs) => this.commit(limitMs),
+    };
+  }
+}

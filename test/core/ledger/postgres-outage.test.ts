@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerError } from '../../../src/core/errors.js';
+import { openLedger } from '../../../src/core/ledger/ledger.js';
+import { tempDir } from '../../helpers.js';
+import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
+
+const skip = postgresUnavailable();
+const suite = skip ? describe.skip : describe;
+
+suite('PostgreSQL ledger: a server that goes away during a run', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('holds the entries, reports LEDGER_BUSY once past the limit, writes them all when it is back', async () => {
+    const url = server.createDatabase('outage').replace('postgres@', 'postgres:pw-OUTAGE-SECRET@');
+    const reported: LedgerError[] = [];
+    const ledger = await openLedger(url, {
+      busyLimitMs: 300,
+      onBusy: (error) => reported.push(error),
+      failOpenLog: `${tempDir()}/fail-open.jsonl`,
+    });
+    const run = ledger.startRun({ agent: 'a', task: 't' });
+    run.append({ kind: 'tool_call', name: 'before', outcome: 'ok', data: {} });
+    expect(await run.commit()).toBe(true);
+    server.halt();
+    try {
+      for (const name of ['during1', 'during2', 'during3'])
+        run.append({ kind: 'tool_call', name, outcome: 'ok', data: {} });
+      // The run's own view never waits for the server.
+      expect(run.entries().map((entry) => entry.name)).toEqual(['before', 'during1', 'during2', 'during3']);
+      expect(await run.commit(1500)).toBe(false);
+      expect(reported.map((error) => error.code)).toEqual(['LEDGER_BUSY']);
+      expect(reported[0]?.message).toContain('postgres://postgres:***@');
+      expect(reported[0]?.message).not.toContain('pw-OUTAGE-SECRET');
+    } finally {
+      server.resume();
+    }
+    expect(await run.commit(10_000)).toBe(true);
+    const { entries } = await ledger.getRun(run.runId);
+    expect(entries.map((entry) => [entry.seq, entry.name])).toEqual([
+      [1, 'before'],
+      [2, 'during1'],
+      [3, 'during2'],
+      [4, 'during3'],
+      [5, 'ledger'],
+    ]);
+    expect(entries[4]).toMatchObject({ kind: 'fail_open', outcome: 'ledger-unavailable' });
+    await ledger.close();
+  }, 60_000);
+});
