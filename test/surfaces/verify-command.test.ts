@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/core/sqlite/open-sqlite.js';
+import { type DemoApp, startDemoApp } from '../../src/demo-app/server.js';
 import { EXIT } from '../../src/surfaces/cli/exit-codes.js';
 import { type AimockServer, startAimock } from '../../src/testing/aimock.js';
 import { sampleProject } from '../agents/coder/coder-fixtures.js';
 import { runTally, tempDir } from '../helpers.js';
-import { type DemoApp, startDemoApp } from '../../src/demo-app/server.js';
 import { BUNDLED_HAR } from '../packs/http/demo-fixtures.js';
 
 interface VerifyJson {
@@ -33,6 +33,24 @@ function editedCopy(ledger: string, sql: string, params: unknown[] = []): string
     database.close();
   }
   return copy;
+}
+
+/** Deletes a resource through the demo app's API as a user's own script would: log in, read the CSRF token, DELETE. */
+async function deleteThroughApi(baseUrl: string, path: string): Promise<number> {
+  const login = await fetch(`${baseUrl}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'demo@tally.test', password: 'demo-password' }),
+    redirect: 'manual',
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const page = await (await fetch(`${baseUrl}/projects`, { headers: { cookie } })).text();
+  const csrf = /name="csrf-token" content="([^"]+)"/.exec(page)?.[1] ?? '';
+  const deleted = await fetch(`${baseUrl}${path}`, {
+    method: 'DELETE',
+    headers: { cookie, 'x-csrf-token': csrf },
+  });
+  return deleted.status;
 }
 
 async function verify(ledger: string, runId: string, ...extra: string[]) {
@@ -123,9 +141,21 @@ describe('tally verify: a past run recomputed from its ledger alone', () => {
     expect(code).toBe(EXIT.notReproduced);
     expect(json.recomputed).toMatchObject({ status: 'partial', verified: 1, dropped: 1 });
     const whats = json.mismatches.map((one) => `#${one.seq} ${one.kind}: ${one.what}`);
-    expect(whats).toContain(`#${effectSeq} missing: entry #${effectSeq} is not in the ledger (removed after the run)`);
-    expect(whats.some((what) => what.startsWith(`#${claimSeq} claim:`) && /recorded verified, but the ledger makes it dropped: this run has no effect on/.test(what))).toBe(true);
-    expect(whats.some((what) => / end: the end entry records status success, the ledger gives partial$/.test(what))).toBe(true);
+    expect(whats).toContain(
+      `#${effectSeq} missing: entry #${effectSeq} is not in the ledger (removed after the run)`,
+    );
+    expect(
+      whats.some(
+        (what) =>
+          what.startsWith(`#${claimSeq} claim:`) &&
+          /recorded verified, but the ledger makes it dropped: this run has no effect on/.test(what),
+      ),
+    ).toBe(true);
+    expect(
+      whats.some((what) =>
+        / end: the end entry records status success, the ledger gives partial$/.test(what),
+      ),
+    ).toBe(true);
   });
 
   it('a status edited in the end entry: the one mismatch is the end entry', async () => {
@@ -137,7 +167,34 @@ describe('tally verify: a past run recomputed from its ledger alone', () => {
     const { code, json } = await verify(edited, runId);
     expect(code).toBe(EXIT.notReproduced);
     expect(json.mismatches).toHaveLength(1);
-    expect(json.mismatches[0]).toMatchObject({ kind: 'end', what: 'the end entry records status partial, the ledger gives success' });
+    expect(json.mismatches[0]).toMatchObject({
+      kind: 'end',
+      what: 'the end entry records status partial, the ledger gives success',
+    });
+  });
+
+  it('--live: unchanged resources pass; a suite deleted through the API afterwards is reported as drift, exit 4', async () => {
+    const before = await verify(ledger, runId, '--live');
+    expect(before.code, before.stderr).toBe(EXIT.ok);
+    const live = (before.json as unknown as { live: { key: string; state: string; what: string }[] }).live;
+    expect(live).toHaveLength(2);
+    expect(live.every((check) => check.state === 'unchanged')).toBe(true);
+    const gone = live[0]?.key as string;
+    expect(await deleteThroughApi(app.url, gone)).toBeLessThan(300);
+    const after = await verify(ledger, runId, '--live');
+    expect(after.code).toBe(EXIT.notReproduced);
+    // The ledger still reproduces its verdict: it is today's state that moved.
+    expect(after.json.matches).toBe(true);
+    const checks = (
+      after.json as unknown as { live: { key: string; state: string; what: string }[]; drifted: boolean }
+    ).live;
+    expect(checks.find((check) => check.key === gone)).toMatchObject({
+      state: 'drifted',
+      what: `GET ${gone} → 404: gone`,
+    });
+    expect(checks.filter((check) => check.state === 'unchanged')).toHaveLength(1);
+    const text = await runTally(['--ledger', ledger, 'verify', runId, '--live']);
+    expect(text.stdout).toContain(`✗ created http ${gone} (suite): GET ${gone} → 404: gone`);
   });
 
   it('an unknown run is RUN_NOT_FOUND (exit 2); a ledger that is not a database is exit 3', async () => {
@@ -159,7 +216,9 @@ describe('tally verify: Coder and Scout runs', () => {
     server = await startAimock<LLMock>((mock) => {
       mock.onToolResult('call_verify_write', { content: 'I created src/verified.ts.' });
       mock.onMessage('add src/verified.ts', {
-        toolCalls: [call('call_verify_write', 'fs_write', { path: 'src/verified.ts', content: 'export {};\n' })],
+        toolCalls: [
+          call('call_verify_write', 'fs_write', { path: 'src/verified.ts', content: 'export {};\n' }),
+        ],
       });
     });
   });
@@ -181,6 +240,23 @@ describe('tally verify: Coder and Scout runs', () => {
     expect(json.mismatches).toEqual([]);
     expect(code).toBe(EXIT.ok);
     expect(json.recomputed?.status).toBe(run?.status);
+    expect(json.notRechecked).toContain(
+      "the agent's review is taken as recorded (it may only lower the status)",
+    );
+    // --live: the file the turn wrote, by its recorded sha256 (the run's root from its meta).
+    expect((await verify(ledger, run?.id as string, '--live')).code).toBe(EXIT.ok);
+    writeFileSync(join(root, 'src', 'verified.ts'), 'export const changed = 1;\n');
+    const drifted = await verify(ledger, run?.id as string, '--live');
+    expect(drifted.code).toBe(EXIT.notReproduced);
+    expect(
+      (drifted.json as unknown as { live: { key: string; state: string; what: string }[] }).live,
+    ).toContainEqual(
+      expect.objectContaining({
+        key: 'src/verified.ts',
+        state: 'drifted',
+        what: expect.stringMatching(/^sha256 now [0-9a-f]{12}, the run left [0-9a-f]{12}$/),
+      }),
+    );
   });
 
   it('a Scout run (deterministic) is reproduced', async () => {
@@ -191,7 +267,9 @@ describe('tally verify: Coder and Scout runs', () => {
       '---\nid: PLAN-release\nkind: plan\ndate: 2026-01-01\nkeywords: [release, version]\nlinks: {}\nstatus: active\n---\nTo release a version, run `npm version patch` and push the tag.\n',
     );
     const ledger = join(tempDir(), 'scout.db');
-    const scout = await runTally(['--ledger', ledger, 'scout', 'release a version', '--root', root], { cwd: root });
+    const scout = await runTally(['--ledger', ledger, 'scout', 'release a version', '--root', root], {
+      cwd: root,
+    });
     expect(scout.code, scout.stderr).toBeLessThan(2);
     const runs = await runTally(['--ledger', ledger, 'runs', '--json']);
     const [run] = JSON.parse(runs.stdout) as { id: string; agent: string; status: string }[];
@@ -200,5 +278,13 @@ describe('tally verify: Coder and Scout runs', () => {
     expect(json.mismatches).toEqual([]);
     expect(code).toBe(EXIT.ok);
     expect(json.recomputed?.status).toBe(run?.status);
+    // --live: the records its answer rests on, unchanged; then one edited.
+    expect((await verify(ledger, run?.id as string, '--live', '--root', root)).code).toBe(EXIT.ok);
+    writeFileSync(join(root, 'plans', 'release.md'), 'edited since\n');
+    const drifted = await verify(ledger, run?.id as string, '--live', '--root', root);
+    expect(drifted.code).toBe(EXIT.notReproduced);
+    expect((drifted.json as unknown as { live: { key: string; state: string }[] }).live).toContainEqual(
+      expect.objectContaining({ key: 'plans/release.md', state: 'drifted' }),
+    );
   });
 });

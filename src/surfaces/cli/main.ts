@@ -63,6 +63,7 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
       '--live',
       "also re-check today's state: created resources, files and records unchanged since the run",
     )
+    .option('--root <dir>', "--live: the project (files) or records root (default: the run's, else here)")
     .option('--login <recipe>', "--live: login recipe for the run's API (default: the run's)")
     .option('--header <header>', '--live: extra request header "Name: value"', collect)
     .option('--json', 'machine-readable output')

@@ -1,11 +1,19 @@
 import type { Command } from 'commander';
+import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { readRunForVerify } from '../../core/agent/read-run-for-verify.js';
 import {
   type RecomputedRun,
   recomputeVerdict,
   type VerdictSummary,
 } from '../../core/agent/recompute-verdict.js';
+import type { NetEffects } from '../../core/effects.js';
+import type { RunRecord } from '../../core/ledger/entry.js';
+import { type EffectRechecker, type LiveCheck, recheckEffects } from '../../core/recheck-effects.js';
+import { httpRechecker } from '../../packs/http/recheck-resource.js';
+import { recordRechecker } from '../../packs/records/recheck-record.js';
+import { fileRechecker } from '../../packs/workspace/recheck-file.js';
 import { EXIT } from './exit-codes.js';
+import { headersFrom, loginFrom } from './fish-options.js';
 import { findRun, ledgerPathHolding } from './known-ledgers.js';
 import { openExistingLedgerAt } from './open-ledger.js';
 import { verifierFor } from './verify-rules.js';
@@ -13,6 +21,39 @@ import { verifierFor } from './verify-rules.js';
 export interface VerifyFlags {
   json?: boolean;
   live?: boolean;
+  root?: string;
+  login?: string;
+  header?: string[];
+}
+
+/** The packs' re-checks, wired to what the run recorded (its base URL, captures, login, root). */
+async function recheckersFor(
+  run: RunRecord,
+  net: NetEffects,
+  options: VerifyFlags,
+): Promise<EffectRechecker[]> {
+  const meta = run.run.meta as {
+    root?: unknown;
+    baseUrl?: string;
+    captures?: string[];
+    specs?: string[];
+    login?: string;
+  };
+  const root = options.root ?? (typeof meta.root === 'string' ? meta.root : process.cwd());
+  const checkers = [fileRechecker(root), recordRechecker(root)];
+  if ([...net.values()].some((effect) => effect.space === 'http' && effect.change !== undefined)) {
+    // The same session `fish cleanup` opens: the run's captures, base URL and login, or the flags.
+    const headers = headersFrom(options.header);
+    const context = await buildFishContext({
+      captures: meta.captures ?? [],
+      ...(meta.specs ? { specs: meta.specs } : {}),
+      ...(meta.baseUrl ? { baseUrl: meta.baseUrl } : {}),
+      ...loginFrom(options.login ?? meta.login),
+      ...(headers ? { headers } : {}),
+    });
+    checkers.push(httpRechecker(context.client));
+  }
+  return checkers;
 }
 
 function line(verdict: VerdictSummary | undefined): string {
@@ -43,6 +84,21 @@ export function formatVerify(result: RecomputedRun, ledgerPath: string): string 
   return `${out.join('\n')}\n`;
 }
 
+const MARK = { unchanged: '✓', drifted: '✗', unchecked: '?' } as const;
+
+export function formatLive(checks: readonly LiveCheck[]): string {
+  const drifted = checks.filter((check) => check.state === 'drifted').length;
+  const unchecked = checks.filter((check) => check.state === 'unchecked').length;
+  const out = [
+    `Live (today's state): ${checks.length} resource${checks.length === 1 ? '' : 's'}, ${drifted} drifted${unchecked ? `, ${unchecked} not checkable` : ''}`,
+  ];
+  for (const check of checks)
+    out.push(
+      `  ${MARK[check.state]} ${check.effect} ${check.space} ${check.key}${check.type ? ` (${check.type})` : ''}: ${check.what}`,
+    );
+  return `${out.join('\n')}\n`;
+}
+
 /** `tally verify RUN`: the run's verdict recomputed from its ledger entries, compared with its end entry. */
 export default async function verifyCommand(
   runId: string,
@@ -55,17 +111,24 @@ export default async function verifyCommand(
   const ledger = openExistingLedgerAt(path as string);
   if (!ledger) findRun(command, runId);
   let result: RecomputedRun;
+  let run: RunRecord;
   try {
-    const run = await readRunForVerify(ledger as NonNullable<typeof ledger>, runId);
+    run = await readRunForVerify(ledger as NonNullable<typeof ledger>, runId);
     const verifier = verifierFor(run.run.agent);
     result = await recomputeVerdict(run, verifier ? { verifier } : {});
   } finally {
     ledger?.close();
   }
+  const live = options.live
+    ? await recheckEffects(result.net, await recheckersFor(run, result.net, options))
+    : undefined;
+  const drifted = live?.some((check) => check.state === 'drifted') ?? false;
   const json = options.json || command.optsWithGlobals().json;
   if (json) {
     const { net: _net, ...rest } = result;
-    process.stdout.write(`${JSON.stringify({ ledger: path, ...rest }, null, 2)}\n`);
-  } else process.stdout.write(formatVerify(result, path as string));
-  return result.matches ? EXIT.ok : EXIT.notReproduced;
+    process.stdout.write(
+      `${JSON.stringify({ ledger: path, ...rest, ...(live ? { live, drifted } : {}) }, null, 2)}\n`,
+    );
+  } else process.stdout.write(`${formatVerify(result, path as string)}${live ? formatLive(live) : ''}`);
+  return result.matches && !drifted ? EXIT.ok : EXIT.notReproduced;
 }
