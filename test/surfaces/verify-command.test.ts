@@ -197,6 +197,18 @@ describe('tally verify: a past run recomputed from its ledger alone', () => {
     expect(text.stdout).toContain(`✗ created http ${gone} (suite): GET ${gone} → 404: gone`);
   });
 
+  it("--live on a cleanup run: opened through the cleaned run's session, its deletions still hold", async () => {
+    const env = { XDG_STATE_HOME: tempDir('tally-state-') };
+    const cleanup = await runTally(['--ledger', ledger, 'fish', 'cleanup', runId, '--json'], { env });
+    const cleanupRun = (JSON.parse(cleanup.stdout) as { runId: string }).runId;
+    const { code, json } = await verify(ledger, cleanupRun, '--live');
+    expect(code, JSON.stringify(json)).toBe(EXIT.ok);
+    const live = (json as unknown as { live: { effect: string; state: string; what: string }[] }).live;
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((check) => check.effect === 'deleted' && check.state === 'unchanged')).toBe(true);
+    expect(live[0]?.what).toMatch(/→ 404: still gone$/);
+  });
+
   it('an unknown run is RUN_NOT_FOUND (exit 2); a ledger that is not a database is exit 3', async () => {
     const unknown = await runTally(['--ledger', ledger, 'verify', 'run_nope']);
     expect(unknown.code).toBe(EXIT.usage);

@@ -64,6 +64,8 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
       "also re-check today's state: created resources, files and records unchanged since the run",
     )
     .option('--root <dir>', "--live: the project (files) or records root (default: the run's, else here)")
+    .option('--captures <paths>', "--live: captures for the run's API session (default: the run's)", collect)
+    .option('--base-url <url>', "--live: the API's base URL (default: the run's)", parseBaseUrl)
     .option('--login <recipe>', "--live: login recipe for the run's API (default: the run's)")
     .option('--header <header>', '--live: extra request header "Name: value"', collect)
     .option('--json', 'machine-readable output')

@@ -7,7 +7,6 @@ import {
   type VerdictSummary,
 } from '../../core/agent/recompute-verdict.js';
 import type { NetEffects } from '../../core/effects.js';
-import type { RunRecord } from '../../core/ledger/entry.js';
 import { type EffectRechecker, type LiveCheck, recheckEffects } from '../../core/recheck-effects.js';
 import { httpRechecker } from '../../packs/http/recheck-resource.js';
 import { recordRechecker } from '../../packs/records/recheck-record.js';
@@ -24,30 +23,50 @@ export interface VerifyFlags {
   root?: string;
   login?: string;
   header?: string[];
+  captures?: string[];
+  baseUrl?: string;
+}
+
+/** What a session to the run's API is opened from: its own meta, or (a cleanup run) the cleaned run's. */
+interface SessionMeta {
+  root?: unknown;
+  baseUrl?: string;
+  captures?: string[];
+  specs?: string[];
+  login?: string;
+  cleans?: string;
+}
+
+/** HTTP effects marked as not checkable, with why (never reported unchanged). */
+function uncheckable(why: string): EffectRechecker {
+  return { space: 'http', recheck: async () => ({ state: 'unchecked', what: why }) };
 }
 
 /** The packs' re-checks, wired to what the run recorded (its base URL, captures, login, root). */
 async function recheckersFor(
-  run: RunRecord,
+  meta: SessionMeta,
   net: NetEffects,
   options: VerifyFlags,
 ): Promise<EffectRechecker[]> {
-  const meta = run.run.meta as {
-    root?: unknown;
-    baseUrl?: string;
-    captures?: string[];
-    specs?: string[];
-    login?: string;
-  };
   const root = options.root ?? (typeof meta.root === 'string' ? meta.root : process.cwd());
   const checkers = [fileRechecker(root), recordRechecker(root)];
   if ([...net.values()].some((effect) => effect.space === 'http' && effect.change !== undefined)) {
     // The same session `fish cleanup` opens: the run's captures, base URL and login, or the flags.
     const headers = headersFrom(options.header);
+    const captures = options.captures ?? meta.captures ?? [];
+    if (captures.length === 0 && !meta.specs) {
+      checkers.push(
+        uncheckable(
+          'the run recorded no captures or OpenAPI documents to open a session with; pass --captures',
+        ),
+      );
+      return checkers;
+    }
+    const baseUrl = options.baseUrl ?? meta.baseUrl;
     const context = await buildFishContext({
-      captures: meta.captures ?? [],
+      captures,
       ...(meta.specs ? { specs: meta.specs } : {}),
-      ...(meta.baseUrl ? { baseUrl: meta.baseUrl } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
       ...loginFrom(options.login ?? meta.login),
       ...(headers ? { headers } : {}),
     });
@@ -111,16 +130,20 @@ export default async function verifyCommand(
   const ledger = openExistingLedgerAt(path as string);
   if (!ledger) findRun(command, runId);
   let result: RecomputedRun;
-  let run: RunRecord;
+  let meta: SessionMeta;
   try {
-    run = await readRunForVerify(ledger as NonNullable<typeof ledger>, runId);
+    const run = await readRunForVerify(ledger as NonNullable<typeof ledger>, runId);
     const verifier = verifierFor(run.run.agent);
     result = await recomputeVerdict(run, verifier ? { verifier } : {});
+    meta = run.run.meta as SessionMeta;
+    // A cleanup run acted through the session of the run it cleaned: its captures and login.
+    if (options.live && !meta.captures && typeof meta.cleans === 'string' && ledger?.hasRun(meta.cleans))
+      meta = { ...(await readRunForVerify(ledger, meta.cleans)).run.meta, ...meta } as SessionMeta;
   } finally {
     ledger?.close();
   }
   const live = options.live
-    ? await recheckEffects(result.net, await recheckersFor(run, result.net, options))
+    ? await recheckEffects(result.net, await recheckersFor(meta, result.net, options))
     : undefined;
   const drifted = live?.some((check) => check.state === 'drifted') ?? false;
   const json = options.json || command.optsWithGlobals().json;

@@ -61,6 +61,14 @@ const SCRIPTS: Record<string, { steps: ScriptStep[]; status: string }> = {
     ],
     status: 'partial',
   },
+  'a rejected finish, then a verified one (two claim batches)': {
+    steps: [
+      finish('Stored z.', [{ target: 'z' }]),
+      callTool('put_item', { id: 'a', value: '1' }),
+      finish('Stored a.', [{ target: 'a' }]),
+    ],
+    status: 'success',
+  },
   stopped: {
     steps: [callTool('put_item', { id: 'a', value: '1' }), callTool('stop', { reason: 'enough' })],
     status: 'failed',
