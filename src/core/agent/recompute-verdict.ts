@@ -218,7 +218,29 @@ export async function recomputeVerdict(
   let verdicts: ClaimVerdict[] = [];
   if (ending === 'finish') {
     const verifier = options.verifier ?? verifyAgainstEffects();
-    verdicts = await verifier(claimEntries.map(claimOf), evidenceView(run.run.id, before, new Set()));
+    const claims = claimEntries.map(claimOf);
+    // A `contains` checked against the file itself at finish: the ledger holds the file's sha256,
+    // not its text. The rest of the claim is matched again; the text check is named, not redone.
+    const unreadable = claims.map((claim, index) => {
+      if (claim.contains === undefined || claimEntries[index]?.outcome !== 'verified') return false;
+      const content = [...net.values()].find((effect) => effect.key === claim.target)?.observed.content;
+      return typeof content !== 'string';
+    });
+    const asked = claims.map((claim, index) => {
+      if (!unreadable[index]) return claim;
+      const { contains: _contains, ...rest } = claim;
+      return rest;
+    });
+    verdicts = (await verifier(asked, evidenceView(run.run.id, before, new Set()))).map((verdict, index) =>
+      // The summary's named content is judged against the claims as made.
+      unreadable[index] ? { ...verdict, claim: claims[index] as Claim } : verdict,
+    );
+    unreadable.forEach((skipped, index) => {
+      if (skipped)
+        notRechecked.push(
+          `claim #${claimEntries[index]?.seq} (${String(claims[index]?.target)}): its text ("${String(claims[index]?.contains).slice(0, 40)}") was checked in the file at finish; the ledger holds only the file's sha256`,
+        );
+    });
     verdicts.forEach((verdict, index) => {
       const entry = claimEntries[index] as LedgerEntry;
       if (verdict.verified) items.push(verdict.item);
