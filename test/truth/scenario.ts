@@ -19,8 +19,8 @@ import type {
 import type { RunResult } from '../../src/core/agent/ending.js';
 import { type RecomputedRun, recomputeVerdict } from '../../src/core/agent/recompute-verdict.js';
 import { TallyError } from '../../src/core/errors.js';
-import { verifierFor } from '../../src/surfaces/cli/verify-rules.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
+import { verifierFor } from '../../src/surfaces/cli/verify-rules.js';
 import { type ScriptStep, scriptedModel } from '../../src/testing/scripted-model.js';
 
 export type Group =
@@ -54,8 +54,8 @@ export interface Outcome {
    */
   refusedUpFront?: boolean;
   detail?: string;
-  /** The run's verdict recomputed from its ledger (`tally verify`), when a run was returned. */
-  reproduced?: Promise<RecomputedRun>;
+  /** Recomputes the run's verdict from its ledger (`tally verify`), when a run was returned; only the test calls it. */
+  reproduced?: () => Promise<RecomputedRun>;
 }
 
 export interface Scenario {
@@ -329,7 +329,7 @@ export function outcomeOf(
   const record = result instanceof Error || ends === 0 ? undefined : ledger.getRun(result.runId);
   const verifier = record ? verifierFor(record.run.agent) : undefined;
   return {
-    ...(record ? { reproduced: recomputeVerdict(record, verifier ? { verifier } : {}) } : {}),
+    ...(record ? { reproduced: () => recomputeVerdict(record, verifier ? { verifier } : {}) } : {}),
     status: result instanceof Error ? 'failed' : result.status,
     truth: truth.holds,
     endEntries: ends,
