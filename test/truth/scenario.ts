@@ -327,9 +327,15 @@ export function outcomeOf(
   const ends = newest ? newest.ends : endEntries(ledger, (result as RunResult).runId);
   // Read now (the scenario may close its ledger); recomputed from the data alone afterwards.
   const record = result instanceof Error || ends === 0 ? undefined : ledger.getRun(result.runId);
-  const verifier = record ? verifierFor(record.run.agent) : undefined;
   return {
-    ...(record ? { reproduced: () => recomputeVerdict(record, verifier ? { verifier } : {}) } : {}),
+    ...(record
+      ? {
+          reproduced: async () => {
+            const verifier = await verifierFor(record.run.agent);
+            return recomputeVerdict(record, verifier ? { verifier } : {});
+          },
+        }
+      : {}),
     status: result instanceof Error ? 'failed' : result.status,
     truth: truth.holds,
     endEntries: ends,

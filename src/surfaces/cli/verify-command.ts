@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { readRunForVerify } from '../../core/agent/read-run-for-verify.js';
 import {
   type RecomputedRun,
@@ -63,6 +62,7 @@ async function recheckersFor(
       return checkers;
     }
     const baseUrl = options.baseUrl ?? meta.baseUrl;
+    const { buildFishContext } = await import('../../agents/fisherman/fish-context.js');
     const context = await buildFishContext({
       captures,
       ...(meta.specs ? { specs: meta.specs } : {}),
@@ -133,7 +133,7 @@ export default async function verifyCommand(
   let meta: SessionMeta;
   try {
     const run = await readRunForVerify(ledger as NonNullable<typeof ledger>, runId);
-    const verifier = verifierFor(run.run.agent);
+    const verifier = await verifierFor(run.run.agent);
     result = await recomputeVerdict(run, verifier ? { verifier } : {});
     meta = run.run.meta as SessionMeta;
     // A cleanup run acted through the session of the run it cleaned: its captures and login.

@@ -1,5 +1,3 @@
-import { fishermanVerifier } from '../../agents/fisherman/fisherman-verifier.js';
-import { scoutVerifier } from '../../agents/scout/scout-agent.js';
 import type { ClaimResolver, ClaimVerifier } from '../../core/agent/claims.js';
 
 /** Claims re-checked from the ledger: the key the run resolved a claim to is taken as it is. */
@@ -8,10 +6,12 @@ const ledgerKeys = (space: string): ClaimResolver => ({ space, canonical: (spell
 /**
  * Each agent's claim verifier, rebuilt without the live resources it ran with (a project root,
  * an API session): the same matching rules over the recorded net effects. Agents not listed
- * use the default effect verifier (`verifyAgainstEffects`).
+ * use the default effect verifier (`verifyAgainstEffects`). Loaded only for the agent asked about.
  */
-export function verifierFor(agent: string): ClaimVerifier | undefined {
-  if (agent === 'fisherman') return fishermanVerifier;
-  if (agent === 'scout') return scoutVerifier(ledgerKeys('record'));
+export async function verifierFor(agent: string): Promise<ClaimVerifier | undefined> {
+  if (agent === 'fisherman')
+    return (await import('../../agents/fisherman/fisherman-verifier.js')).fishermanVerifier;
+  if (agent === 'scout')
+    return (await import('../../agents/scout/scout-agent.js')).scoutVerifier(ledgerKeys('record'));
   return undefined;
 }
