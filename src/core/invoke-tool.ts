@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { intentOf } from './agent/run-status.js';
 import { classifyResult } from './classify-result.js';
 import { errorCode, errorMessage, TallyError, ToolRejectedError } from './errors.js';
 import type { FailOpen } from './fail-open.js';
@@ -280,6 +281,7 @@ export async function invokeTool(
         : await execute(tool, parsed.data, target, context);
   }
   const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const input = jsonSafe(record.input);
   context.recorder.append({
     kind: 'tool_call',
     name: record.tool,
@@ -287,7 +289,11 @@ export async function invokeTool(
     data: {
       tool: record.tool,
       target: record.target,
-      input: jsonSafe(record.input),
+      input,
+      // The status rule's view of the call, so `tally verify` can re-run it without the tools.
+      intentKey:
+        intentOf(tool, { input, target: record.target, ...(record.error ? { error: record.error } : {}) }) ??
+        null,
       ...ledgerResult(
         record.result !== undefined && tool.ledgerView ? tool.ledgerView(record.result) : record.result,
       ),

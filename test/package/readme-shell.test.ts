@@ -100,6 +100,14 @@ const PLANS: Record<string, Plan> = {
       'net effects:',
     ],
   },
+  'npx tally verify RUN_ID': {
+    kind: 'run',
+    shows: [
+      /recorded: {3}success · finished · 8 verified, 0 dropped/,
+      /recomputed: success · finished · 8 verified, 0 dropped/,
+      '✓ The ledger reproduces the recorded verdict.',
+    ],
+  },
   'npx tally runs show RUN_ID --json': {
     kind: 'run',
     check: ({ stdout }) => {

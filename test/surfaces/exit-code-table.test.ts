@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, EXIT_CODE_TABLE } from '../../src/surfaces/cli/exit-codes.js';
-import { runTally, tempDir } from '../helpers.js';
+import { runTally, tempDir, tempLedger } from '../helpers.js';
 
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 const HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
@@ -125,6 +125,21 @@ describe('one exit-code table: the module, the README and the CLI agree', () => 
     expect(existsSync(join(cwd, '.tally', 'ledger.db'))).toBe(true);
     const runs = await runTally(['runs', '--json', '--ledger', join(cwd, '.tally', 'ledger.db')]);
     expect(runs.stdout).not.toContain('run_');
+  });
+
+  it('4: not reproduced — an end entry that claims an item no claim in the ledger backs', async () => {
+    const ledger = tempLedger();
+    const run = ledger.startRun({ agent: 'hand-written', task: 'nothing' });
+    run.append({
+      kind: 'end',
+      name: 'finished',
+      outcome: 'finished',
+      data: { reason: 'finished', status: 'success', verified: 1, dropped: 0 },
+    });
+    await run.commit();
+    const verify = await runTally(['--ledger', ledger.path, 'verify', run.runId]);
+    expect(verify.code, verify.stderr).toBe(EXIT.notReproduced);
+    expect(verify.stdout).toContain('the end entry records verified 1, the ledger gives 0');
   });
 
   it('130: interrupted — SIGINT while creates are in flight', async () => {

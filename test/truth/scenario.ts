@@ -17,8 +17,10 @@ import type {
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import type { RunResult } from '../../src/core/agent/ending.js';
+import { type RecomputedRun, recomputeVerdict } from '../../src/core/agent/recompute-verdict.js';
 import { TallyError } from '../../src/core/errors.js';
 import { Ledger, type SqliteLedger } from '../../src/core/ledger/ledger.js';
+import { verifierFor } from '../../src/surfaces/cli/verify-rules.js';
 import { type ScriptStep, scriptedModel } from '../../src/testing/scripted-model.js';
 
 export type Group =
@@ -52,6 +54,8 @@ export interface Outcome {
    */
   refusedUpFront?: boolean;
   detail?: string;
+  /** Recomputes the run's verdict from its ledger (`tally verify`), when a run was returned; only the test calls it. */
+  reproduced?: () => Promise<RecomputedRun>;
 }
 
 export interface Scenario {
@@ -321,7 +325,17 @@ export function outcomeOf(
   const newest =
     result instanceof Error ? endEntriesOfNewest(ledger, options.agent, options.known) : undefined;
   const ends = newest ? newest.ends : endEntries(ledger, (result as RunResult).runId);
+  // Read now (the scenario may close its ledger); recomputed from the data alone afterwards.
+  const record = result instanceof Error || ends === 0 ? undefined : ledger.getRun(result.runId);
   return {
+    ...(record
+      ? {
+          reproduced: async () => {
+            const verifier = await verifierFor(record.run.agent);
+            return recomputeVerdict(record, verifier ? { verifier } : {});
+          },
+        }
+      : {}),
     status: result instanceof Error ? 'failed' : result.status,
     truth: truth.holds,
     endEntries: ends,

@@ -93,6 +93,9 @@ for (const group of GROUPS) {
         const why = explain(result);
         expect(result.outcome.endEntries, why).toBe(result.outcome.refusedUpFront ? 0 : 1);
         expect(result.outcome.status === 'success', why).toBe(result.outcome.truth);
+        // `tally verify`: the same verdict, recomputed from the run's ledger alone.
+        const again = await result.outcome.reproduced?.();
+        if (again) expect(again.mismatches, why).toEqual([]);
       });
     }
   });

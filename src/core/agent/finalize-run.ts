@@ -3,11 +3,12 @@ import { netEffects } from '../effects.js';
 import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
+import type { LedgerEntry } from '../ledger/entry.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
 import { contractProblems, contractRecord, type RequestContract } from './contract.js';
-import type { RunCounts, RunResult, RunStatus, VerifiedItem } from './ending.js';
+import type { RunCounts, RunResult, VerifiedItem } from './ending.js';
 import {
   combineObservers,
   currentRunObserver,
@@ -15,9 +16,10 @@ import {
   type RunEvent,
   type RunObserver,
 } from './run-observer.js';
-import { type ReviewOutcome, worseStatus } from './run-review.js';
+import type { ReviewOutcome } from './run-review.js';
 import type { Ending } from './run-state.js';
-import { unmetReasons, unrecoveredFailures } from './run-status.js';
+import { unrecoveredFailures } from './run-status.js';
+import { decideVerdict, type Verdict, type VerdictChecks, type VerdictInputs } from './run-verdict.js';
 import { summarizeRun } from './summarize-run.js';
 import { overCounts } from './summary-counts.js';
 import { readOnlyToolsOf } from './verify-finish.js';
@@ -78,41 +80,52 @@ function countingRecorder(
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** The status rule applied to a verified finish: success only when the request was met. */
-async function finishedStatus(
+/** The rule's inputs for a verified finish; the agent's hooks (request, contract) run here. */
+async function finishedInputs(
   agent: Agent,
-  recorder: RunRecorder,
+  entries: LedgerEntry[],
   finish: NonNullable<Ending['finish']>,
   contract: RequestContract | undefined,
-): Promise<{ status: RunStatus; unmet: string[]; summary: string }> {
-  const entries = recorder.entries();
+): Promise<VerdictInputs> {
   const check = { net: netEffects(entries), entries, verified: finish.verified };
-  const requestProblems = [
-    ...(agent.checkRequest ? agent.checkRequest(check) : []),
-    ...(await contractProblems(contract, agent.contract, check)),
-    ...(agent.contract?.plan && !contract
-      ? ['no request contract was stated (the plan step never ran), so nothing shows the request was met']
-      : []),
-    ...(finish.problems ?? []),
-    ...overCounts(finish.summary, finish.verified),
-    ...unresolvedIntents(entries).map(unresolvedIntentWords),
-  ];
-  const unmet = unmetReasons({
-    droppedCount: finish.dropped.length,
+  return {
+    ending: 'finish',
+    reason: 'finished',
+    verified: finish.verified.length,
+    dropped: finish.dropped.length,
     failures: unrecoveredFailures(entries, agent.tools),
     reported: finish.failed,
-    requestProblems,
-  });
-  const tally = `Verified ${plural(finish.verified.length, 'item')}${finish.dropped.length ? `; dropped ${plural(finish.dropped.length, 'unverifiable claim')}` : ''}${finish.duplicates.length ? `; ${plural(finish.duplicates.length, 'duplicate claim')} counted once` : ''}.`;
-  const words = finish.summary.trim();
-  if (unmet.length === 0) return { status: 'success', unmet, summary: `${words || 'Finished.'} ${tally}` };
-  // The first words agree with the status: a partial run never opens with the agent's "done".
-  return {
-    status: 'partial',
-    unmet,
-    summary: `Partly done: ${unmet.join('; ')}. ${tally}${words ? ` The agent's own summary: "${words}"` : ''}`,
+    request: agent.checkRequest ? agent.checkRequest(check) : [],
+    contract: await contractProblems(contract, agent.contract, check),
+    planMissing: Boolean(agent.contract?.plan && !contract),
+    unbacked: finish.problems ?? [],
+    overCounts: overCounts(finish.summary, finish.verified),
+    unresolved: unresolvedIntents(entries).map(unresolvedIntentWords),
   };
 }
+
+/** The summary of a verified finish: its first words agree with the status. */
+function finishedSummary(finish: NonNullable<Ending['finish']>, verdict: Verdict): string {
+  const tally = `Verified ${plural(finish.verified.length, 'item')}${finish.dropped.length ? `; dropped ${plural(finish.dropped.length, 'unverifiable claim')}` : ''}${finish.duplicates.length ? `; ${plural(finish.duplicates.length, 'duplicate claim')} counted once` : ''}.`;
+  const words = finish.summary.trim();
+  if (verdict.status === 'success') return `${words || 'Finished.'} ${tally}`;
+  // A partial run never opens with the agent's "done".
+  return `Partly done: ${verdict.unmet.join('; ')}. ${tally}${words ? ` The agent's own summary: "${words}"` : ''}`;
+}
+
+/** The rule's inputs that only a verified finish has. */
+const NO_FINISH = {
+  verified: 0,
+  dropped: 0,
+  failures: [],
+  reported: [],
+  request: [],
+  contract: [],
+  planMissing: false,
+  unbacked: [],
+  overCounts: [],
+  unresolved: [],
+} satisfies Omit<VerdictInputs, 'ending' | 'reason'>;
 
 export interface FinalizeInput {
   agent: Agent;
@@ -159,57 +172,54 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
   let dropped = ending.finish?.dropped ?? [];
   const duplicates = ending.finish?.duplicates ?? [];
   const failed = ending.finish?.failed ?? [];
-  let unmet: string[] = [];
-  let status: RunStatus;
-  let summary: string;
+  const entries = recorder.entries();
+  let inputs: VerdictInputs;
+  let summaryOf: (verdict: Verdict) => string;
   if (ending.finish) {
-    verified = ending.finish.verified;
-    ({ status, unmet, summary } = await finishedStatus(agent, recorder, ending.finish, contract));
+    const finish = ending.finish;
+    verified = finish.verified;
+    inputs = await finishedInputs(agent, entries, finish, contract);
+    summaryOf = (verdict) => finishedSummary(finish, verdict);
   } else if (ending.noChange !== undefined || ending.answer !== undefined) {
-    const entries = recorder.entries();
-    // A text answer is held to the same rule: a step that failed or was refused and was never
-    // taken again leaves the request unmet, however the answer words it.
-    const problems = [
-      ...unmetReasons({
-        droppedCount: 0,
-        failures: unrecoveredFailures(entries, agent.tools),
-        reported: [],
-        // A change declared and never answered: it may have happened without evidence.
-        requestProblems: unresolvedIntents(entries).map(unresolvedIntentWords),
-      }),
-      ...(await contractProblems(contract, agent.contract, {
+    inputs = {
+      ...NO_FINISH,
+      ending: 'answer',
+      reason: ending.reason,
+      failures: unrecoveredFailures(entries, agent.tools),
+      // A change declared and never answered: it may have happened without evidence.
+      unresolved: unresolvedIntents(entries).map(unresolvedIntentWords),
+      contract: await contractProblems(contract, agent.contract, {
         net: netEffects(entries),
         entries,
         verified: [],
-      })),
-    ];
-    status = problems.length === 0 ? 'success' : 'partial';
-    unmet = problems;
+      }),
+    };
     const told =
       ending.noChange !== undefined
         ? ending.noChange
         : `Answered without claiming any change: ${ending.answer as string}`;
-    summary = problems.length === 0 ? told : `Partly done: ${problems.join('; ')}. ${told}`;
+    summaryOf = (verdict) =>
+      verdict.status === 'success' ? told : `Partly done: ${verdict.unmet.join('; ')}. ${told}`;
   } else {
-    const entries = recorder.entries();
     const readOnly = readOnlyToolsOf(agent);
     verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
     dropped = [];
-    status = verified.length > 0 ? 'partial' : 'failed';
-    unmet = [`the run ended without a verified finish (${ending.reason})`];
+    inputs = { ...NO_FINISH, ending: 'other', reason: ending.reason, verified: verified.length };
     const told = summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0);
-    const backed = verified.length === 1 ? 'is' : 'are';
-    if (ending.interrupted)
-      summary =
-        status === 'failed'
+    const count = verified.length;
+    const backed = count === 1 ? 'is' : 'are';
+    summaryOf = (verdict) =>
+      ending.interrupted
+        ? verdict.status === 'failed'
           ? `Aborted: nothing made before the interrupt is backed by the ledger. ${told}`
-          : `Aborted: ${plural(verified.length, 'item')} made before the interrupt ${backed} backed by the ledger. ${told}`;
-    else
-      summary =
-        status === 'failed'
+          : `Aborted: ${plural(count, 'item')} made before the interrupt ${backed} backed by the ledger. ${told}`
+        : verdict.status === 'failed'
           ? `Not done. ${told}`
-          : `Partly done: ${plural(verified.length, 'item')} made before the run ended ${backed} backed by the ledger. ${told}`;
+          : `Partly done: ${plural(count, 'item')} made before the run ended ${backed} backed by the ledger. ${told}`;
   }
+  const drafted = decideVerdict(inputs);
+  let { status, unmet } = drafted;
+  let summary = summaryOf(drafted);
   const runContract = contract ? contractRecord(contract) : undefined;
   const draft: Omit<RunResult, 'text'> = {
     runId: recorder.runId,
@@ -226,16 +236,29 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     ...(runContract ? { contract: runContract } : {}),
   };
   const review = await reviewOf(input, draft);
-  // A turn that "finished" in text right after a failed call ended for that failure: one reason.
-  const reason = review?.recovery && ending.reason === 'finished' ? review.recovery.reason : ending.reason;
-  if (review) {
-    const reviewed = worseStatus(status, review.status ?? (review.unmet?.length ? 'partial' : undefined));
-    unmet = [...unmet, ...(review.unmet ?? [])];
-    if (review.recovery) summary = review.recovery.summary;
-    else if (reviewed !== status)
-      summary = `${reviewed === 'failed' ? 'Not done' : 'Partly done'}: ${(review.unmet ?? []).join('; ')}. ${summary}`;
-    status = reviewed;
-  }
+  const reviewed = review
+    ? {
+        ...(review.status ? { status: review.status } : {}),
+        ...(review.unmet ? { unmet: review.unmet } : {}),
+        ...(review.recovery ? { recovery: review.recovery } : {}),
+      }
+    : undefined;
+  const verdict = reviewed ? decideVerdict({ ...inputs, review: reviewed }) : drafted;
+  const reason = verdict.reason;
+  if (review?.recovery) summary = review.recovery.summary;
+  else if (verdict.status !== status)
+    summary = `${verdict.status === 'failed' ? 'Not done' : 'Partly done'}: ${(review?.unmet ?? []).join('; ')}. ${summary}`;
+  status = verdict.status;
+  unmet = verdict.unmet;
+  const checks: VerdictChecks = {
+    ending: inputs.ending,
+    reason: ending.reason,
+    ...(ending.finish ? { summary: recorder.redactor.redactText(ending.finish.summary) } : {}),
+    ...(agent.contract?.plan ? { plan: true } : {}),
+    ...(inputs.request.length ? { request: inputs.request } : {}),
+    ...(inputs.contract.length ? { contract: inputs.contract } : {}),
+    ...(reviewed ? { review: reviewed } : {}),
+  };
   summary = recorder.redactor.redactText(summary);
   const flags = review?.flags?.length ? review.flags : undefined;
   recorder.append({
@@ -257,6 +280,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
       ...(runContract ? { contract: runContract } : {}),
       counts,
       ...(ending.detail ? { detail: ending.detail } : {}),
+      checks,
     },
   });
   return {

@@ -1,7 +1,9 @@
 import type { Effect } from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
 import type { ToolDefinition } from '../tool.js';
+import { PLAN_TOOL } from './contract.js';
 import type { ReportedFailure } from './ending.js';
+import { FINISH_TOOL, STOP_TOOL } from './finish-spec.js';
 
 export interface UnrecoveredFailure {
   seq: number;
@@ -31,7 +33,15 @@ function failureWords(data: Record<string, unknown>): string {
 /** Codes of refusals made before the input was read: their intent is unknown. */
 const UNREAD_INPUT = new Set(['INVALID_INPUT']);
 
-function intentOf(tool: ToolDefinition | undefined, data: Record<string, unknown>): string | undefined {
+/**
+ * What a call meant to do, for the status rule: a failure is recovered only by a later success
+ * with the same intent. Undefined for calls that change nothing (read-only tools). `invokeTool`
+ * records it on each `tool_call` entry (`intentKey`), so the rule can be re-run from the ledger.
+ */
+export function intentOf(
+  tool: ToolDefinition | undefined,
+  data: Record<string, unknown>,
+): string | undefined {
   if (!tool) return undefined;
   const code = (data.error as { code?: unknown } | undefined)?.code;
   // Any later success of the tool recovers a call whose input could not be read.
@@ -64,6 +74,27 @@ function recover(open: Map<string, UnrecoveredFailure>, tool: string, intent: st
       open.delete(identity);
 }
 
+/** The harness's own tools: never part of the status rule (a refused finish is not a failed step). */
+const HARNESS_TOOLS = new Set([FINISH_TOOL, STOP_TOOL, PLAN_TOOL]);
+
+/** The intent `invokeTool` recorded, for a tool the caller does not have (a re-check from the ledger). */
+function recordedIntent(name: string, data: Record<string, unknown>): string | undefined {
+  if (HARNESS_TOOLS.has(name)) return undefined;
+  return typeof data.intentKey === 'string' ? data.intentKey : undefined;
+}
+
+/** Tool calls recorded before `intentKey` existed: the status rule cannot be re-run for them without the tools. */
+export function callsWithoutIntentKey(entries: readonly LedgerEntry[]): number[] {
+  return entries
+    .filter(
+      (entry) =>
+        entry.kind === 'tool_call' &&
+        !HARNESS_TOOLS.has(String(entry.data.tool)) &&
+        !('intentKey' in entry.data),
+    )
+    .map((entry) => entry.seq);
+}
+
 /**
  * Effectful calls that failed or were refused without a later success with the same intent:
  * a retry that worked recovers a failure, other work does not. A refusal (a protected path,
@@ -85,7 +116,8 @@ export function unrecoveredFailures(
       for (const effect of Array.isArray(effects) ? effects : [])
         if (effect?.recovers) recover(open, effect.recovers.tool, effect.recovers.intent);
     }
-    const intent = intentOf(byName.get(name), data);
+    const tool = byName.get(name);
+    const intent = tool ? intentOf(tool, data) : recordedIntent(name, data);
     if (intent === undefined) continue;
     const identity = `${name}\u0000${intent}`;
     if (entry.outcome === 'ok') recover(open, name, intent);

@@ -87,7 +87,7 @@ export async function verifyFinish(
 }
 
 /** Content the summary names in words that no verified claim's `contains` checked: refused, never ignored. */
-function unbackedContent(summary: string, verdicts: readonly ClaimVerdict[]): string[] {
+export function unbackedContent(summary: string, verdicts: readonly ClaimVerdict[]): string[] {
   const checked = verdicts
     .filter((verdict) => verdict.verified && verdict.claim.contains !== undefined)
     .map((verdict) => String(verdict.claim.contains));

@@ -7,6 +7,8 @@ export const EXIT = {
   usage: 2,
   /** Could not run at all: a missing root, an unreadable ledger, a server that cannot be reached. */
   unavailable: 3,
+  /** `tally verify`: the ledger does not reproduce the recorded verdict, or (--live) today's state drifted. */
+  notReproduced: 4,
   /** Interrupted (SIGINT/SIGTERM): the run ended `aborted`, its summary printed. 128 + SIGINT. */
   interrupted: 130,
 } as const;
@@ -37,6 +39,12 @@ export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples
     meaning: 'could not run at all',
     examples:
       'a ledger that is not a database; a missing root; no record stores; an unreachable `--base-url` or `--spec` URL; a port in use',
+  },
+  {
+    code: EXIT.notReproduced,
+    meaning: 'the ledger does not reproduce the recorded verdict, or (`--live`) a resource drifted',
+    examples:
+      '`tally verify RUN` on a ledger edited by hand; `tally verify RUN --live` after a created item was deleted',
   },
   {
     code: EXIT.interrupted,

@@ -54,6 +54,24 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./report-command.js'), setCode));
 
   program
+    .command('verify')
+    .description(
+      "Recompute a past run's verdict from its ledger entries alone and say whether it matches the recorded one.",
+    )
+    .argument('<runId>', 'the run to verify')
+    .option(
+      '--live',
+      "also re-check today's state: created resources, files and records unchanged since the run",
+    )
+    .option('--root <dir>', "--live: the project (files) or records root (default: the run's, else here)")
+    .option('--captures <paths>', "--live: captures for the run's API session (default: the run's)", collect)
+    .option('--base-url <url>', "--live: the API's base URL (default: the run's)", parseBaseUrl)
+    .option('--login <recipe>', "--live: login recipe for the run's API (default: the run's)")
+    .option('--header <header>', '--live: extra request header "Name: value"', collect)
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./verify-command.js'), setCode));
+
+  program
     .command('stats')
     .description(
       'Ending reasons, recovery rate, guard and gate fires, rejections per day, fail-opens by why.',

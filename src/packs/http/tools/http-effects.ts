@@ -13,7 +13,7 @@ const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 type Normalize = (path: string) => string;
 
-function unwrap(body: unknown): Record<string, unknown> | undefined {
+export function unwrap(body: unknown): Record<string, unknown> | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const record = body as Record<string, unknown>;
   const data = record.data;
@@ -22,7 +22,7 @@ function unwrap(body: unknown): Record<string, unknown> | undefined {
     : record;
 }
 
-function titleOf(...sources: (Record<string, unknown> | undefined)[]): string | undefined {
+export function titleOf(...sources: (Record<string, unknown> | undefined)[]): string | undefined {
   for (const source of sources)
     for (const field of TITLE_FIELDS) if (typeof source?.[field] === 'string') return source[field] as string;
   return undefined;
