@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -89,6 +90,39 @@ function heavyImportsFrom(entry: string): { seen: number; loaded: string[] } {
     seen: modules.length,
     loaded: packages.filter((line) => HEAVY.test(line.split(' → ')[1] as string)),
   };
+}
+
+/** Every local module a file names in an import or re-export, type-only ones included. */
+function localEdges(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)]
+    .map((match) => resolveLocal(file, match[1] as string))
+    .filter((target): target is string => target !== undefined);
+}
+
+/**
+ * The import cycles among `files`, each as the path that closes it (`a → b → a`), found by a
+ * depth-first walk: an edge back to a module still on the walk's stack closes a cycle.
+ */
+function importCycles(all: string[]): string[] {
+  const graph = new Map(all.map((file) => [file, localEdges(file)]));
+  const state = new Map<string, 'walking' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const walk = (file: string) => {
+    state.set(file, 'walking');
+    stack.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (state.get(target) === 'walking')
+        cycles.push([...stack.slice(stack.indexOf(target)), target].map((f) => relative(src, f)).join(' → '));
+      else if (!state.has(target)) walk(target);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of all) if (!state.has(file)) walk(file);
+  return cycles;
 }
 
 const HOOK_ENTRY = join(src, 'surfaces', 'cli', 'hook-entry.ts');
@@ -207,6 +241,31 @@ describe('dependency direction', () => {
       ),
     );
     expect(offenders.map((file) => relative(src, file))).toEqual([]);
+  });
+
+  it('has no import cycle in src/ (type-only imports and re-exports count: a two-file circle is one module in two files)', () => {
+    expect(importCycles(files(src))).toEqual([]);
+  });
+
+  it('the cycle check sees a cycle when there is one (two files, and three)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tally-cycles-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      writeFileSync(join(dir, 'b.ts'), "export type { A as B } from './a.js';\n");
+      writeFileSync(join(dir, 'c.ts'), "import { d } from './d.js';\nexport const c = d;\n");
+      writeFileSync(join(dir, 'd.ts'), "import { e } from './e.js';\nexport const d = e;\n");
+      writeFileSync(join(dir, 'e.ts'), "import { c } from './c.js';\nexport const e = c;\n");
+      writeFileSync(join(dir, 'f.ts'), "import { c } from './c.js';\nexport const f = c;\n");
+      const cycles = importCycles(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => join(dir, `${name}.ts`))).map(
+        (cycle) => cycle.split(' → ').map((file) => file.split('/').at(-1)),
+      );
+      expect(cycles).toEqual([
+        ['a.ts', 'b.ts', 'a.ts'],
+        ['c.ts', 'd.ts', 'e.ts', 'c.ts'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has no module-level mutable state (no top-level let)', () => {
