@@ -8,7 +8,7 @@ import { invokeTool } from '../../src/core/invoke-tool.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import type { ToolDefinition } from '../../src/core/tool.js';
 import { ProjectRoot } from '../../src/packs/workspace/project-root.js';
-import { isTallyTempName, sweepOrphanedTempFiles } from '../../src/packs/workspace/tally-temp-file.js';
+import { isTallyTempName, sweepOrphanedTempFiles } from '../../src/core/io/temp-files.js';
 import { workspaceTools } from '../../src/packs/workspace/tools/index.js';
 import { formatRun } from '../../src/surfaces/cli/format-run.js';
 import { tempDir } from '../helpers.js';

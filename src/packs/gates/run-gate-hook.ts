@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
+import { unusablePath } from '../../core/io/private-dir.js';
 import { hookFailOpenLog } from '../records/digests/hook-state.js';
-import { unusablePath } from '../records/secure-state-dir.js';
 import { classifyToolCall } from './classify-tool-call.js';
 import {
   freshTurn,

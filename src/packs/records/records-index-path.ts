@@ -1,8 +1,8 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { secureStateDir, statIfAny, unusablePath } from '../../core/io/private-dir.js';
 import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
-import { secureStateDir, statIfAny, unusablePath } from './secure-state-dir.js';
 
 /** Bumped with every change of the index layout: a new layout never reads an old file. */
 export const INDEX_VERSION = '6';

@@ -6,7 +6,7 @@ import {
   secureStateDir,
   statIfAny,
   unusablePath,
-} from '../secure-state-dir.js';
+} from '../../../core/io/private-dir.js';
 
 export type HookTallyDir =
   | { tally: StateDir; root: string }
@@ -72,16 +72,26 @@ export function userStateDir(env: NodeJS.ProcessEnv): StateDir | StateDirRefusal
   const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : undefined;
   const levels = xdg ? [xdg] : home ? [join(home, '.local'), join(home, '.local', 'state')] : [];
   if (levels.length === 0)
-    return { refused: 'store-unwritable', why: 'neither XDG_STATE_HOME nor HOME is an absolute path' };
+    return {
+      refused: 'store-unwritable',
+      reason: 'unusable',
+      why: 'neither XDG_STATE_HOME nor HOME is an absolute path',
+    };
   try {
     for (const level of levels) {
-      if (unusablePath(level)) return { refused: 'store-unwritable', why: `${level} is unusable` };
-      if (!ensureLevel(level)) return { refused: 'store-unwritable', why: `${level} cannot be made` };
+      if (unusablePath(level))
+        return { refused: 'store-unwritable', reason: 'unusable', why: `${level} is unusable` };
+      if (!ensureLevel(level))
+        return { refused: 'store-unwritable', reason: 'parent-missing', why: `${level} cannot be made` };
     }
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    return { refused: 'store-unwritable', why: `${levels.at(-1)}: ${(error as Error).message}` };
+    return {
+      refused: 'store-unwritable',
+      reason: 'errno',
+      why: `${levels.at(-1)}: ${(error as Error).message}`,
+    };
   }
   return secureStateDir(join(levels.at(-1) as string, 'tally'), { create: true, mode: 0o700 });
 }
