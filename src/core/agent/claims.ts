@@ -102,7 +102,7 @@ export function itemFromNet(net: NetEffect, readClaim = false): VerifiedItem {
 }
 
 export interface EffectVerifierOptions {
-  /** Effect assumed when a claim names none: Fisherman's claims are creates. Default `changed`. */
+  /** Effect assumed when a claim names none: an agent that only creates says `created`. Default `changed`. */
   defaultEffect?: ClaimEffect;
   /** Canonicalizers of the agent's tools, tried in order. */
   resolvers?: ClaimResolver[];

@@ -59,7 +59,7 @@ export function statIfAny(path: string): Stats | undefined {
 }
 
 /**
- * Opens a state directory (`.tally`, `.tally/digests`, the user-level state folder) without
+ * Opens a state directory (`.tally`, a folder inside it, the user-level state folder) without
  * following symlinks. With `create`, one missing level is made under an existing parent —
  * never `mkdir -p`, which Node runs forever where mkdir answers ENOENT for a parent that
  * exists (`/proc`). The directory must be a real directory owned by this user; with `mode`
@@ -77,7 +77,7 @@ export function secureStateDir(
       why: `the state path is unusable: ${unusable}`,
     };
   try {
-    // Security: `.tally/digests` under a symlinked `.tally` is as foreign as a symlinked `digests`.
+    // Security: `.tally/<state>` under a symlinked `.tally` is as foreign as a symlinked `<state>`.
     if (options.realParent && lstatSync(dirname(path), { throwIfNoEntry: false })?.isSymbolicLink())
       return {
         refused: 'store-unwritable',
