@@ -158,3 +158,20 @@ export function isSameStateDir(state: StateDir): boolean {
   const stats = lstatSync(state.dir, { throwIfNoEntry: false });
   return Boolean(stats?.isDirectory() && stats.dev === state.dev && stats.ino === state.ino);
 }
+
+/**
+ * Makes `path` when it is missing and its parent is a directory: one level, never `mkdir -p`.
+ * For the user's own ancestors of a state folder (`~/.cache`, `~/.local/state`), which may
+ * be links the user made: those are followed; the state folder itself goes through
+ * `secureStateDir`. False when the parent is not a directory.
+ */
+export function ensureDirLevel(path: string, mode = 0o700): boolean {
+  if (statIfAny(path)?.isDirectory()) return true;
+  if (!statIfAny(dirname(path))?.isDirectory()) return false;
+  try {
+    mkdirSync(path, { mode });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+  }
+  return statSync(path).isDirectory();
+}

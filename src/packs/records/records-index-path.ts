@@ -1,6 +1,6 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { secureStateDir, statIfAny, unusablePath } from '../../core/io/private-dir.js';
+import { ensureDirLevel, secureStateDir, unusablePath } from '../../core/io/private-dir.js';
 import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
 
@@ -36,20 +36,14 @@ export function recordsIndexPath(
   return { path: join(cacheDir, `index-v${INDEX_VERSION}.db`), cacheDir };
 }
 
-/** Makes a missing level whose parent is a directory (one level: never `mkdir -p`). */
+/** Makes a missing level whose parent is a directory (core's one-level rule), else INDEX_UNAVAILABLE. */
 function ensureLevel(path: string): void {
-  if (statIfAny(path)?.isDirectory()) return;
-  if (!statIfAny(dirname(path))?.isDirectory())
+  if (!ensureDirLevel(path))
     throw new RecordsUnavailableError(
       'INDEX_UNAVAILABLE',
       `No on-disk index: ${dirname(path)} is not a directory. Set XDG_CACHE_HOME to a folder of yours, or pass --index PATH.`,
       { dir: path },
     );
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
 }
 
 /**

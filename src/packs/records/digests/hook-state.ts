@@ -1,6 +1,6 @@
-import { mkdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
+  ensureDirLevel,
   type StateDir,
   type StateDirRefusal,
   secureStateDir,
@@ -50,18 +50,6 @@ export function hookTallyDir(env: NodeJS.ProcessEnv, payloadCwd: unknown, proces
   return { tally, root };
 }
 
-/** Makes `path` if it is missing and its parent is a directory; links above the state folder are the user's. */
-function ensureLevel(path: string): boolean {
-  if (statIfAny(path)?.isDirectory()) return true;
-  if (!statIfAny(dirname(path))?.isDirectory()) return false;
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-  return statSync(path).isDirectory();
-}
-
 /**
  * The user-level state folder, `$XDG_STATE_HOME/tally` else `~/.local/state/tally`: where a
  * hook records why it declined when no project folder is Tally's. Missing levels are made
@@ -81,7 +69,7 @@ export function userStateDir(env: NodeJS.ProcessEnv): StateDir | StateDirRefusal
     for (const level of levels) {
       if (unusablePath(level))
         return { refused: 'store-unwritable', reason: 'unusable', why: `${level} is unusable` };
-      if (!ensureLevel(level))
+      if (!ensureDirLevel(level))
         return { refused: 'store-unwritable', reason: 'parent-missing', why: `${level} cannot be made` };
     }
   } catch (error) {
