@@ -96,7 +96,9 @@ export function readTurnState(dir: StateDir, session: unknown): ReadTurn {
   if ('refused' in read) {
     if (read.refused === 'absent')
       return { missing: `no turn state for this session (${path}); turn-reset has not run` };
-    if (read.refused === 'not-regular') return { unreadable: `${path} is not a regular file` };
+    // A link met by the open (O_NOFOLLOW) keeps the errno the notes have always named.
+    if (read.refused === 'not-regular')
+      return { unreadable: read.stats ? `${path} is not a regular file` : `${path}: ELOOP` };
     return { unreadable: `${path} is larger than ${MAX_STATE_BYTES} bytes` };
   }
   let parsed: unknown;
