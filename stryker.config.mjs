@@ -30,12 +30,12 @@ const MUTATE_NOW = [
   'src/agents/coder/coder-contract.ts', // the Coder's contract read from the request, checked on files
   'src/agents/fisherman/contract-problems.ts', // Fisherman's contract check: counts, parents, names
   // The Claude Code gates' classifier (issue 19, item 2): what counts as read-only.
-  'src/packs/gates/classify-tool-call.ts', // tool-name trust bound to mcp__tally__
-  'src/packs/gates/read-only-command.ts', // the command allow-list
-  'src/packs/gates/command-options.ts', // option allow-lists: prefix expansion, short clusters
-  'src/packs/gates/shell-words.ts', // the accepted shell grammar
-  'src/packs/gates/script-checks.ts', // sed scripts, awk programs, find expressions
-  'src/packs/gates/git-command.ts', // git subcommands and their options
+  'src/surfaces/claude-code/classify-tool-call.ts', // tool-name trust bound to mcp__tally__
+  'src/surfaces/claude-code/read-only-command.ts', // the command allow-list
+  'src/surfaces/claude-code/command-options.ts', // option allow-lists: prefix expansion, short clusters
+  'src/surfaces/claude-code/shell-words.ts', // the accepted shell grammar
+  'src/surfaces/claude-code/script-checks.ts', // sed scripts, awk programs, find expressions
+  'src/surfaces/claude-code/git-command.ts', // git subcommands and their options
 ];
 
 /**

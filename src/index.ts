@@ -3,8 +3,10 @@ export {
   type Agent,
   type AgentOptions,
   defineAgent,
+  isAgent,
   type RequestCheckContext,
 } from './core/agent/agent-definition.js';
+export { type AgentToolOptions, agentPack, agentTool } from './core/agent/agent-tool.js';
 export {
   type Claim,
   type ClaimEffect,
@@ -70,7 +72,12 @@ export {
   ToolRejectedError,
 } from './core/errors.js';
 export { createFailOpen, type FailOpen, failOpenLine } from './core/fail-open.js';
-export { FAIL_OPEN_REASONS, type FailOpenReason } from './core/fail-open-reasons.js';
+export {
+  FAIL_OPEN_REASONS,
+  type FailOpenReason,
+  FailOpenReasonTakenError,
+  registerFailOpenReasons,
+} from './core/fail-open-reasons.js';
 export {
   type InvokeContext,
   invokeTool,
@@ -82,6 +89,20 @@ export type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './c
 export { Ledger, type RunRecorder } from './core/ledger/ledger.js';
 export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
 export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';
+export {
+  definePack,
+  isPack,
+  type Pack,
+  type PackAdversaries,
+  type PackContext,
+  PackDefinitionError,
+  type PackFlag,
+  type PackOptions,
+  type PackSession,
+  type ProbeCall,
+  type StatsContributor,
+} from './core/pack.js';
+export { createPackRegistry, type PackRegistry, PackRegistryError } from './core/pack-registry.js';
 export { createRedactor, isSecretName, REDACTED, type Redactor } from './core/redact.js';
 export {
   defineTool,

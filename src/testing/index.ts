@@ -1,5 +1,14 @@
 export { type AimockMock, type AimockServer, startAimock } from './aimock.js';
 export {
+  PROBE_LIES,
+  type ProbeLie,
+  type ProbeLieReport,
+  type ProbeOptions,
+  type ProbeReport,
+  type ProbeRun,
+  probeAgent,
+} from './probe-agent.js';
+export {
   callTool,
   callTools,
   ScriptedModel,

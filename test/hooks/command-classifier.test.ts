@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/packs/gates/classify-tool-call.js';
-import { parseOptions, resolveLong } from '../../src/packs/gates/command-options.js';
-import { classifyShellCommand } from '../../src/packs/gates/read-only-command.js';
-import { awkProgramCheck, sedScriptCheck } from '../../src/packs/gates/script-checks.js';
-import { shellWords } from '../../src/packs/gates/shell-words.js';
+import { classifyToolCall } from '../../src/surfaces/claude-code/classify-tool-call.js';
+import { parseOptions, resolveLong } from '../../src/surfaces/claude-code/command-options.js';
+import { classifyShellCommand } from '../../src/surfaces/claude-code/read-only-command.js';
+import { awkProgramCheck, sedScriptCheck } from '../../src/surfaces/claude-code/script-checks.js';
+import { shellWords } from '../../src/surfaces/claude-code/shell-words.js';
 
 // Issue 19, item 2: the classifier by allow-list. Every command below has its expected verdict.
 const READ_ONLY = [

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
-import { runGateHook } from '../../src/packs/gates/run-gate-hook.js';
 import { openRecordSource } from '../../src/packs/records/open-record-source.js';
 import { listStores } from '../../src/packs/records/stores.js';
+import { runGateHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
 import { tempDir } from '../helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');

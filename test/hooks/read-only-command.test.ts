@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/packs/gates/classify-tool-call.js';
-import { classifyShellCommand } from '../../src/packs/gates/read-only-command.js';
+import { classifyToolCall } from '../../src/surfaces/claude-code/classify-tool-call.js';
+import { classifyShellCommand } from '../../src/surfaces/claude-code/read-only-command.js';
 
 describe('the read-only shell classifier (fail-closed)', () => {
   it.each([

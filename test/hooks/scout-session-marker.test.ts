@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
-import { findScoutRun } from '../../src/packs/gates/scout-run-fact.js';
 import { openRecordSource } from '../../src/packs/records/open-record-source.js';
 import {
   markScoutSession,
@@ -13,6 +12,7 @@ import {
   scoutSessionMarker,
 } from '../../src/packs/records/scout-session-marker.js';
 import { listStores } from '../../src/packs/records/stores.js';
+import { findScoutRun } from '../../src/surfaces/claude-code/scout-run-fact.js';
 import { corpus } from '../packs/records/records-fixture.js';
 
 async function scout(root: string, meta: Record<string, unknown>): Promise<string> {

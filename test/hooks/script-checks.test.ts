@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awkProgramCheck, findCheck, sedScriptCheck } from '../../src/packs/gates/script-checks.js';
+import { awkProgramCheck, findCheck, sedScriptCheck } from '../../src/surfaces/claude-code/script-checks.js';
 
 // Issue 19, item 2: the little languages inside read-only commands, each verdict with its
 // exact reason (mutation testing of script-checks.ts, acceptance 3).

@@ -1,8 +1,11 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGateHook } from '../../src/packs/gates/run-gate-hook.js';
-import { readTranscriptTurn, TRANSCRIPT_TURN_MAX_BYTES } from '../../src/packs/gates/transcript-turn.js';
+import { runGateHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
+import {
+  readTranscriptTurn,
+  TRANSCRIPT_TURN_MAX_BYTES,
+} from '../../src/surfaces/claude-code/transcript-turn.js';
 import { tempDir } from '../helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');

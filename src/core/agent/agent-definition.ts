@@ -62,7 +62,17 @@ export function resolversOf(tools: readonly ToolDefinition[]): ClaimResolver[] {
   return [...bySpace.values()];
 }
 
+/** Recognisable across package copies (an agent module loaded by `tally mcp --pack-module`). */
+export const AGENT_MARK: unique symbol = Symbol.for('tally-harness.agent') as never;
+
+export function isAgent(value: unknown): value is Agent {
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AGENT_MARK] === true
+  );
+}
+
 export interface Agent {
+  readonly [AGENT_MARK]?: true;
   readonly name: string;
   readonly instructions: string;
   readonly tools: ToolDefinition[];
@@ -137,6 +147,7 @@ export function defineAgent(options: AgentOptions): Agent {
     }
   }
   return {
+    [AGENT_MARK]: true,
     name: options.name,
     instructions: options.instructions,
     tools: options.tools,

@@ -49,7 +49,7 @@ function ensureLevel(path: string): void {
 /**
  * Makes the index folder. The cache base (`~/.cache`) is the user's and may be a link; below
  * it, `tally`, `records` and the root's folder are made one level at a time, each a real 0700
- * directory of this user (secure-state-dir rules: a symlink is refused, never followed).
+ * directory of this user (core/io/private-dir rules: a symlink is refused, never followed).
  * An explicit index path's folder is made when only that one level is missing.
  */
 export function ensureRecordsIndexDir(location: RecordsIndexLocation): void {

@@ -5,7 +5,7 @@
 export async function runHookEntry(argv: string[]): Promise<number> {
   const name = argv[2];
   if (name === 'digest-record') return (await import('./hook-digest-record-command.js')).default();
-  const gates = await import('./hook-gate-command.js');
+  const gates = await import('./hook-turn-check-command.js');
   if (gates.isGateHook(name)) return gates.runGateCommand(name);
   return (await import('./hook-unknown-command.js')).default(name);
 }

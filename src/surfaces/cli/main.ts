@@ -233,13 +233,23 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
       .description(description as string)
       .allowUnknownOption()
       .allowExcessArguments()
-      .action(lazy(() => import('./hook-gate-command.js'), setCode));
+      .action(lazy(() => import('./hook-turn-check-command.js'), setCode));
 
   program
     .command('mcp')
     .description("Serve Tally's tools over the Model Context Protocol (every call recorded in the ledger).")
     .requiredOption('--root <dir>', 'the project root the workspace tools are scoped to')
-    .option('--packs <list>', 'comma-separated packs: fs, records, http', 'fs')
+    .option(
+      '--packs <list>',
+      'comma-separated packs: fs, records, http, browser, or one from --pack-module',
+      'fs',
+    )
+    .option('--pack-module <path>', 'a JavaScript module exporting packs built with definePack', collect)
+    .option(
+      '--pack-option <pack.flag=value>',
+      'a flag of a pack from --pack-module (e.g. sql.db=./app.db)',
+      collect,
+    )
     .option('--transport <kind>', 'stdio or http', 'stdio')
     .option('--port <n>', 'port for --transport http (0 picks one)', parsePort, '0')
     .option('--host <host>', 'interface for --transport http', '127.0.0.1')
@@ -257,6 +267,24 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--login <recipe>', 'http pack: login recipe file or "demo"')
     .option('--header <header>', 'http pack: extra request header "Name: value"', collect)
     .action(lazy(() => import('./mcp-command.js'), setCode));
+
+  program
+    .command('agent')
+    .description(
+      'Run an agent a module exports (defineAgent or agentPack) on a task, verified like the others.',
+    )
+    .argument('<name>', 'the agent (or agent pack) name')
+    .argument('<task>', 'what it should do')
+    .option('--agent-module <path>', 'a JavaScript module exporting the agent', collect)
+    .option(
+      '--pack-option <pack.flag=value>',
+      'a flag of the agent pack (e.g. shopkeeper.db=./shop.db)',
+      collect,
+    )
+    .option('--root <dir>', 'the project the ledger belongs to (default: .)')
+    .option('--model <spec>', 'provider:model (else the agent pin, else TALLY_MODEL)')
+    .option('--json', 'machine-readable output')
+    .action(lazy(() => import('./agent-command.js'), setCode));
 
   program
     .command('code')

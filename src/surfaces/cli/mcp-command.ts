@@ -1,23 +1,19 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { buildFishContext } from '../../agents/fisherman/fish-context.js';
 import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
-import { sweepOrphanedTempFiles } from '../../core/io/temp-files.js';
-import type { ToolDefinition } from '../../core/tool.js';
-import { httpTools } from '../../packs/http/tools/index.js';
+import type { Pack, PackContext } from '../../core/pack.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
-import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { isLoopbackHostname } from '../mcp/check-http-access.js';
 import type { McpPackFactory } from '../mcp/mcp-session.js';
-import { prepareDataTool } from '../mcp/prepare-data-tool.js';
-import { refreshingRecordsTools } from '../mcp/refreshing-records-tools.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
+import { builtinPackRegistry } from '../mcp/served-packs.js';
 import { EXIT } from './exit-codes.js';
-import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
+import type { FishFlags } from './fish-options.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
+import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
 
 interface McpFlags extends FishFlags {
   root: string;
@@ -30,6 +26,8 @@ interface McpFlags extends FishFlags {
   sessionIdleMs?: string;
   maxBodyBytes?: string;
   rootsTimeoutMs?: string;
+  packModule?: string[];
+  packOption?: string[];
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
@@ -63,8 +61,6 @@ export function keepServingOnUnhandledRejection(failOpenLog: string): void {
   });
 }
 
-const PACKS = new Set(['fs', 'http', 'records']);
-
 /** A real path where one exists (the ledger folder and the root are compared as the disk sees them). */
 function realOrSame(path: string): string {
   try {
@@ -89,17 +85,38 @@ export function ledgerProtection(ledgerPath: string, root: string): string[] {
 }
 
 export default async function mcpCommand(options: McpFlags, command: Command): Promise<number> {
+  try {
+    return await serveMcp(options, command);
+  } catch (error) {
+    throw asTallyError(error);
+  }
+}
+
+async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   const root = resolve(options.root);
   const packs = options.packs
     .split(',')
     .map((pack) => pack.trim())
     .filter(Boolean);
-  const unknown = packs.filter((pack) => !PACKS.has(pack));
+  const registry = builtinPackRegistry();
+  for (const path of options.packModule ?? [])
+    for (const pack of await loadPackModule(path)) registry.register(pack);
+  const unknown = packs.filter((pack) => !registry.has(pack));
   if (unknown.length > 0)
     throw new TallyError(
       'PACK_UNKNOWN',
-      `Unknown pack(s): ${unknown.join(', ')}. Available: ${[...PACKS].join(', ')}.`,
+      `Unknown pack(s): ${unknown.join(', ')}. Available: ${registry.names().join(', ')}${(options.packModule ?? []).length === 0 ? ' (load your own with --pack-module ./my-pack.js)' : ''}.`,
     );
+  // The built-in http pack's flags are options of their own (shared with `tally fish`).
+  const httpFlags = {
+    captures: options.captures ?? [],
+    'base-url': options.baseUrl,
+    scope: options.scope,
+    login: options.login,
+    header: options.header ?? [],
+  };
+  const flagsByPack = packFlags(options.packOption ?? [], registry, new Map([['http', httpFlags]]));
+  checkRequiredFlags(packs, registry, flagsByPack);
   if (options.transport !== 'stdio' && options.transport !== 'http')
     throw new TallyError(
       'TRANSPORT_UNKNOWN',
@@ -113,12 +130,6 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     '--roots-timeout-ms',
     options.rootsTimeoutMs ?? process.env.TALLY_MCP_ROOTS_TIMEOUT_MS,
   );
-  // `tally mcp` serves the http pack from captures only; say so before any session starts.
-  if (packs.includes('http') && (options.captures ?? []).length === 0)
-    throw new TallyError(
-      'FISHERMAN_NEEDS_INPUT',
-      'The http pack needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app (and --base-url when the captures hold more than one API origin). `tally mcp` takes no OpenAPI documents; `tally fish --spec` does.',
-    );
   if (options.transport === 'http' && !isLoopbackHostname(options.host) && !authToken)
     throw new TallyError(
       'MCP_TOKEN_REQUIRED',
@@ -126,51 +137,39 @@ export default async function mcpCommand(options: McpFlags, command: Command): P
     );
   // The ledger defaults to the project's own state folder, which the tools may never touch.
   const ledgerPath = ledgerPathFor(command, root);
-  const startRoot = await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
-  // Writes killed before their rename (an earlier server's) leave temporary files: gone before any session.
-  if (packs.includes('fs'))
-    sweepOrphanedTempFiles(startRoot.realRoot, { exclude: startRoot.protectedLocations });
+  await ProjectRoot.open(root, { protect: ledgerProtection(ledgerPath, root) }); // fail fast on a missing root
   const ledger = openLedgerAt(ledgerPath); // listed for `tally runs` across projects
-  const headers = headersFrom(options.header);
-  const build: McpPackFactory = async () => {
-    const tools: ToolDefinition[] = [];
-    let projectRoot: ProjectRoot | undefined;
-    let close: (() => void) | undefined;
-    let knownSecrets: string[] | undefined;
-    if (packs.includes('fs')) {
-      // Security: the project's `.tally/` is Tally's (recipes with login fields, digests, an
-      // earlier ledger) wherever this session's ledger lives.
-      const protect = [...ledgerProtection(ledgerPath, root), join(root, '.tally')];
-      projectRoot = await ProjectRoot.open(root, { protect });
-      tools.push(...workspaceTools({ root: projectRoot }));
-    }
-    if (packs.includes('records')) {
-      const records = refreshingRecordsTools(root, ledger);
-      tools.push(...records.tools);
-      close = records.close;
-    }
-    if (packs.includes('http')) {
-      const fish = {
-        captures: options.captures ?? [],
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
-        ...loginFrom(options.login),
-        ...(headers ? { headers } : {}),
-      };
-      const context = await buildFishContext(fish);
-      // The same known-secret scope as `tally fish`: recipe fields, --header values, the
-      // session's cookies and CSRF token, capture auth headers never reach the ledger in clear.
-      knownSecrets = context.knownSecrets;
-      tools.push(...httpTools(context), prepareDataTool(ledger, fish));
-    }
+  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  const protect = ledgerProtection(ledgerPath, root);
+  const logFailOpen = createFailOpen({ logPath: failOpenLog });
+  const contextOf = (pack: Pack): PackContext => {
+    // Closed per pack: a reason the pack did not declare is stored as unrecognized.
+    const declared = new Set(pack.failOpenReasons);
     return {
-      tools,
-      ...(projectRoot ? { projectRoot } : {}),
-      ...(close ? { close } : {}),
-      ...(knownSecrets ? { knownSecrets } : {}),
+      root,
+      flags: flagsByPack.get(pack.name) ?? {},
+      ledger,
+      protect,
+      failOpen: (component, why) =>
+        logFailOpen(component, declared.has(why) ? why : `undeclared-by-${pack.name}:${why}`),
     };
   };
-  const failOpenLog = join(dirname(ledgerPath), 'fail-open.jsonl');
+  try {
+    for (const name of packs) await registry.get(name).prepare?.(contextOf(registry.get(name)));
+  } catch (error) {
+    ledger.close();
+    throw error;
+  }
+  const build: McpPackFactory = async () => {
+    const session = await registry.session(packs, contextOf);
+    const projectRoot = session.provides?.projectRoot;
+    return {
+      tools: session.tools,
+      ...(projectRoot instanceof ProjectRoot ? { projectRoot } : {}),
+      ...(session.close ? { close: session.close } : {}),
+      ...(session.knownSecrets ? { knownSecrets: session.knownSecrets } : {}),
+    };
+  };
   const meta = { root, packs };
   const stopped = stopSignal();
   keepServingOnUnhandledRejection(failOpenLog);

@@ -42,11 +42,17 @@ const send = (
   body?: unknown,
   headers: Record<string, string> = {},
 ) => {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  // Content-Length, as Directus (Express's res.json) sends: Prism's proxy reads upstream
+  // answers with node-fetch 2, whose chunked-ending check misfires on Node 22 ("Premature
+  // close", node-fetch#1576) and turns a chunked 200 into its own 500.
   response.writeHead(status, {
-    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(text === undefined
+      ? {}
+      : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }),
     ...headers,
   });
-  response.end(body === undefined ? undefined : JSON.stringify(body));
+  response.end(text);
 };
 const error = (response: ServerResponse, status: number, code: string, message: string) =>
   send(response, status, { errors: [{ message, extensions: { code } }] });

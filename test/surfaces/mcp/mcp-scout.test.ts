@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScoutToolResult } from '../../../src/agents/scout/scout-tool.js';
 import type { Effect } from '../../../src/core/effects.js';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
-import { findScoutRun } from '../../../src/packs/gates/scout-run-fact.js';
+import { findScoutRun } from '../../../src/surfaces/claude-code/scout-run-fact.js';
 import { corpus } from '../../packs/records/records-fixture.js';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'tally.js');

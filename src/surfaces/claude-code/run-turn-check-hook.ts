@@ -1,7 +1,10 @@
 import { isAbsolute, join } from 'node:path';
 import { unusablePath } from '../../core/io/private-dir.js';
-import { hookFailOpenLog } from '../records/digests/hook-state.js';
+import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
 import { classifyToolCall } from './classify-tool-call.js';
+import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
+import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';
+import { readTranscriptTurn } from './transcript-turn.js';
 import {
   freshTurn,
   type GateStateDir,
@@ -9,11 +12,8 @@ import {
   readTurnState,
   reapTurnStates,
   writeTurnState,
-} from './gate-state.js';
-import { gateSwitchedOff } from './gate-switch.js';
-import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
-import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';
-import { readTranscriptTurn } from './transcript-turn.js';
+} from './turn-check-state.js';
+import { gateSwitchedOff } from './turn-check-switch.js';
 
 export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
 export type GateHookName = (typeof GATE_HOOKS)[number];

@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
-import { GATE_HOOKS, type GateHookName, runGateHook } from '../../packs/gates/run-gate-hook.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
+import {
+  GATE_HOOKS,
+  type GateHookName,
+  runGateHook,
+} from '../../surfaces/claude-code/run-turn-check-hook.js';
 import { EXIT } from './exit-codes.js';
 import { readHookStdin } from './hook-read-stdin.js';
 

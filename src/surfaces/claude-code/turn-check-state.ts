@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../core/io/atomic-write.js';
 import { isSameStateDir, type StateDir, secureStateDir } from '../../core/io/private-dir.js';
 import { readRegularFileSync } from '../../core/io/read-regular-file.js';
-import { digestKey } from '../records/digests/digest-key.js';
-import { hookTallyDir, userStateDir } from '../records/digests/hook-state.js';
+import { digestKey } from '../../packs/records/digests/digest-key.js';
+import { hookTallyDir, userStateDir } from '../../packs/records/digests/hook-state.js';
 
 /** What the turn gates remember about one session's current turn. */
 export interface TurnState {

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openReadOnlyDatabase } from '../../core/ledger/open-read-only.js';
-import { scoutSessionMarkedAt } from '../records/scout-session-marker.js';
-import { listStores } from '../records/stores.js';
+import { scoutSessionMarkedAt } from '../../packs/records/scout-session-marker.js';
+import { listStores } from '../../packs/records/stores.js';
 
 /**
  * Endings after which a scout run has a report to act on: it finished (its report went through

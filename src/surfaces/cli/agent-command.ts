@@ -1,0 +1,78 @@
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { isAgentPack } from '../../core/agent/agent-tool.js';
+import { runAgent } from '../../core/agent/run-agent.js';
+import { TallyError } from '../../core/errors.js';
+import { createFailOpen } from '../../core/fail-open.js';
+import { createPackRegistry } from '../../core/pack-registry.js';
+import { EXIT } from './exit-codes.js';
+import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
+import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
+
+interface AgentFlags {
+  agentModule?: string[];
+  packOption?: string[];
+  root?: string;
+  model?: string;
+  json?: boolean;
+}
+
+/**
+ * `tally agent NAME TASK --agent-module ./my-agent.js`: runs an agent a module exports (a
+ * `defineAgent` value or an `agentPack`) once, in the ledger, and prints its verified result —
+ * the CLI reaches a new agent without a command of its own.
+ */
+export default async function agentCommand(
+  name: string,
+  task: string,
+  options: AgentFlags,
+  command: Command,
+): Promise<number> {
+  try {
+    const registry = createPackRegistry();
+    for (const path of options.agentModule ?? [])
+      for (const pack of await loadPackModule(path)) registry.register(pack);
+    const agents = registry.names().filter((candidate) => isAgentPack(registry.get(candidate)));
+    const pack = registry.has(name) ? registry.get(name) : undefined;
+    if (!pack || !isAgentPack(pack))
+      throw new TallyError(
+        'AGENT_UNKNOWN',
+        `No agent "${name}" in ${(options.agentModule ?? []).join(', ') || '(no --agent-module given)'}. Agents there: ${agents.join(', ') || '(none)'}.`,
+      );
+    const flags = packFlags(options.packOption ?? [], registry);
+    checkRequiredFlags([name], registry, flags);
+    const root = resolve(options.root ?? '.');
+    const ledgerPath = ledgerPathFor(command, root);
+    const agent = await pack.agent({
+      root,
+      flags: flags.get(name) ?? {},
+      protect: [ledgerPath],
+      failOpen: createFailOpen({ logPath: join(resolve(ledgerPath, '..'), 'fail-open.jsonl') }),
+    });
+    const ledger = openLedgerAt(ledgerPath);
+    try {
+      const result = await runAgent(agent, task, {
+        ledger,
+        ...(options.model ? { model: options.model } : {}),
+      });
+      if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        const lines = [
+          `${result.status}: ${result.summary}`,
+          ...result.verified.map(
+            (item) => `  ✓ ${item.effect ?? ''} ${item.resource ?? item.target} — ${item.via}`,
+          ),
+          ...result.dropped.map((drop) => `  ✗ ${String(drop.claim.target)}: ${drop.why}`),
+          ...result.unmet.map((why) => `  unmet: ${why}`),
+          `run ${result.runId} (tally runs show ${result.runId})`,
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+      return result.status === 'success' ? EXIT.ok : EXIT.notMet;
+    } finally {
+      ledger.close();
+    }
+  } catch (error) {
+    throw asTallyError(error);
+  }
+}
