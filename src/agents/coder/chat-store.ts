@@ -50,6 +50,16 @@ function realDirectory(path: string, mode?: number): void {
   );
 }
 
+/** The parsed JSON, or undefined when the text is not JSON (then reported as a file of the wrong shape). */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return undefined;
+  }
+}
+
 /**
  * One JSON file per chat under `<root>/.tally/chats/` (0700 directories, 0600 files). Reads
  * open with O_NOFOLLOW; writes go to a fresh O_EXCL temp file renamed into place, so a
@@ -82,15 +92,7 @@ export function fileChatStore(projectRoot: string): ChatStore {
             : `${path} is not a regular file. Remove it.`,
           { path },
         );
-      const text = read.text;
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        if (!(error instanceof SyntaxError)) throw error;
-        json = undefined; // reported below as a file of the wrong shape
-      }
-      const parsed = chatSchema.safeParse(json);
+      const parsed = chatSchema.safeParse(jsonOrUndefined(read.text));
       if (!parsed.success)
         throw new ChatStoreError(
           'CHAT_UNREADABLE',
