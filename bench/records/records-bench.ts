@@ -17,13 +17,15 @@ const KEYWORD = 'migration rollback';
 interface Run {
   ms: number;
   lines: number;
+  /** What the call printed (the last sample's, in a summary): parity is asserted on it. */
+  stdout: string;
 }
 
 async function timed(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const started = performance.now();
   const { stdout } = await exec(file, args, { env, maxBuffer: 512 * 1024 * 1024 });
   const ms = performance.now() - started;
-  return { ms, lines: stdout === '' ? 0 : stdout.split('\n').length - 1 };
+  return { ms, lines: stdout === '' ? 0 : stdout.split('\n').length - 1, stdout };
 }
 
 const median = (values: number[]) =>
@@ -45,19 +47,46 @@ async function interleaved(
       runs.a.push(await a());
     }
   }
-  const summary = (list: Run[]): Run => ({
-    ms: median(list.map((run) => run.ms)),
-    lines: list.at(-1)?.lines ?? 0,
-  });
   return { a: summary(runs.a), b: summary(runs.b) };
 }
 
-function row(name: string, tally: Run, peer: Run, target: number): BenchRow {
+const summary = (list: Run[]): Run => ({
+  ms: median(list.map((run) => run.ms)),
+  lines: list.at(-1)?.lines ?? 0,
+  stdout: list.at(-1)?.stdout ?? '',
+});
+
+/**
+ * How Tally's answer must match the peer's: `set`, the same result lines in any order (Tally
+ * ranks, the peer lists in file order); `text`, the same text (the peer prints one blank line
+ * before the first `==>` header, so surrounding white space is not compared).
+ */
+type Parity = 'set' | 'text';
+
+/** Throws when the two answers differ: a faster answer to another question is no win. */
+function assertParity(name: string, parity: Parity, tally: Run, peer: Run): void {
+  const shape = (stdout: string) =>
+    parity === 'set' ? stdout.split('\n').filter(Boolean).sort().join('\n') : stdout.trim();
+  const ours = shape(tally.stdout);
+  const theirs = shape(peer.stdout);
+  if (ours === '' || ours !== theirs) {
+    const oursLines = ours.split('\n');
+    const theirsLines = theirs.split('\n');
+    const at = oursLines.findIndex((line, index) => line !== theirsLines[index]);
+    throw new Error(
+      `${name}: Tally's output differs from the peer's (${tally.lines} vs ${peer.lines} lines; ` +
+        `first difference: ${JSON.stringify(oursLines[at] ?? '(end)')} vs ${JSON.stringify(theirsLines[at] ?? '(end)')})`,
+    );
+  }
+}
+
+function row(name: string, tally: Run, peer: Run, target: number, parity?: Parity): BenchRow {
+  if (parity) assertParity(name, parity, tally, peer);
   const ratio = tally.ms / peer.ms;
   return {
     name,
     value: `${tally.ms.toFixed(0)} ms`,
-    baseline: `peer ${peer.ms.toFixed(0)} ms (${tally.lines} vs ${peer.lines} lines)`,
+    baseline: `peer ${peer.ms.toFixed(0)} ms (${tally.lines} vs ${peer.lines} lines${parity ? ', same answer' : ''})`,
     ratio: `${ratio.toFixed(2)}× (Tally ÷ peer)`,
     target: `≤ ${target}×`,
     pass: ratio <= target,
@@ -124,19 +153,17 @@ async function corpusRows(count: number, dir: string, peerScript: string): Promi
     runs.warm.push(await warm());
     if (round % 2 === 0) runs.peer.push(await peerKeyword());
   }
-  const summary = (list: Run[]): Run => ({
-    ms: median(list.map((run) => run.ms)),
-    lines: list.at(-1)?.lines ?? 0,
-  });
-  rows.push(row(`${label}: first query (index build)`, summary(runs.cold), summary(runs.peer), 1));
-  rows.push(row(`${label}: warm --keyword`, summary(runs.warm), summary(runs.peer), small ? 1 : 0.1));
-  for (const [name, args] of [
-    ['--kind', ['--kind', 'decision']],
-    ['--recall', ['--recall', 'lock timeout']],
-    ['--cat 200 paths', cat],
-  ] as [string, string[]][]) {
+  rows.push(row(`${label}: first query (index build)`, summary(runs.cold), summary(runs.peer), 1, 'set'));
+  rows.push(row(`${label}: warm --keyword`, summary(runs.warm), summary(runs.peer), small ? 1 : 0.1, 'set'));
+  // --recall is not compared: the peer prints the matching mistakes.jsonl lines raw, Tally
+  // ranks records and mistakes together (a different answer by design, not a regression).
+  for (const [name, args, parity] of [
+    ['--kind', ['--kind', 'decision'], 'set'],
+    ['--recall', ['--recall', 'lock timeout'], undefined],
+    ['--cat 200 paths', cat, 'text'],
+  ] as [string, string[], Parity | undefined][]) {
     const result = await interleaved(PAIRS, tally(args), peer(args));
-    rows.push(row(`${label}: ${name}`, result.a, result.b, small ? 1 : 0.1));
+    rows.push(row(`${label}: ${name}`, result.a, result.b, small ? 1 : 0.1, parity));
   }
   // What the default per-file freshness check costs over trusting directory mtimes alone.
   const check = await interleaved(

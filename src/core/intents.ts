@@ -44,7 +44,7 @@ export function unresolvedIntents(entries: readonly LedgerEntry[]): UnresolvedIn
   });
 }
 
-/** `fs_write intended to write file a.txt, but no outcome was recorded (…)`: one unmet reason. */
+/** `save_file intended to write file a.txt, but no outcome was recorded (…)`: one unmet reason. */
 export function unresolvedIntentWords(intent: UnresolvedIntent): string {
   const what = intent.resources.map((resource) => `${resource.space} ${resource.key}`).join(', ');
   return `${intent.tool} intended to ${intent.action} ${what || 'something'}, but no outcome was recorded (its process stopped in between): whether the change happened is unknown until the resource is checked`;

@@ -70,7 +70,7 @@ export function isSecretName(name: string): boolean {
 export interface RedactorOptions {
   /** Append a short hash so equal secrets stay comparable: `[redacted:3fa9c1]`. */
   hashSecrets?: boolean;
-  /** Values the caller KNOWS are secret (a recipe's password, a session cookie): scrubbed wherever they appear. */
+  /** Values the caller KNOWS are secret (a login's password, a session cookie): scrubbed wherever they appear. */
   knownSecrets?: Iterable<string>;
   /**
    * Exact field names (any case) that are secret in this context besides what

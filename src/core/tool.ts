@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ClaimResolver } from './agent/claims.js';
+import type { ClaimResolver } from './claim-resolver.js';
 import type { Effect } from './effects.js';
 
 /** MCP-style hints: the same flags are served to the model, to MCP clients and to the CLI. */

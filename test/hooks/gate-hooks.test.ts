@@ -85,6 +85,21 @@ const run = (s: Setup, name: Parameters<typeof runGateHook>[0], stdin: string) =
 
 const decision = (stdout: string | undefined) => (stdout ? JSON.parse(stdout) : undefined);
 
+/**
+ * What Claude Code acts on when the how-do-i gate holds: a PreToolUse `deny` whose reason
+ * names the skill that would satisfy it. Anything else on stdout (an allow, a malformed line)
+ * would let the write through or break the hook, so the whole decision is checked.
+ */
+function expectHowDoIDenial(stdout: string | undefined): void {
+  expect(decision(stdout)).toMatchObject({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('skill "tally:how-do-i"'),
+    },
+  });
+}
+
 describe('the turn gates, in process, on recorded payload shapes', () => {
   it('how-do-i: a write is denied until this turn’s scout run is in the ledger, naming exactly what satisfies it; then it passes', async () => {
     const s = setup();
@@ -128,7 +143,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
       ).stdout,
     ).toBeUndefined();
     // ...but another script run by node is.
-    expect(
+    expectHowDoIDenial(
       run(
         s,
         'gate-how-do-i',
@@ -136,7 +151,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
           tool_input: { command: `node "${s.dir}/bin/tally.js" scout x` },
         }),
       ).stdout,
-    ).toBeDefined();
+    );
     const runId = await scoutRun(s.cwd, SESSION);
     expect(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout).toBeUndefined();
     const state = JSON.parse(readFileSync(join(s.cwd, '.tally', 'gates', `${SESSION}.turn.json`), 'utf8'));
@@ -144,7 +159,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     // A new prompt is a new turn: the run of the turn before does not open it.
     await new Promise((resolve) => setTimeout(resolve, 5));
     run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
-    expect(decision(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout)).toBeDefined();
+    expectHowDoIDenial(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout);
   });
 
   it('what Claude Code 2.1.332 reports does not open it: a forked Skill’s success, an async_launched Agent; the run in the ledger does', async () => {
@@ -173,7 +188,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     // A run of another session, or a run that ended without a report, does not count either.
     await scoutRun(s.cwd, 'another-session');
     await scoutRun(s.cwd, SESSION, 'aborted');
-    expect(run(s, 'gate-how-do-i', write).stdout).toBeDefined();
+    expectHowDoIDenial(run(s, 'gate-how-do-i', write).stdout);
     // The background agent finishes: its run is in the ledger; the notification prompt keeps the turn.
     const runId = await scoutRun(s.cwd, SESSION);
     run(s, 'turn-reset', real('user-prompt-submit-task-notification.json'));
@@ -336,7 +351,8 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
       env: { ...s.env, CLAUDE_PLUGIN_OPTION_GATE_HOW_DO_I: 'true' },
       cwd: s.cwd,
     });
-    expect(on.stdout).toBeDefined();
+    expectHowDoIDenial(on.stdout);
+    expect(on.failOpens).toEqual([]);
   });
 
   it('without a project .tally, state lives in the user state folder and <cwd>/.tally is never created', () => {
@@ -346,7 +362,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     expect(
       existsSync(join(s.dir, 'state', 'tally', 'gates', 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d.turn.json')),
     ).toBe(true);
-    expect(decision(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout)).toBeDefined();
+    expectHowDoIDenial(run(s, 'gate-how-do-i', s.fixture('pre-tool-use-write.json')).stdout);
   });
 
   it.each([

@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { unresolvedIntents } from '../../src/core/intents.js';
+import { isTallyTempName } from '../../src/core/io/temp-files.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
-import { isTallyTempName } from '../../src/packs/workspace/tally-temp-file.js';
 import { tempDir } from '../helpers.js';
 import { holdLock } from './hold-lock.js';
 

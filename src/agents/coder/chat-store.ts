@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
-import { readOwnFile } from '../../core/read-own-file.js';
+import { writeFileAtomicSync } from '../../core/io/atomic-write.js';
+import { secureStateDir } from '../../core/io/private-dir.js';
+import { readRegularFileSync } from '../../core/io/read-regular-file.js';
 import { type Chat, chatSchema } from './chat-record.js';
 
 /** Where chats live between turns. The default keeps one JSON file per chat. */
@@ -33,22 +34,30 @@ export function checkChatId(id: string): string {
   return id;
 }
 
-const codeOf = (error: unknown) => (error as { code?: unknown }).code;
+/**
+ * Security: a state directory must be a real directory of this user, never a link; `mode`
+ * (the chats folder's 0700) is set through a descriptor. The checks are core's.
+ */
+function realDirectory(path: string, mode?: number): void {
+  const state = secureStateDir(path, { create: true, ...(mode !== undefined ? { mode } : {}) });
+  if (!('refused' in state)) return;
+  throw new ChatStoreError(
+    'CHAT_STORE_UNSAFE',
+    state.reason === 'link' || state.reason === 'not-directory'
+      ? `${path} is ${state.reason === 'link' ? 'a symbolic link' : 'not a directory'}; Tally does not follow links for its state. Replace it with a real directory.`
+      : `${state.why}. Tally keeps chats only in a private directory of this user.`,
+    { path },
+  );
+}
 
-/** Security: a state directory is made 0700 and must be a real directory, never a link. */
-function realDirectory(path: string): void {
+/** The parsed JSON, or undefined when the text is not JSON (then reported as a file of the wrong shape). */
+function jsonOrUndefined(text: string): unknown {
   try {
-    mkdirSync(path, { mode: 0o700 });
+    return JSON.parse(text);
   } catch (error) {
-    if (codeOf(error) !== 'EEXIST') throw error;
+    if (!(error instanceof SyntaxError)) throw error;
+    return undefined;
   }
-  const stats = lstatSync(path);
-  if (stats.isSymbolicLink() || !stats.isDirectory())
-    throw new ChatStoreError(
-      'CHAT_STORE_UNSAFE',
-      `${path} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; Tally does not follow links for its state. Replace it with a real directory.`,
-      { path },
-    );
 }
 
 /**
@@ -68,8 +77,8 @@ export function fileChatStore(projectRoot: string): ChatStore {
     },
     load: (id) => {
       const path = pathOf(id);
-      const read = readOwnFile(path);
-      if ('absent' in read)
+      const read = readRegularFileSync(path);
+      if ('refused' in read && read.refused === 'absent')
         throw new ChatStoreError(
           'CHAT_NOT_FOUND',
           `No chat "${id}" in ${chatsDir}. Check the id, or omit --chat to start a new chat.`,
@@ -78,20 +87,12 @@ export function fileChatStore(projectRoot: string): ChatStore {
       if ('refused' in read)
         throw new ChatStoreError(
           'CHAT_STORE_UNSAFE',
-          read.refused === 'a symbolic link'
+          read.refused === 'not-regular' && read.kind === 'a symbolic link'
             ? `${path} is a symbolic link; Tally does not follow links for its state. Remove it.`
             : `${path} is not a regular file. Remove it.`,
           { path },
         );
-      const text = read.text;
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        if (!(error instanceof SyntaxError)) throw error;
-        json = undefined; // reported below as a file of the wrong shape
-      }
-      const parsed = chatSchema.safeParse(json);
+      const parsed = chatSchema.safeParse(jsonOrUndefined(read.text));
       if (!parsed.success)
         throw new ChatStoreError(
           'CHAT_UNREADABLE',
@@ -108,24 +109,9 @@ export function fileChatStore(projectRoot: string): ChatStore {
     },
     save: (chat) => {
       realDirectory(stateDir);
-      realDirectory(chatsDir);
-      const path = pathOf(chat.id);
-      const temp = join(chatsDir, `.${chat.id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      const fd = openSync(
-        temp,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o600,
-      );
-      try {
-        writeSync(fd, `${JSON.stringify(chat, null, 2)}\n`);
-      } catch (error) {
-        closeSync(fd);
-        rmSync(temp, { force: true });
-        throw error;
-      }
-      closeSync(fd);
-      // rename replaces the directory entry itself: a symlink planted at `path` is not followed.
-      renameSync(temp, path);
+      realDirectory(chatsDir, 0o700);
+      // Temp beside the chat, fsync, rename: a symlink planted at the path is replaced, not followed.
+      writeFileAtomicSync(pathOf(chat.id), `${JSON.stringify(chat, null, 2)}\n`, { mode: 0o600 });
     },
   };
 }

@@ -1,6 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { EndingReason, RunContract, RunCounts, RunStatus } from '../../core/agent/ending.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import type { ReviewOutcome, RunReview } from '../../core/agent/run-review.js';
@@ -18,7 +17,7 @@ import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { scoutTool } from '../scout/scout-tool.js';
 import { layoutSignature } from './changes-report.js';
 import { historyMessages, toolCallsOf } from './chat-history.js';
-import type { ChangeFlag, ChatToolCall, FileChange } from './chat-record.js';
+import type { ChangeFlag, FileChange } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
 import { coderContract } from './coder-contract.js';
@@ -26,8 +25,11 @@ import { judgeTurn } from './judge-turn.js';
 import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
 import { safeListener, type TurnEventListener, tappedLedger, tappedModel } from './turn-events.js';
-import { recoveryOf, type TurnRecovery } from './turn-recovery.js';
+import { recoveryOf } from './turn-recovery.js';
+import type { TurnResult } from './turn-result.js';
 import { withChatContext } from './with-chat-context.js';
+
+export type { TurnResult } from './turn-result.js';
 
 export interface RunTurnOptions {
   /** Continue this chat; omitted, a new chat starts. */
@@ -65,38 +67,6 @@ export interface RunTurnOptions {
    * model. `false` leaves the tool out.
    */
   scout?: { recordsRoot?: string; model?: LanguageModelV3 | string } | false;
-}
-
-export interface TurnResult {
-  chatId: string;
-  /** 1 for the first turn of the chat. */
-  turn: number;
-  runId: string;
-  model: string;
-  /** What to show the user: the model's reply, or the recovery summary. Never empty. */
-  reply: string;
-  /** The model's own last text, if it said anything. */
-  text?: string;
-  endingReason: EndingReason;
-  status: RunStatus;
-  summary: string;
-  /** Why the status is not `success` (the request's files, flags, a failed last call); empty on success. */
-  unmet: string[];
-  /** What the request asked of which files, when it named any. */
-  contract?: RunContract;
-  /** Set when the turn ended badly: the reason and a summary written from the ledger. */
-  recovery?: TurnRecovery;
-  /** The files this turn changed, by content (before the turn vs after it). */
-  changes: FileChange[];
-  /** Statements in the reply that the changes report contradicts. */
-  flags: ChangeFlag[];
-  tools: ChatToolCall[];
-  counts: RunCounts;
-  conversational: boolean;
-  /** Whether this turn was given the layout (first turn only) and where it came from. */
-  orientation?: { computed: boolean; entries: number };
-  /** Decision records written after the turn, or why none could be. */
-  decisions?: TurnDecisions;
 }
 
 const PREVIEW_CHARS = 120;

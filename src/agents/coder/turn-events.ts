@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { NewEntry } from '../../core/ledger/entry.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
-import type { TurnResult } from './run-turn.js';
+import type { TurnResult } from './turn-result.js';
 
 /** What a turn reports while it runs, in causal order (for a streaming surface). */
 export type TurnEvent =

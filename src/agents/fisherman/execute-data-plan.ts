@@ -4,7 +4,7 @@ import { freshenExample } from '../../packs/http/endpoints/freshen-example.js';
 import { singular } from '../../packs/http/endpoints/resource-name.js';
 import type { UniqueToken } from '../../packs/http/openapi/sample-value.js';
 import type { FishermanFinish } from './fisherman-finish.js';
-import type { ParentLink } from './plan-data-request.js';
+import type { ParentLink } from './planned-link.js';
 import { type BoundedTask, runBounded } from './run-bounded.js';
 
 /**

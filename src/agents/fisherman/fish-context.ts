@@ -3,25 +3,20 @@ import { TallyError } from '../../core/errors.js';
 import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
-import type { LiveSession, LoginRecipe } from '../../packs/http/client/login-recipe.js';
 import { assertReachable } from '../../packs/http/client/network-failure.js';
 import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
-import { openSession } from './open-session.js';
+import { openSession, type SessionOptions } from './open-session.js';
 
-export interface FishContextOptions {
+export interface FishContextOptions extends SessionOptions {
   captures: string[];
   /** OpenAPI 3.x / Swagger 2.0 documents (files or URLs); alone they make an achieve-mode run. */
   specs?: string[];
   scope?: string;
   /** Where requests go; defaults to the origin the captures were recorded against. */
   baseUrl?: string;
-  /** A recipe for a session made now; without one, only capture auth headers and `headers` apply. */
-  login?: LoginRecipe;
-  /** A session made some other way now (`--login browser:SCRIPT`: real Chromium), for the API's base URL. */
-  liveSession?: (baseUrl: string) => Promise<LiveSession>;
   headers?: Record<string, string>;
   allowDelete?: boolean;
   /** Resource paths the run being cleaned up created. */
@@ -30,7 +25,6 @@ export interface FishContextOptions {
   marker?: string;
   /** Cleanup by marker: the cleaned run's marker and the fields it stamped, per collection. */
   markedBy?: { marker: string; fields: Record<string, string[]> };
-  env?: NodeJS.ProcessEnv;
 }
 
 export interface FishContext extends HttpToolContext {

@@ -1,10 +1,19 @@
 import {
   type LiveSession,
+  type LoginRecipe,
   logIn,
   recipeSecrets,
   sessionSecrets,
 } from '../../packs/http/client/login-recipe.js';
-import type { FishContextOptions } from './fish-context.js';
+
+/** How a run gets its live session: the part of a Fisherman run's options this module reads. */
+export interface SessionOptions {
+  /** A recipe for a session made now; without one, only capture auth headers and `headers` apply. */
+  login?: LoginRecipe;
+  /** A session made some other way now (`--login browser:SCRIPT`: real Chromium), for the API's base URL. */
+  liveSession?: (baseUrl: string) => Promise<LiveSession>;
+  env?: NodeJS.ProcessEnv;
+}
 
 /**
  * The live session a run asked for, made now against the API's base URL: a login recipe
@@ -13,7 +22,7 @@ import type { FishContextOptions } from './fish-context.js';
  * and CSRF token) are scrubbed from everything the run writes.
  */
 export async function openSession(
-  options: Pick<FishContextOptions, 'login' | 'liveSession' | 'env'>,
+  options: SessionOptions,
   baseUrl: string,
 ): Promise<{ session?: LiveSession; secrets: string[] }> {
   const session = options.login

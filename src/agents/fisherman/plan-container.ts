@@ -5,7 +5,7 @@ import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import { ID } from '../../packs/http/endpoints/path-normalizer.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { DataRequest } from './parse-data-request.js';
-import type { ParentLink } from './plan-data-request.js';
+import type { ParentLink } from './planned-link.js';
 
 const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 

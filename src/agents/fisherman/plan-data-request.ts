@@ -7,8 +7,7 @@ import { sameResource } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { DataRequest } from './parse-data-request.js';
 import { type ContainerPlan, planContainer } from './plan-container.js';
-
-export type ParentLink = { kind: 'path'; index: number } | { kind: 'body'; field: string; numeric: boolean };
+import type { ParentLink } from './planned-link.js';
 
 export interface PlannedType {
   type: string;

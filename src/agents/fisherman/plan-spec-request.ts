@@ -7,7 +7,7 @@ import { sampleValue } from '../../packs/http/openapi/sample-value.js';
 import { scalarTypeOf, singleObjectSchema } from '../../packs/http/openapi/single-object-schema.js';
 import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
 import type { DataRequest } from './parse-data-request.js';
-import type { ParentLink } from './plan-data-request.js';
+import type { ParentLink } from './planned-link.js';
 
 const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);

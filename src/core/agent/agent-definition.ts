@@ -22,7 +22,7 @@ export interface AgentOptions {
   finish?: FinishSpec;
   /** Default: claims matched to this run's net effects, canonicalized by the tools' resolvers. */
   verifier?: ClaimVerifier;
-  /** Effect assumed for a claim that names none (default `changed`; Fisherman: `created`). */
+  /** Effect assumed for a claim that names none (default `changed`; an agent that only creates: `created`). */
   claimEffect?: ClaimEffect;
   /** Items taken from the ledger when the model claims nothing verifiable (or never finishes). */
   itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];

@@ -1,8 +1,13 @@
+import type { CanonicalKeys, ClaimResolver } from '../claim-resolver.js';
 import { changingStep, type EffectKind, type NetEffect, type NetEffects, netEffects } from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
 import type { Evidence } from '../tool.js';
 import { sameType } from '../type-words.js';
 import type { VerifiedItem } from './ending.js';
+
+// The resolver is what a tool brings (core/tool.ts names it); it lives beside the tool so
+// that tool.ts and this module do not import each other.
+export type { CanonicalKeys, ClaimResolver } from '../claim-resolver.js';
 
 /** What a claim says happened: an effect kind, or `changed` (created, updated or deleted). */
 export type ClaimEffect = EffectKind | 'changed';
@@ -48,25 +53,8 @@ export interface EvidenceView {
   net: NetEffects;
 }
 
-export type CanonicalKeys = string | string[] | undefined;
-
 /** Maps each claim to ledger evidence from this run. Must not trust anything the model wrote. */
 export type ClaimVerifier = (claims: Claim[], view: EvidenceView) => ClaimVerdict[] | Promise<ClaimVerdict[]>;
-
-/**
- * Turns a model's spelling into the canonical key the tools use (`./docs/a.md` →
- * `docs/a.md`), with the same resolver the tools use. Undefined: not a spelling of this space.
- */
-export interface ClaimResolver {
-  space: string;
-  /**
-   * The canonical key(s) a spelling may name, most likely first: a path through a symlink may
-   * name the file it points at (a write) or the link itself (a delete).
-   */
-  canonical(spelling: string): CanonicalKeys | Promise<CanonicalKeys>;
-  /** The resource as it stands now, for content claims (`contains`, `sha256`). */
-  inspect?(key: string): Promise<{ sha256?: string; content?: string } | undefined>;
-}
 
 export function evidenceView(
   runId: string,
@@ -114,7 +102,7 @@ export function itemFromNet(net: NetEffect, readClaim = false): VerifiedItem {
 }
 
 export interface EffectVerifierOptions {
-  /** Effect assumed when a claim names none: Fisherman's claims are creates. Default `changed`. */
+  /** Effect assumed when a claim names none: an agent that only creates says `created`. Default `changed`. */
   defaultEffect?: ClaimEffect;
   /** Canonicalizers of the agent's tools, tried in order. */
   resolvers?: ClaimResolver[];

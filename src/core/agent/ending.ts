@@ -69,7 +69,7 @@ export interface RunResult {
   flags?: unknown[];
   /** Set when the run ended badly in a way its ending reason alone does not tell (a chat turn). */
   recovery?: { reason: EndingReason; summary: string };
-  /** A review's facts (the Coder's changes), as the end entry holds them. */
+  /** A review's facts (a chat agent's changes), as the end entry holds them. */
   facts?: Record<string, unknown>;
 }
 

@@ -28,7 +28,7 @@ export type RunEvent =
 export type RunObserver = (event: RunEvent) => void;
 
 // Why a context-scoped store and not only an option: agents between a surface and the loop
-// (prepareData, the scout, the coder's turn) pass a ledger through, not every loop option.
+// (a library entry, a sub-agent, a chat turn) pass a ledger through, not every loop option.
 // Scoped to `work`'s async calls only, like `Ledger.withKnownSecrets`; holds no global value.
 const scope = new AsyncLocalStorage<RunObserver>();
 

@@ -9,9 +9,9 @@ export interface ReviewOutcome {
   recovery?: { reason: EndingReason; summary: string };
   /** Why the status is not `success`, added to `unmet`. */
   unmet?: string[];
-  /** Statements of the agent that the ledger contradicts (the Coder's flags). */
+  /** Statements of the agent that the ledger contradicts (a chat agent's flags). */
   flags?: unknown[];
-  /** Facts for the end entry and the result (the Coder's change list). */
+  /** Facts for the end entry and the result (a chat agent's change list). */
   facts?: Record<string, unknown>;
 }
 

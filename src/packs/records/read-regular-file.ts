@@ -1,37 +1,16 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { absentError, readRegularFileSync } from '../../core/io/read-regular-file.js';
 
 export type RegularFileRead = { content: string; stats: Stats } | { notRegular: string };
 
 /**
- * Reads a file only if, at the moment it is opened, it is a regular file and not a symlink.
- * Security: O_NOFOLLOW refuses a link swapped in after any earlier check; O_NONBLOCK makes
- * opening a FIFO return at once instead of waiting for a writer, and the fstat of the open
- * descriptor refuses FIFOs, sockets and devices before a single byte is read.
+ * A record file, read only if it is a regular file and not a symlink (the checks are core's
+ * `readRegularFileSync`); what is not regular is named for the skip message. A missing file
+ * throws ENOENT, as the scan and `--cat` expect.
  */
 export function readRegularFile(path: string): RegularFileRead {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ELOOP') return { notRegular: 'a symbolic link' };
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile())
-      return {
-        notRegular: stats.isFIFO()
-          ? 'a FIFO'
-          : stats.isSocket()
-            ? 'a socket'
-            : stats.isCharacterDevice() || stats.isBlockDevice()
-              ? 'a device'
-              : stats.isDirectory()
-                ? 'a directory'
-                : 'not a regular file',
-      };
-    return { content: readFileSync(fd, 'utf8'), stats };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegularFileSync(path);
+  if ('text' in read) return { content: read.text, stats: read.stats };
+  if (read.refused === 'not-regular') return { notRegular: read.kind };
+  throw absentError(path);
 }

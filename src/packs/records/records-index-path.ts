@@ -1,8 +1,8 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { ensureDirLevel, secureStateDir, unusablePath } from '../../core/io/private-dir.js';
 import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
-import { secureStateDir, statIfAny, unusablePath } from './secure-state-dir.js';
 
 /** Bumped with every change of the index layout: a new layout never reads an old file. */
 export const INDEX_VERSION = '6';
@@ -36,26 +36,20 @@ export function recordsIndexPath(
   return { path: join(cacheDir, `index-v${INDEX_VERSION}.db`), cacheDir };
 }
 
-/** Makes a missing level whose parent is a directory (one level: never `mkdir -p`). */
+/** Makes a missing level whose parent is a directory (core's one-level rule), else INDEX_UNAVAILABLE. */
 function ensureLevel(path: string): void {
-  if (statIfAny(path)?.isDirectory()) return;
-  if (!statIfAny(dirname(path))?.isDirectory())
+  if (!ensureDirLevel(path))
     throw new RecordsUnavailableError(
       'INDEX_UNAVAILABLE',
       `No on-disk index: ${dirname(path)} is not a directory. Set XDG_CACHE_HOME to a folder of yours, or pass --index PATH.`,
       { dir: path },
     );
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
 }
 
 /**
  * Makes the index folder. The cache base (`~/.cache`) is the user's and may be a link; below
  * it, `tally`, `records` and the root's folder are made one level at a time, each a real 0700
- * directory of this user (secure-state-dir rules: a symlink is refused, never followed).
+ * directory of this user (core/io/private-dir rules: a symlink is refused, never followed).
  * An explicit index path's folder is made when only that one level is missing.
  */
 export function ensureRecordsIndexDir(location: RecordsIndexLocation): void {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../../core/io/atomic-write.js';
+import { secureStateDir } from '../../core/io/private-dir.js';
 import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 
 /**
@@ -18,8 +20,9 @@ export function scoutSessionMarker(ledgerPath: string, session: string): string 
 export function markScoutSession(ledgerPath: string, session: string): boolean {
   const marker = scoutSessionMarker(ledgerPath, session);
   try {
-    mkdirSync(dirname(marker), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, `${new Date().toISOString()}\n`, { mode: 0o600 });
+    // A private 0700 folder of this user beside the ledger (never a link), the marker written whole.
+    if ('refused' in secureStateDir(dirname(marker), { create: true, mode: 0o700 })) return false;
+    writeFileAtomicSync(marker, `${new Date().toISOString()}\n`, { mode: 0o600 });
     return true;
   } catch {
     return false;

@@ -1,11 +1,12 @@
-import { lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolRejectedError } from '../../core/errors.js';
+import { removeIfPresent, writeTempFile } from '../../core/io/atomic-write.js';
+import { reapStaleTempFiles } from '../../core/io/temp-files.js';
 import { fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
 import { isInside, type ProjectRoot, type ResolvedPath } from './project-root.js';
-import { reapStaleTempFiles, tallyTempPathFor } from './tally-temp-file.js';
 
 export interface AtomicWriteHooks {
   /** Test seam: runs after the temporary file is written, before it is renamed into place. */
@@ -19,14 +20,6 @@ export interface AtomicWriteHooks {
  * it records the intent (committed) and throws when it cannot, which cancels the write.
  */
 export type BeforeRenameIntent = (temporary: string) => Promise<void>;
-
-function removeIfPresent(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-}
 
 /** The mode of the file being replaced (kept across the write); refuses what is not a file. */
 function existingMode(target: ResolvedPath): number | undefined {
@@ -69,10 +62,9 @@ export async function writeFileAtomic(
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
   mkdirSync(directory, { recursive: true });
   reapStaleTempFiles(target.absolute);
-  const temporary = tallyTempPathFor(target.absolute);
-  // No fsync: rename gives all-or-nothing against a crashed or killed process (tested with
-  // kill -9); durability across power loss is the filesystem's, as for most editors.
-  writeFileSync(temporary, data, { flag: 'wx', mode });
+  // Core's temp file: O_EXCL, a crypto-random name with the pid (reapable), fsync-ed, so the
+  // rename publishes content that is on disk.
+  const temporary = writeTempFile(target.absolute, data, mode);
   let renamed = false;
   try {
     // Intent before rename: a kill after the rename leaves a committed intent, never a

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isTallyTempName } from './tally-temp-file.js';
+import { isTallyTempName } from '../../core/io/temp-files.js';
 
 export interface WalkEntry {
   absolute: string;

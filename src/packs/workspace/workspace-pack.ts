@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { sweepOrphanedTempFiles } from '../../core/io/temp-files.js';
 import { definePack } from '../../core/pack.js';
 import { ProjectRoot } from './project-root.js';
-import { sweepOrphanedTempFiles } from './tally-temp-file.js';
 import { workspaceTools } from './tools/index.js';
 
 /**

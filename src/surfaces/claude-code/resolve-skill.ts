@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { statIfAny, unusablePath } from '../../packs/records/secure-state-dir.js';
+import { statIfAny, unusablePath } from '../../core/io/private-dir.js';
 
 /** The plugin's name in `.claude-plugin/plugin.json`: Claude Code namespaces its skills with it. */
 export const PLUGIN_NAME = 'tally';

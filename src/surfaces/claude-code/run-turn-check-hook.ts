@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
+import { unusablePath } from '../../core/io/private-dir.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
-import { unusablePath } from '../../packs/records/secure-state-dir.js';
 import { classifyToolCall } from './classify-tool-call.js';
 import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
 import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';

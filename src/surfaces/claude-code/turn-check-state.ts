@@ -1,20 +1,11 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../../core/io/atomic-write.js';
+import { isSameStateDir, type StateDir, secureStateDir } from '../../core/io/private-dir.js';
+import { readRegularFileSync } from '../../core/io/read-regular-file.js';
 import { digestKey } from '../../packs/records/digests/digest-key.js';
 import { hookTallyDir, userStateDir } from '../../packs/records/digests/hook-state.js';
-import { isSameStateDir, type StateDir, secureStateDir } from '../../packs/records/secure-state-dir.js';
 
 /** What the turn gates remember about one session's current turn. */
 export interface TurnState {
@@ -60,7 +51,7 @@ export function gateStateDir(env: NodeJS.ProcessEnv, payloadCwd: unknown, proces
 export function freshTurn(now = new Date()): TurnState {
   return {
     v: 1,
-    turn: `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
+    turn: `${now.getTime().toString(36)}-${randomBytes(5).toString('hex')}`,
     startedAt: now.toISOString(),
     scout: false,
     reviewed: false,
@@ -92,35 +83,32 @@ function isTurnState(value: unknown): value is TurnState {
 export function readTurnState(dir: StateDir, session: unknown): ReadTurn {
   const path = stateFile(dir, session);
   if (!path) return { unreadable: 'the payload has no usable session_id' };
-  let fd: number;
+  // Security: core's reader — a link planted as the state file is refused, not followed;
+  // a FIFO does not block the hook; nothing past the size cap is read.
+  let read: ReturnType<typeof readRegularFileSync>;
   try {
-    // Security: O_NOFOLLOW — a link planted as the state file is refused, not followed.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    read = readRegularFileSync(path, { maxBytes: MAX_STATE_BYTES });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT')
-      return { missing: `no turn state for this session (${path}); turn-reset has not run` };
     if (typeof code === 'string') return { unreadable: `${path}: ${code}` };
     throw error;
   }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { unreadable: `${path} is not a regular file` };
-    if (stats.size > MAX_STATE_BYTES)
-      return { unreadable: `${path} is larger than ${MAX_STATE_BYTES} bytes` };
-    const buffer = Buffer.alloc(stats.size);
-    const read = readSync(fd, buffer, 0, stats.size, 0);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(buffer.subarray(0, read).toString('utf8'));
-    } catch (error) {
-      if (error instanceof SyntaxError) return { unreadable: `${path} is not JSON` };
-      throw error;
-    }
-    return isTurnState(parsed) ? { state: parsed } : { unreadable: `${path} is not a turn state` };
-  } finally {
-    closeSync(fd);
+  if ('refused' in read) {
+    if (read.refused === 'absent')
+      return { missing: `no turn state for this session (${path}); turn-reset has not run` };
+    // A link met by the open (O_NOFOLLOW) keeps the errno the notes have always named.
+    if (read.refused === 'not-regular')
+      return { unreadable: read.stats ? `${path} is not a regular file` : `${path}: ELOOP` };
+    return { unreadable: `${path} is larger than ${MAX_STATE_BYTES} bytes` };
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(read.text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return { unreadable: `${path} is not JSON` };
+    throw error;
+  }
+  return isTurnState(parsed) ? { state: parsed } : { unreadable: `${path} is not a turn state` };
 }
 
 /** Writes a session's turn state whole (temp + rename), so a reader never sees half of it. */
@@ -131,20 +119,20 @@ export function writeTurnState(
 ): { written: string } | { refused: string } {
   const path = stateFile(dir, session);
   if (!path) return { refused: 'the payload has no usable session_id' };
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  const swapped = new Error('state directory swapped');
   try {
-    writeFileSync(temp, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
-    // Security: the folder must still be the one checked, not a link swapped in since.
-    if (!isSameStateDir(dir)) {
-      unlinkSync(temp);
-      return { refused: `${dir.dir} changed while the state was written` };
-    }
-    renameSync(temp, path);
+    writeFileAtomicSync(path, JSON.stringify(state), {
+      mode: 0o600,
+      // Security: the folder must still be the one checked, not a link swapped in since.
+      beforeRename: () => {
+        if (!isSameStateDir(dir)) throw swapped;
+      },
+    });
     return { written: path };
   } catch (error) {
+    if (error === swapped) return { refused: `${dir.dir} changed while the state was written` };
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    rmSync(temp, { force: true });
     return { refused: `${path}: ${code}` };
   }
 }

@@ -1,7 +1,7 @@
 import { createdResources, netEffects } from '../../../core/effects.js';
 import type { LedgerEntry } from '../../../core/ledger/entry.js';
 import { sameType } from '../../../core/type-words.js';
-import type { ParentLink } from '../plan-data-request.js';
+import type { ParentLink } from '../planned-link.js';
 
 const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 

@@ -1,19 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../../core/errors.js';
-import { readOwnFile } from '../../../core/read-own-file.js';
+import { writeFileAtomicSync } from '../../../core/io/atomic-write.js';
+import { secureStateDir } from '../../../core/io/private-dir.js';
+import { absentError, readRegularFileSync } from '../../../core/io/read-regular-file.js';
 import { type Recipe, recipeSchema } from './recipe.js';
 
 export class RecipeStoreError extends TallyError {}
@@ -33,26 +24,23 @@ function errnoOf(error: unknown): string | undefined {
 }
 
 /**
- * Security: the folder and each file are checked with lstat and opened with O_NOFOLLOW,
- * so a symlink planted at `.tally`, `recipes` or `<id>.json` is refused, never followed
- * (it could point a write at any file the user owns). Folders are 0700, files 0600.
+ * Security: the folders are core's private state directories (a real directory of this
+ * user, never a symlink; `recipes` is 0700) and each file is opened with O_NOFOLLOW, so a
+ * symlink planted at `.tally`, `recipes` or `<id>.json` is refused, never followed (it could
+ * point a write at any file the user owns). Files are 0600.
  */
-function ensureRealDirectory(path: string, create: boolean): boolean {
-  try {
-    const stats = lstatSync(path);
-    if (stats.isSymbolicLink() || !stats.isDirectory())
-      throw new RecipeStoreError(
-        'RECIPES_NOT_A_DIRECTORY',
-        `${path} is ${stats.isSymbolicLink() ? 'a symlink' : 'not a directory'}; recipes are only kept in a real directory. Remove it and run again.`,
-        { path },
-      );
-    return true;
-  } catch (error) {
-    if (errnoOf(error) !== 'ENOENT') throw error;
-    if (!create) return false;
-    mkdirSync(path, { mode: 0o700 });
-    return true;
-  }
+function ensureRealDirectory(path: string, create: boolean, mode?: number): boolean {
+  const state = secureStateDir(path, { create, ...(mode !== undefined ? { mode } : {}) });
+  if (!('refused' in state)) return true;
+  if (state.reason === 'absent') return false; // not there yet, and not asked to create it
+  if (state.reason === 'parent-missing') throw absentError(path);
+  throw new RecipeStoreError(
+    'RECIPES_NOT_A_DIRECTORY',
+    state.reason === 'link' || state.reason === 'not-directory'
+      ? `${path} is ${state.reason === 'link' ? 'a symlink' : 'not a directory'}; recipes are only kept in a real directory. Remove it and run again.`
+      : `${state.why}; recipes are only kept in a private directory of this user. Remove it and run again.`,
+    { path },
+  );
 }
 
 /** The recipes of one project, one JSON file per recipe under `.tally/recipes/`. */
@@ -75,21 +63,10 @@ export class RecipeStore {
 
   save(recipe: Recipe): string {
     ensureRealDirectory(dirname(this.dir), true);
-    ensureRealDirectory(this.dir, true);
+    ensureRealDirectory(this.dir, true, 0o700);
     const path = this.fileOf(recipe.id);
-    const temp = join(this.dir, `.${recipe.id}.${randomBytes(4).toString('hex')}.tmp`);
-    const descriptor = openSync(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-    try {
-      writeSync(descriptor, `${JSON.stringify(recipe, null, 2)}\n`);
-    } finally {
-      closeSync(descriptor);
-    }
-    // rename replaces a symlink at the destination itself; it never writes through it.
-    renameSync(temp, path);
+    // Temp beside it, fsync, rename: a symlink at the destination is replaced, never written through.
+    writeFileAtomicSync(path, `${JSON.stringify(recipe, null, 2)}\n`, { mode: 0o600 });
     return path;
   }
 
@@ -101,12 +78,12 @@ export class RecipeStore {
   }
 
   private read(path: string): Recipe | undefined {
-    const read = readOwnFile(path, RECIPE_SIZE_LIMIT);
-    if ('absent' in read) return undefined;
+    const read = readRegularFileSync(path, { maxBytes: RECIPE_SIZE_LIMIT });
+    if ('refused' in read && read.refused === 'absent') return undefined;
     if ('refused' in read)
       throw new RecipeStoreError(
         'RECIPE_UNREADABLE',
-        read.refused === 'a symbolic link'
+        read.refused === 'not-regular' && read.kind === 'a symbolic link'
           ? `${path} is a symlink; delete it and run again.`
           : `${path} is not a regular file under ${RECIPE_SIZE_LIMIT} bytes; delete it and run again.`,
         { path },

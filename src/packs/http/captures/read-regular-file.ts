@@ -1,5 +1,10 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { TallyError } from '../../../core/errors.js';
+import {
+  absentError,
+  type RegularFileRead,
+  readRegularFileSync,
+} from '../../../core/io/read-regular-file.js';
 
 /** An input file (HAR, login recipe, explorbot capture) that Tally refuses to read. */
 export class InputFileError extends TallyError {}
@@ -13,34 +18,43 @@ function describeKind(stats: Stats): string {
   return 'not a regular file';
 }
 
-function refuseUnlessRegular(path: string, what: string, stats: Stats, limit: number): void {
-  // Security: a FIFO blocks open/read forever and a device (`/dev/zero`) reads without end;
-  // either would freeze the process or exhaust memory, so only regular files are read.
-  if (!stats.isFile())
-    throw new InputFileError(
-      'INPUT_NOT_REGULAR_FILE',
-      `The ${what} ${path} is ${describeKind(stats)}, not a regular file. Point it at a regular file.`,
-      { path, what },
-    );
-  if (stats.size > limit)
-    throw new InputFileError(
-      'INPUT_TOO_LARGE',
-      `The ${what} ${path} is ${stats.size} bytes, over the ${limit}-byte limit. Trim it (keep the requests you need) or split it into several files.`,
-      { path, what, size: stats.size, limit },
-    );
-}
-
 /**
- * Reads a regular file as UTF-8, at most `limit` bytes. The type and size are checked with
- * stat BEFORE opening, and again on the open descriptor (opened non-blocking, so a file
- * swapped for a FIFO in between cannot block the open): no read can block or run unbounded.
+ * Reads a regular file as UTF-8, at most `limit` bytes, with core's checks: no symlink at
+ * the path (O_NOFOLLOW), no FIFO, socket or device (opened non-blocking, fstat-ed before a
+ * byte is read: none can block or run unbounded), and a file that grows past its checked
+ * size while read is refused. Each refusal becomes this pack's INPUT_* error.
  */
 export function readRegularFile(path: string, what: string, limit: number): string {
+  let read: RegularFileRead;
   try {
-    refuseUnlessRegular(path, what, statSync(path), limit);
-    return readOpened(path, what, limit, openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
+    read = readRegularFileSync(path, { maxBytes: limit });
   } catch (error) {
     throw asInputFileError(path, what, error);
+  }
+  if ('text' in read) return read.text;
+  switch (read.refused) {
+    case 'absent':
+      throw asInputFileError(path, what, absentError(path));
+    case 'not-regular':
+      throw new InputFileError(
+        'INPUT_NOT_REGULAR_FILE',
+        read.stats
+          ? `The ${what} ${path} is ${describeKind(read.stats)}, not a regular file. Point it at a regular file.`
+          : `The ${what} ${path} is a symbolic link; Tally reads input files only at their real path. Point it at the file the link names.`,
+        { path, what },
+      );
+    case 'too-large':
+      throw new InputFileError(
+        'INPUT_TOO_LARGE',
+        `The ${what} ${path} is ${read.size} bytes, over the ${limit}-byte limit. Trim it (keep the requests you need) or split it into several files.`,
+        { path, what, size: read.size, limit },
+      );
+    case 'changed':
+      throw new InputFileError(
+        'INPUT_CHANGED',
+        `The ${what} ${path} grew while it was read. Wait until whatever writes it is done, then run again.`,
+        { path, what },
+      );
   }
 }
 
@@ -55,28 +69,4 @@ export function asInputFileError(path: string, what: string, error: unknown): un
     `Cannot read the ${what} ${path}: ${reason}. Check the path and its permissions.`,
     { path, what, errno: code },
   );
-}
-
-function readOpened(path: string, what: string, limit: number, descriptor: number): string {
-  try {
-    const stats = fstatSync(descriptor);
-    refuseUnlessRegular(path, what, stats, limit);
-    // One byte more than stat said tells a file that grew after the stat from one that did not.
-    const buffer = Buffer.alloc(stats.size + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > stats.size)
-      throw new InputFileError(
-        'INPUT_CHANGED',
-        `The ${what} ${path} grew while it was read. Wait until whatever writes it is done, then run again.`,
-        { path, what },
-      );
-    return buffer.toString('utf8', 0, length);
-  } finally {
-    closeSync(descriptor);
-  }
 }

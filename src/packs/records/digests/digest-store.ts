@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../../../core/io/atomic-write.js';
+import { isSameStateDir, secureStateDir } from '../../../core/io/private-dir.js';
 import { readRegularFile } from '../read-regular-file.js';
-import { isSameStateDir, secureStateDir } from '../secure-state-dir.js';
 import { digestKey } from './digest-key.js';
 
 export interface Digest {
@@ -49,10 +50,8 @@ export function writeDigest(
   if ('refused' in state) return state;
   try {
     const name = `${key}.digest.${String(now).padStart(13, '0')}.${process.pid.toString(16)}${randomBytes(6).toString('hex')}`;
-    const temporary = join(dir, `.${name}.tmp`);
-    // 'wx' is O_CREAT|O_EXCL: it never writes through a link planted under the temp name.
-    writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
-    renameSync(temporary, join(dir, name));
+    // Core's atomic write: an O_EXCL temp beside it (never through a planted link), fsync, rename.
+    writeFileAtomicSync(join(dir, name), text, { mode: 0o600 });
     // Security: reap only in the directory that was checked, not in one swapped in since.
     if (!isSameStateDir(state))
       return { refused: 'store-unwritable', why: `${dir} was replaced while the digest was written` };

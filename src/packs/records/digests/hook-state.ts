@@ -1,12 +1,12 @@
-import { mkdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
+  ensureDirLevel,
   type StateDir,
   type StateDirRefusal,
   secureStateDir,
   statIfAny,
   unusablePath,
-} from '../secure-state-dir.js';
+} from '../../../core/io/private-dir.js';
 
 export type HookTallyDir =
   | { tally: StateDir; root: string }
@@ -50,18 +50,6 @@ export function hookTallyDir(env: NodeJS.ProcessEnv, payloadCwd: unknown, proces
   return { tally, root };
 }
 
-/** Makes `path` if it is missing and its parent is a directory; links above the state folder are the user's. */
-function ensureLevel(path: string): boolean {
-  if (statIfAny(path)?.isDirectory()) return true;
-  if (!statIfAny(dirname(path))?.isDirectory()) return false;
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-  return statSync(path).isDirectory();
-}
-
 /**
  * The user-level state folder, `$XDG_STATE_HOME/tally` else `~/.local/state/tally`: where a
  * hook records why it declined when no project folder is Tally's. Missing levels are made
@@ -72,16 +60,26 @@ export function userStateDir(env: NodeJS.ProcessEnv): StateDir | StateDirRefusal
   const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : undefined;
   const levels = xdg ? [xdg] : home ? [join(home, '.local'), join(home, '.local', 'state')] : [];
   if (levels.length === 0)
-    return { refused: 'store-unwritable', why: 'neither XDG_STATE_HOME nor HOME is an absolute path' };
+    return {
+      refused: 'store-unwritable',
+      reason: 'unusable',
+      why: 'neither XDG_STATE_HOME nor HOME is an absolute path',
+    };
   try {
     for (const level of levels) {
-      if (unusablePath(level)) return { refused: 'store-unwritable', why: `${level} is unusable` };
-      if (!ensureLevel(level)) return { refused: 'store-unwritable', why: `${level} cannot be made` };
+      if (unusablePath(level))
+        return { refused: 'store-unwritable', reason: 'unusable', why: `${level} is unusable` };
+      if (!ensureDirLevel(level))
+        return { refused: 'store-unwritable', reason: 'parent-missing', why: `${level} cannot be made` };
     }
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') throw error;
-    return { refused: 'store-unwritable', why: `${levels.at(-1)}: ${(error as Error).message}` };
+    return {
+      refused: 'store-unwritable',
+      reason: 'errno',
+      why: `${levels.at(-1)}: ${(error as Error).message}`,
+    };
   }
   return secureStateDir(join(levels.at(-1) as string, 'tally'), { create: true, mode: 0o700 });
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { StateDir } from '../secure-state-dir.js';
+import type { StateDir } from '../../../core/io/private-dir.js';
 import { type DigestPayload, parseDigestPayload } from './digest-payload.js';
 import { digestSettings } from './digest-settings.js';
 import { readDigests, writeDigest } from './digest-store.js';

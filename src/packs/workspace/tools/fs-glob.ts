@@ -1,9 +1,9 @@
 import { basename, relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { isTallyTempName } from '../../../core/io/temp-files.js';
 import { defineTool } from '../../../core/tool.js';
 import { PathOutsideProjectError } from '../path-outside-project-error.js';
-import { isTallyTempName } from '../tally-temp-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 const MAX_RESULTS = 1000;

@@ -2,9 +2,9 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
+import { isTallyTempName } from '../../../core/io/temp-files.js';
 import { defineTool } from '../../../core/tool.js';
 import { fileKind } from '../file-kind.js';
-import { isTallyTempName } from '../tally-temp-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsList(context: WorkspaceContext) {

@@ -94,7 +94,7 @@ export interface SweepResult {
 }
 
 /**
- * The start-up sweep (workspace pack, MCP server, `tally code`): removes the orphaned
+ * The start-up sweep (run by whoever serves a tree, when it starts): removes the orphaned
  * temporary files of writes killed before their rename anywhere under the root, so none
  * waits for a later write of the same file. Never follows a symlink, never enters `.git`,
  * `node_modules` or a protected location, never touches a name outside Tally's pattern.

@@ -1,0 +1,66 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { reapStaleTempFiles, tallyTempPathFor } from './temp-files.js';
+
+/**
+ * Writes `data` to a fresh temporary file beside `target` and returns its path: a
+ * crypto-random name carrying the pid (so a killed writer's file can be reaped), created
+ * with O_EXCL (`wx`: never through a link planted under that name), then fsync-ed so the
+ * rename that follows publishes content that is on disk. Removed again if the write fails.
+ */
+export function writeTempFile(target: string, data: Buffer | string, mode: number): string {
+  const temporary = tallyTempPathFor(target);
+  const descriptor = openSync(temporary, 'wx', mode);
+  let written = false;
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+    fsyncSync(descriptor);
+    written = true;
+  } finally {
+    closeSync(descriptor);
+    // A full disk or a failed fsync leaves no half-written temporary file behind.
+    if (!written) removeIfPresent(temporary);
+  }
+  return temporary;
+}
+
+/** Removes a file that may already be gone (a temporary file renamed or reaped meanwhile). */
+export function removeIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** The new file's mode (default 0600: Tally's state is private). */
+  mode?: number;
+  /** Runs once the content is on disk under its temporary name, just before the rename; a throw cancels the write. */
+  beforeRename?: (temporary: string) => void;
+}
+
+/**
+ * Replaces `target` whole: a reader (or a process killed at any point) sees the old content
+ * or the new, never a mix. Orphaned temporary files of earlier, killed writes of the same
+ * target are reaped first. Security: rename replaces the directory entry itself, so a
+ * symlink planted at `target` is replaced, never written through. The directory is the
+ * caller's to check (a private state directory, a project root).
+ */
+export function writeFileAtomicSync(
+  target: string,
+  data: Buffer | string,
+  options: AtomicWriteOptions = {},
+): void {
+  reapStaleTempFiles(target);
+  const temporary = writeTempFile(target, data, options.mode ?? 0o600);
+  let renamed = false;
+  try {
+    options.beforeRename?.(temporary);
+    renameSync(temporary, target);
+    renamed = true;
+  } finally {
+    if (!renamed) removeIfPresent(temporary);
+  }
+}
