@@ -4,10 +4,16 @@ import { reapStaleTempFiles, tallyTempPathFor } from './temp-files.js';
 /**
  * Writes `data` to a fresh temporary file beside `target` and returns its path: a
  * crypto-random name carrying the pid (so a killed writer's file can be reaped), created
- * with O_EXCL (`wx`: never through a link planted under that name), then fsync-ed so the
- * rename that follows publishes content that is on disk. Removed again if the write fails.
+ * with O_EXCL (`wx`: never through a link planted under that name), then fsync-ed (unless
+ * `durable` is false) so the rename that follows publishes content that is on disk. Removed
+ * again if the write fails.
  */
-export function writeTempFile(target: string, data: Buffer | string, mode: number): string {
+export function writeTempFile(
+  target: string,
+  data: Buffer | string,
+  mode: number,
+  options: { durable?: boolean } = {},
+): string {
   const temporary = tallyTempPathFor(target);
   const descriptor = openSync(temporary, 'wx', mode);
   let written = false;
@@ -15,7 +21,7 @@ export function writeTempFile(target: string, data: Buffer | string, mode: numbe
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
-    fsyncSync(descriptor);
+    if (options.durable ?? true) fsyncSync(descriptor);
     written = true;
   } finally {
     closeSync(descriptor);
