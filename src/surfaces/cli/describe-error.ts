@@ -31,6 +31,7 @@ const UNAVAILABLE = new Set([
   'LOGIN_UNREACHABLE',
   'SERVER_UNREACHABLE',
   'NO_RECORD_STORES',
+  'CLEANUP_RUNNING',
 ]);
 
 interface SystemError {
