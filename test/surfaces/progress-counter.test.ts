@@ -78,9 +78,8 @@ const end = (time: number) => event({ kind: 'end', outcome: 'finished', data: { 
 
 describe('a long job is a counter, not a line per create (issue 23, finding 12)', () => {
   it('planned creates are read from the contract: per-parent counts multiplied out', () => {
-    expect(
-      plannedCreates(contract(10).type === 'entry' ? (contract(10) as { entry: NewEntry }).entry.data : {}),
-    ).toBe(30);
+    const entry = contract(10) as Extract<RunEvent, { type: 'entry' }>;
+    expect(plannedCreates(entry.entry.data)).toBe(30);
     expect(plannedCreates({ data: { files: ['a'] } })).toBeUndefined();
   });
 
