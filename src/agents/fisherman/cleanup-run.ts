@@ -232,7 +232,17 @@ export async function cleanupRun(
   let authFailed: AuthFailure | undefined;
   const stopForAuth = (failure: AuthFailure) => {
     authFailed = failure;
-    return { stop: authFailureText(failure), failed: true };
+    const done = deletions.filter((deletion) => deletion.outcome === 'deleted');
+    if (done.length === 0) return { stop: authFailureText(failure), failed: true };
+    // What was deleted before the refusal is still claimed (and checked), so a later cleanup
+    // counts it as its own earlier work.
+    return {
+      finish: {
+        summary: `Deleted and confirmed ${done.length}, then ${authFailureText(failure)}; nothing after it was sent.`,
+        claims: done.map((deletion) => ({ target: deletion.path, effect: 'deleted' as const })),
+        failed: [{ target: failure.path, reason: authFailureText(failure) }],
+      },
+    };
   };
   const result = await options.ledger.withKnownSecrets(context.knownSecrets, () =>
     runPlan(

@@ -309,6 +309,9 @@ describe('cleanup’s confirmation rule', () => {
       ['/api/s/3', 'deleted'],
     ]);
     expect(result.authFailed).toMatchObject({ method: 'DELETE', path: '/api/s/2', status: 403 });
+    // The deletion before the refusal is claimed and verified; the run is partial, not a success.
+    expect(result.verified.map((item) => item.target)).toEqual(['3']);
+    expect(result.status).toBe('partial');
   });
 
   it('many unconfirmed deletions: the summary names three and counts the rest, one short line', async () => {
