@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './readme-project.js';
@@ -25,6 +26,25 @@ export async function packTarball(destination: string): Promise<{ tarball: strin
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   if (!info) throw new Error('npm pack reported nothing');
   return { tarball: join(destination, info.filename), paths: info.files.map((file) => file.path) };
+}
+
+/**
+ * better-sqlite3's native module as prebuild-install looks for it locally, made from this
+ * checkout's own build (same Node ABI, platform and arch): the install then neither downloads
+ * a prebuild nor compiles one (over 14 min on a loaded 2-core machine). Undefined where this
+ * checkout has no build of it; the install then does what a user's would.
+ */
+async function localPrebuilds(project: string): Promise<Record<string, string>> {
+  const module = join(REPO, 'node_modules', 'better-sqlite3');
+  const binary = join(module, 'build', 'Release', 'better_sqlite3.node');
+  if (!existsSync(binary)) return {};
+  const { version } = JSON.parse(readFileSync(join(module, 'package.json'), 'utf8')) as { version: string };
+  // Inside the project, so it goes when the project does.
+  const folder = join(project, '.prebuilds');
+  mkdirSync(folder, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await exec('tar', ['czf', join(folder, name), 'build/Release/better_sqlite3.node'], { cwd: module });
+  return { npm_config_better_sqlite3_local_prebuilds: folder };
 }
 
 /** Whether the npm registry answers at all. */
@@ -55,11 +75,12 @@ export interface Installed {
  */
 export async function installTarball(project: string, tarball: string): Promise<Installed> {
   await exec('npm', ['init', '-y'], { cwd: project, env: NPM_ENV });
+  const env = { ...NPM_ENV, ...(await localPrebuilds(project)) };
   const install = (mode: '--offline' | '--prefer-offline') =>
     exec('npm', ['install', mode, '--no-audit', '--no-fund', tarball], {
       cwd: project,
-      env: NPM_ENV,
-      // better-sqlite3 may compile from source (about 80 s here).
+      env,
+      // Without a local prebuild, better-sqlite3 compiles from source.
       timeout: 840_000,
       maxBuffer: 64 * 1024 * 1024,
     });
