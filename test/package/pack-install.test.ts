@@ -195,7 +195,9 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
       expect(existsSync(join(project, 'never.har'))).toBe(false);
       const doctor = await npx(['tally', 'doctor']).catch((error: { code: number; stdout: string }) => error);
       expect((doctor as { code: number }).code).toBe(1);
-      expect((doctor as { stdout: string }).stdout).toMatch(/✗ playwright-core\s+not installed[^\n]*\n\s+fix: npm i playwright-core\n/);
+      expect((doctor as { stdout: string }).stdout).toMatch(
+        /✗ playwright-core\s+not installed[^\n]*\n\s+fix: npm i playwright-core\n/,
+      );
     } finally {
       renameSync(aside, installedAt);
     }
