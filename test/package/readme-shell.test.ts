@@ -114,7 +114,8 @@ const PLANS: Record<string, Plan> = {
   },
   'npx tally stats --since 7d': {
     kind: 'run',
-    shows: ['Ending reasons:', /finished\s+1/, 'Fail-opens by why:'],
+    // The demo's fish run and its read-back run.
+    shows: ['Ending reasons:', /finished\s+2/, /fisherman-read-back\s+100\.0%/, 'Fail-opens by why:'],
   },
 
   // Fisherman
