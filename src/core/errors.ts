@@ -56,10 +56,11 @@ export class ModelNotConfiguredError extends TallyError {
 }
 
 export class ModelSpecError extends TallyError {
-  constructor(spec: string, problem: string) {
+  /** `fix` replaces the list of spec forms where the spec is fine and something else is missing. */
+  constructor(spec: string, problem: string, fix?: string) {
     super(
       'MODEL_SPEC_INVALID',
-      `Model "${spec}" cannot be used: ${problem}. Use openai:<model>, anthropic:<model>, ollama:<model> or compatible:<model>@<base-url>.`,
+      `Model "${spec}" cannot be used: ${problem}. ${fix ?? 'Use openai:<model>, anthropic:<model>, ollama:<model> or compatible:<model>@<base-url>.'}`,
       { spec },
     );
   }

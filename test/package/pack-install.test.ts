@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApp } from '../../src/demo-app/server.js';
 import { tempDir } from '../helpers.js';
+import { installTarball, NPM_ENV, packTarball } from './install-tarball.js';
 import { REPO } from './readme-project.js';
 
 const exec = promisify(execFile);
@@ -16,23 +17,6 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   version: string;
   exports: Record<string, unknown>;
 };
-const NPM_ENV = {
-  ...process.env,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-};
-
-/** Whether the npm registry answers at all: the only reason this test may skip. */
-async function registryReachable(): Promise<string | undefined> {
-  try {
-    await exec('npm', ['ping'], { env: NPM_ENV, timeout: 30_000 });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    return error.message.split('\n').slice(0, 3).join(' ');
-  }
-}
 
 /** The import of every public entry a user writes, and a use of each that only type-checks if the types are right. */
 const CONSUMER = `import { defineTool, Ledger, runAgent, runPlan, type RunResult, TallyError, withRunObserver } from '${pkg.name}';
@@ -66,36 +50,21 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
   let skipped: string | undefined;
 
   beforeAll(async () => {
-    // dist/ was just built (npm test builds first); --ignore-scripts keeps `prepare` from
-    // rebuilding it under the feet of tests running alongside.
-    const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], {
-      cwd: REPO,
-      env: NPM_ENV,
-    });
-    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    if (!info) throw new Error('npm pack reported nothing');
-    tarball = join(packs, info.filename);
-    const paths = info.files.map((file) => file.path);
+    // dist/ was just built (npm test builds first); packTarball keeps `prepare` from rebuilding it.
+    const packed = await packTarball(packs);
+    tarball = packed.tarball;
+    const paths = packed.paths;
     expect(paths).toContain('bin/tally.js');
     expect(paths).toContain('dist/surfaces/cli/main.js');
     expect(paths).toContain('demo/captures/demo-app.har');
     expect(paths.filter((path) => path.startsWith('src/') || path.startsWith('test/'))).toEqual([]);
-
-    await exec('npm', ['init', '-y'], { cwd: project, env: NPM_ENV });
-    try {
-      // better-sqlite3 compiles from source here (about 80 s); everything else comes from the cache.
-      await exec('npm', ['install', '--prefer-offline', tarball], {
-        cwd: project,
-        env: NPM_ENV,
-        timeout: 840_000,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-    } catch (error) {
-      const unreachable = await registryReachable();
-      if (unreachable === undefined) throw error;
-      skipped = `the npm registry is unreachable (${unreachable}) and the cache cannot satisfy the install`;
-      console.warn(`SKIPPED pack-and-install: ${skipped}`);
-    }
+    const installed = await installTarball(project, tarball);
+    if (installed.notCached)
+      console.warn(
+        `pack-and-install: the npm cache lacked ${installed.notCached}: installed --prefer-offline`,
+      );
+    skipped = installed.skipped;
+    if (skipped) console.warn(`SKIPPED pack-and-install: ${skipped}`);
   }, 900_000);
 
   const npx = (args: string[]) =>
@@ -194,6 +163,43 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
       expect(JSON.stringify(har)).not.toContain('demo-password');
     } finally {
       await app.close();
+    }
+  }, 120_000);
+
+  it('without playwright-core, tally capture names what to install (npm i playwright-core, and Chromium) and exits 2', async (context) => {
+    if (skipped) context.skip(skipped);
+    // As after `npm i --omit=optional`, or where the optional install failed: moved aside, then back.
+    const installedAt = join(project, 'node_modules', 'playwright-core');
+    const aside = join(project, 'playwright-core.aside');
+    renameSync(installedAt, aside);
+    try {
+      writeFileSync(join(project, 'nothing.mjs'), 'export default async () => {};\n');
+      const capture = await npx([
+        'tally',
+        'capture',
+        'http://127.0.0.1:9/',
+        '--out',
+        'never.har',
+        '--script',
+        'nothing.mjs',
+      ]).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      const failed = capture as { code: number; stdout: string; stderr: string };
+      expect(failed.code).toBe(2);
+      expect(failed.stdout).toBe('');
+      const lines = failed.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^tally: .* needs playwright-core and Chromium: playwright-core is not installed \(npm i playwright-core\)(; and no Chromium at .*)?\. Install what is missing, then check with `tally doctor`\.$/,
+      );
+      expect(failed.stderr).not.toMatch(/bug in Tally|npm ci|Cannot find package/);
+      expect(existsSync(join(project, 'never.har'))).toBe(false);
+      const doctor = await npx(['tally', 'doctor']).catch((error: { code: number; stdout: string }) => error);
+      expect((doctor as { code: number }).code).toBe(1);
+      expect((doctor as { stdout: string }).stdout).toMatch(
+        /✗ playwright-core\s+not installed[^\n]*\n\s+fix: npm i playwright-core\n/,
+      );
+    } finally {
+      renameSync(aside, installedAt);
     }
   }, 120_000);
 

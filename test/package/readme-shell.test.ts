@@ -1,17 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installTarball, packTarball } from './install-tarball.js';
 import { REPO } from './readme-project.js';
 import { readmeShellCommands, stripComment } from './readme-shell.js';
 
@@ -130,7 +122,8 @@ const PLANS: Record<string, Plan> = {
   },
   'npx tally stats --since 7d': {
     kind: 'run',
-    shows: ['Ending reasons:', /finished\s+1/, 'Fail-opens by why:'],
+    // The demo's fish run and its read-back run.
+    shows: ['Ending reasons:', /finished\s+2/, /fisherman-read-back\s+100\.0%/, 'Fail-opens by why:'],
   },
 
   // Fisherman
@@ -355,33 +348,29 @@ describe('README shell commands', () => {
     const servers: ChildProcess[] = [];
     let env: NodeJS.ProcessEnv = {};
 
-    beforeAll(() => {
+    let skipped: string | undefined;
+
+    beforeAll(async () => {
       work = mkdtempSync(join(tmpdir(), 'tally-readme-sh-'));
       project = join(work, 'project');
       if (!existsSync(join(REPO, 'dist', 'surfaces', 'cli', 'main.js')))
         throw new Error('dist/ is missing: run `npm run build` (npm test does it for you).');
-      // A project with the package installed: `npx tally` resolves it here, never from the registry.
-      mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
-      symlinkSync(REPO, join(project, 'node_modules', 'tally-harness'));
-      symlinkSync(
-        join('..', 'tally-harness', 'bin', 'tally.js'),
-        join(project, 'node_modules', '.bin', 'tally'),
-      );
-      writeFileSync(
-        join(project, 'package.json'),
-        JSON.stringify({
-          name: 'readme-reader',
-          private: true,
-          dependencies: { 'tally-harness': `file:${REPO}` },
-        }),
-      );
+      // The packed tarball installed as a user installs it: `npx tally` resolves it here, never
+      // from the registry, and runs what the package ships (not this checkout's files).
+      mkdirSync(project);
+      const { tarball } = await packTarball(work);
+      const installed = await installTarball(project, tarball);
+      if (installed.notCached)
+        console.warn(`README shell: the npm cache lacked ${installed.notCached}: installed --prefer-offline`);
+      skipped = installed.skipped;
+      if (skipped) console.warn(`SKIPPED README shell commands: ${skipped}`);
       // The clone's sample files the commands name by relative path.
       for (const path of ['demo/captures', 'demo/coder-sample', 'test/fixtures/records'])
         cpSync(join(REPO, path), join(project, path), { recursive: true });
       // A global install: plain `tally` on the PATH.
       const bin = join(work, 'bin');
       mkdirSync(bin);
-      symlinkSync(join(REPO, 'bin', 'tally.js'), join(bin, 'tally'));
+      symlinkSync(join(project, 'node_modules', 'tally-harness', 'bin', 'tally.js'), join(bin, 'tally'));
       const home = join(work, 'home');
       mkdirSync(home);
       // Only what a fresh shell has: no model keys, no TALLY_* or OTEL_* settings of the caller.
@@ -399,7 +388,7 @@ describe('README shell commands', () => {
         npm_config_fund: 'false',
         npm_config_audit: 'false',
       };
-    });
+    }, 900_000);
 
     afterAll(async () => {
       for (const server of servers) {
@@ -475,7 +464,8 @@ describe('README shell commands', () => {
       if (!plan || 'skip' in plan) continue;
       const shown =
         plan.kind === 'run' && plan.instead ? `${command.text} (as ${plan.instead.command})` : command.text;
-      it(`README line ${command.line}: ${shown}`, async () => {
+      it(`README line ${command.line}: ${shown}`, async (test) => {
+        if (skipped) test.skip(skipped);
         const script = [...command.setup, prepare(command.script)].join('\n');
         if (plan.kind === 'serve') return serve(prepare(command.script), plan);
         if (plan.instead) {

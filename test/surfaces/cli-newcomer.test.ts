@@ -113,6 +113,35 @@ describe("a newcomer's usual mistakes", () => {
     expect(app.store.suites.size).toBe(0);
   });
 
+  it('report --out into a folder that does not exist names the folder, not the file (finding 10)', async () => {
+    const cwd = tempDir();
+    const fish = await runTally(
+      [
+        'fish',
+        '1 suite',
+        '--captures',
+        HAR,
+        '--base-url',
+        app.url,
+        '--scope',
+        '/projects/alpha-shop',
+        '--login',
+        'demo',
+      ],
+      { cwd },
+    );
+    const runId = /run (run_\w+)/.exec(fish.stdout)?.[1] as string;
+    const missing = join(cwd, 'missing', 'dir');
+    const report = await runTally(['report', runId, '--out', join(missing, 'x.html')], { cwd });
+    expect(report.code).toBe(3);
+    expect(report.stderr.trim()).toBe(
+      `tally: The folder ${missing} does not exist (for x.html). Create it (mkdir -p ${missing}) or give a path in a folder that exists.`,
+    );
+    // A missing file in a folder that exists is still named as the file.
+    const nofile = await runTally(['fish', '1 suite', '--captures', join(cwd, 'none.har')], { cwd });
+    expect(nofile.stderr).not.toMatch(/The folder/);
+  });
+
   it('tally scout in a folder without record stores says so, exits 3 and writes no .tally/', async () => {
     const root = tempDir();
     const scout = await runTally(['scout', 'release a version', '--root', root], { cwd: root });

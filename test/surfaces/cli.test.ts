@@ -48,16 +48,35 @@ describe('tally CLI', () => {
       endingReason: string;
       toolCalls: number;
     }[];
+    // The read-back is a recorded run of its own (newest first): a lookup per verified item.
     expect(runs).toEqual([
+      expect.objectContaining({ agent: 'fisherman-read-back', endingReason: 'finished', toolCalls: 8 }),
       expect.objectContaining({ agent: 'fisherman', endingReason: 'finished', toolCalls: 8 }),
     ]);
+    const fishRunId = runs[1]?.id as string;
+    const readBackId = runs[0]?.id as string;
+    expect(demo.stdout).toContain(`Read back in run ${readBackId}: tally runs show ${readBackId}`);
+    const readBack = JSON.parse((await tally(['runs', 'show', readBackId, '--json'], cwd)).stdout) as {
+      run: { meta: Record<string, unknown> };
+      entries: {
+        kind: string;
+        outcome: string;
+        data: { input?: { path?: string }; evidence?: { via?: string } };
+      }[];
+    };
+    expect(readBack.run.meta).toMatchObject({ readsBack: fishRunId });
+    const reads = readBack.entries.filter((entry) => entry.kind === 'tool_call');
+    expect(reads.map((entry) => entry.data.evidence?.via)).toEqual(
+      reads.map((entry) => `GET ${entry.data.input?.path} → 200`),
+    );
+    expect(new Set(reads.map((entry) => entry.data.input?.path)).size).toBe(8);
 
-    const shown = await tally(['runs', 'show', runs[0]?.id as string], cwd);
+    const shown = await tally(['runs', 'show', fishRunId], cwd);
     expect(shown.code).toBe(0);
     expect(shown.stdout.match(/claim {2}verified/g)).toHaveLength(8);
     expect(shown.stdout).not.toMatch(/demo_sid=[0-9a-f]|demo-password/);
 
-    const exported = JSON.parse((await tally(['runs', 'show', runs[0]?.id as string, '--json'], cwd)).stdout);
+    const exported = JSON.parse((await tally(['runs', 'show', fishRunId, '--json'], cwd)).stdout);
     expect(exported.run.meta).toMatchObject({
       tier: 'deterministic',
       scope: '/projects/alpha-shop',
@@ -65,11 +84,11 @@ describe('tally CLI', () => {
     });
 
     const stats = JSON.parse((await tally(['stats', '--json'], cwd)).stdout);
-    expect(stats.runs).toBe(1);
-    expect(stats.endingReasons).toEqual({ finished: 1 });
+    expect(stats.runs).toBe(2);
+    expect(stats.endingReasons).toEqual({ finished: 2 });
     expect(stats.statusByAgent.fisherman.successRate).toBe(1);
     const text = await tally(['stats'], cwd);
-    expect(text.stdout).toMatch(/Ending reasons:\n\s+finished\s+1/);
+    expect(text.stdout).toMatch(/Ending reasons:\n\s+finished\s+2/);
   });
 
   it('a secret in a tool input header and body is absent from `tally runs show` output', async () => {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/core/agent/run-agent.js';
@@ -182,6 +183,48 @@ describe('OpenTelemetry export', () => {
     const log = join(cwd, '.tally', 'fail-open.jsonl');
     expect(existsSync(log)).toBe(true);
     expect(readFileSync(log, 'utf8')).toContain('"why":"telemetry-unavailable"');
+  });
+
+  it('a collector that is down (nothing listens) costs no export: shutdown does not wait out the timeout', async () => {
+    // A port that was just free: connections to it are refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const log = join(tempDir(), 'fail-open.jsonl');
+    const warnings: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => {
+      warnings.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    let tookMs: number;
+    try {
+      const telemetry = await startTelemetry({
+        // A user's long timeout: the exporter would retry a refused connection for all of it.
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_TIMEOUT: '10000' },
+        failOpen: createFailOpen({ logPath: log }),
+      });
+      const { agent } = itemAgent();
+      const model = scriptedModel([callTool('stop', { reason: 'nothing to do' })]);
+      await runAgent(agent, 'Nothing', {
+        ledger: tempLedger(),
+        model,
+        ...(telemetry ? { onEvent: telemetry.observer } : {}),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = performance.now();
+      await telemetry?.shutdown();
+      tookMs = performance.now() - started;
+    } finally {
+      process.stderr.write = write;
+    }
+    // Loose hang guard: before the probe this waited out the 3 s shutdown bound.
+    expect(tookMs).toBeLessThan(1_500);
+    expect(warnings.join('')).toBe(
+      `tally: traces could not be exported to http://127.0.0.1:${port}/v1/traces (connect ECONNREFUSED 127.0.0.1:${port}); runs are still recorded in the ledger. Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or unset OTEL_TRACES_EXPORTER.\n`,
+    );
+    expect(readFileSync(log, 'utf8')).toContain('telemetry-unavailable');
   });
 
   it('library users pass a fail-open recorder of their own', async () => {

@@ -33,9 +33,22 @@ export interface Deletion {
   why?: string;
 }
 
+/** The first read or DELETE the server refused for want of credentials: the cleanup stopped there. */
+export interface AuthFailure {
+  method: 'GET' | 'DELETE';
+  path: string;
+  status: 401 | 403;
+  message?: string;
+}
+
 export interface CleanupResult extends RunResult {
   cleanedRunId: string;
   deletions: Deletion[];
+  /**
+   * Set when the server answered 401 (or 403 to a DELETE): nothing after that call was sent,
+   * since every other call would be refused too.
+   */
+  authFailed?: AuthFailure;
   /** Collections the run posted to that could not be listed for its marker, with why. */
   unlisted?: { path: string; why: string }[];
 }
@@ -125,6 +138,46 @@ async function confirmedEarlier(ledger: Ledger, runId: string): Promise<Set<stri
 
 const statusOf = (record: { result?: unknown }) => (record.result as { status?: number } | undefined)?.status;
 
+const messageOf = (record: { result?: unknown; error?: { message?: string } }) =>
+  (record.result as { message?: string } | undefined)?.message ?? record.error?.message;
+
+/**
+ * A refusal for want of credentials, after which every further call would be refused the same
+ * way: 401 to anything (no or an expired session), 403 to a DELETE (not allowed to act, e.g. no
+ * CSRF token). A 403 to a read is not one by itself: apps that hide what they deleted answer it
+ * for gone resources, so the DELETE decides.
+ */
+function refused(
+  method: AuthFailure['method'],
+  path: string,
+  record: { result?: unknown; error?: { message?: string } },
+): AuthFailure | undefined {
+  const status = statusOf(record);
+  if (status !== 401 && !(status === 403 && method === 'DELETE')) return undefined;
+  const message = messageOf(record);
+  return { method, path, status, ...(message ? { message } : {}) };
+}
+
+/** Shown to the user and kept as the run's stop reason; `cleanup` is the command's own word. */
+export function authFailureText(failure: AuthFailure): string {
+  return `authentication failed: ${failure.method} ${failure.path} answered ${failure.status}${failure.message ? ` (${failure.message})` : ''}`;
+}
+
+/** At most this many problems are named in a summary; the table lists every one. */
+const NAMED_PROBLEMS = 3;
+
+/** A server's reason can be a whole page; the summary keeps its start. */
+const shortened = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text);
+
+/** The first few problems by path and reason, then how many more: a summary stays one short line. */
+function namedProblems(notOk: Deletion[]): string {
+  const named = notOk
+    .slice(0, NAMED_PROBLEMS)
+    .map((deletion) => `${deletion.path}: ${shortened(deletion.why ?? deletion.outcome)}`)
+    .join('; ');
+  return notOk.length > NAMED_PROBLEMS ? `${named}; and ${notOk.length - NAMED_PROBLEMS} more` : named;
+}
+
 /**
  * Deletes exactly the resource URLs a run created, children first, through the same
  * origin-locked client and ledger as any request. A deletion is confirmed when the read
@@ -178,6 +231,21 @@ export async function cleanupRun(
   });
   const deletions: Deletion[] = [];
   const unlisted: { path: string; why: string }[] = [];
+  let authFailed: AuthFailure | undefined;
+  const stopForAuth = (failure: AuthFailure) => {
+    authFailed = failure;
+    const done = deletions.filter((deletion) => deletion.outcome === 'deleted');
+    if (done.length === 0) return { stop: authFailureText(failure), failed: true };
+    // What was deleted before the refusal is still claimed (and checked), so a later cleanup
+    // counts it as its own earlier work.
+    return {
+      finish: {
+        summary: `Deleted and confirmed ${done.length}, then ${authFailureText(failure)}; nothing after it was sent.`,
+        claims: done.map((deletion) => ({ target: deletion.path, effect: 'deleted' as const })),
+        failed: [{ target: failure.path, reason: authFailureText(failure) }],
+      },
+    };
+  };
   const result = await options.ledger.withKnownSecrets(context.knownSecrets, () =>
     runPlan(
       agent,
@@ -187,6 +255,8 @@ export async function cleanupRun(
         const found: Created[] = [];
         for (const collection of posted) {
           const listing = await call('lookup', { path: collection.path });
+          const listingRefused = refused('GET', collection.path, listing);
+          if (listingRefused) return stopForAuth(listingRefused);
           if (listing.outcome !== 'ok') {
             unlisted.push({
               path: collection.path,
@@ -215,21 +285,25 @@ export async function cleanupRun(
         // Children before parents: newest first, by where each stands in the cleaned run.
         const everything = [...created, ...found].sort((a, b) => b.order - a.order);
         for (const { order: _order, ...item } of everything) {
-          const before = statusOf(await call('lookup', { path: item.path }));
+          const read = await call('lookup', { path: item.path });
+          const before = statusOf(read);
           const base = { ...item, ...(before !== undefined ? { beforeStatus: before } : {}) };
           if ((before !== undefined && GONE.has(before)) || (before === 403 && earlier.has(item.path))) {
             deletions.push({ ...base, outcome: 'already-gone', ok: true });
             continue;
           }
+          const readRefused = refused('GET', item.path, read);
+          if (readRefused) return stopForAuth(readRefused);
           const removal = await call('request', { method: 'DELETE', path: item.path });
+          const removalRefused = refused('DELETE', item.path, removal);
+          if (removalRefused) return stopForAuth(removalRefused);
           const status = statusOf(removal);
           if (status !== undefined && GONE.has(status)) {
             deletions.push({ ...base, status, outcome: 'already-gone', ok: true });
             continue;
           }
           if (removal.outcome !== 'ok') {
-            const message =
-              (removal.result as { message?: string } | undefined)?.message ?? removal.error?.message;
+            const message = messageOf(removal);
             deletions.push({
               ...base,
               ...(status !== undefined ? { status } : {}),
@@ -261,8 +335,10 @@ export async function cleanupRun(
         const notListed = unlisted.length
           ? ` Could not list ${unlisted.map((item) => `${item.path} (${item.why})`).join('; ')} for the run's marker.`
           : '';
-        const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}${byMarker}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${notOk.map((deletion) => `${deletion.path}: ${deletion.why ?? deletion.outcome}`).join('; ')})` : ''}.${notListed}`;
+        const summary = `Cleaned ${deletions.length - notOk.length} of ${deletions.length} resources created by ${options.runId}${byMarker}: ${deleted.length} deleted and confirmed, ${gone.length} already gone${notOk.length ? `, ${notOk.length} not confirmed (${namedProblems(notOk)})` : ''}.${notListed}`;
         if (deleted.length === 0 && notOk.length === 0) return { nothingToDo: summary };
+        // Nothing deleted to claim: say what went wrong, not "nothing it claimed is backed by evidence".
+        if (deleted.length === 0) return { stop: summary, failed: true };
         return {
           finish: {
             summary,
@@ -282,5 +358,11 @@ export async function cleanupRun(
       },
     ),
   );
-  return { ...result, cleanedRunId: options.runId, deletions, ...(unlisted.length ? { unlisted } : {}) };
+  return {
+    ...result,
+    cleanedRunId: options.runId,
+    deletions,
+    ...(unlisted.length ? { unlisted } : {}),
+    ...(authFailed ? { authFailed } : {}),
+  };
 }

@@ -50,7 +50,11 @@ export async function resolveModel(
   const parsed = parseModelSpec(spec, env);
   if (parsed.provider === 'openai') {
     if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL)
-      throw new ModelSpecError(spec, 'OPENAI_API_KEY is not set');
+      throw new ModelSpecError(
+        spec,
+        'OPENAI_API_KEY is not set',
+        `Set it (export OPENAI_API_KEY=…) or OPENAI_BASE_URL for a compatible server, or pass another --model.`,
+      );
     const { createOpenAI } = await import('@ai-sdk/openai');
     const provider = createOpenAI({
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : { apiKey: 'unset' }),
@@ -60,7 +64,11 @@ export async function resolveModel(
   }
   if (parsed.provider === 'anthropic') {
     if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_BASE_URL)
-      throw new ModelSpecError(spec, 'ANTHROPIC_API_KEY is not set');
+      throw new ModelSpecError(
+        spec,
+        'ANTHROPIC_API_KEY is not set',
+        `Set it (export ANTHROPIC_API_KEY=…) or ANTHROPIC_BASE_URL for a compatible server, or pass another --model.`,
+      );
     const { createAnthropic } = await import('@ai-sdk/anthropic');
     const provider = createAnthropic({
       apiKey: env.ANTHROPIC_API_KEY ?? 'unset',

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { type PrepareDataResult, prepareData } from '../../agents/fisherman/prepare-data.js';
+import { prepareData } from '../../agents/fisherman/prepare-data.js';
+import { type ReadBackResult, readBackRun } from '../../agents/fisherman/read-back-run.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { startDemoApp } from '../../demo-app/server.js';
-import { ApiClient } from '../../packs/http/client/api-client.js';
-import { DEMO_LOGIN, logIn } from '../../packs/http/client/login-recipe.js';
+import { DEMO_LOGIN } from '../../packs/http/client/login-recipe.js';
 import { afterRunWarning } from './after-run.js';
 import { EXIT } from './exit-codes.js';
 import { formatFishResult } from './format-fish.js';
@@ -19,40 +19,11 @@ export const DEMO_HAR = fileURLToPath(new URL('../../../demo/captures/demo-app.h
 export const DEMO_REQUEST = '2 suites with 3 tests each';
 export const DEMO_SCOPE = '/projects/alpha-shop';
 
-interface Confirmation {
-  type: string;
-  id: string;
-  title: string;
-  via: string;
-  readStatus: number;
-  confirmed: boolean;
-}
-
-/** Reads every verified item back through the app's own API, in a separate session. */
-async function confirmThroughApi(baseUrl: string, result: PrepareDataResult): Promise<Confirmation[]> {
-  const client = new ApiClient({ baseUrl, session: await logIn(baseUrl, DEMO_LOGIN) });
-  const out: Confirmation[] = [];
-  for (const item of result.verified) {
-    // The resource URL the run created, as the ledger's effects name it.
-    const path = String(item.resource);
-    const response = await client.send({ method: 'GET', path });
-    const data = (response.body as { data?: { id?: unknown; title?: unknown } } | undefined)?.data;
-    out.push({
-      type: String(item.type),
-      id: item.target,
-      title: String(data?.title ?? ''),
-      via: item.via,
-      readStatus: response.status,
-      confirmed: response.status === 200 && String(data?.id) === item.target && data?.title === item.title,
-    });
-  }
-  return out;
-}
-
 /**
  * The main job on embedded defaults: start the demo app, import the bundled HAR (recorded
  * against another port), log in now, prepare "2 suites with 3 tests each" in one project,
- * and prove through the app's own API that every item exists.
+ * and prove through the app's own API that every item exists — a recorded read-back run of
+ * its own (`fisherman-read-back`), so `tally runs show` and the report show that proof too.
  */
 export default async function demoCommand(options: { json?: boolean }, command: Command): Promise<number> {
   const app = await startDemoApp();
@@ -95,11 +66,21 @@ async function runDemo(
     );
     return EXIT.notMet;
   }
-  // The read-back comes after the run ended: if it fails, the run's result is still printed.
-  let confirmations: Confirmation[] = [];
+  // The read-back is a run of its own after the fish run ended (its verdict stands alone): a
+  // lookup per verified item, in this ledger. If it fails, the fish run's result still prints.
+  let readBack: ReadBackResult | undefined;
   let warning: string | undefined;
   try {
-    confirmations = await confirmThroughApi(url, result);
+    readBack = await observeRuns(surfaces, () =>
+      readBackRun({
+        runId: result.runId,
+        items: result.verified,
+        captures: [DEMO_HAR],
+        baseUrl: url,
+        login: DEMO_LOGIN,
+        ledger,
+      }),
+    );
   } catch (error) {
     warning = afterRunWarning(
       surfaces.failOpenLog,
@@ -108,13 +89,21 @@ async function runDemo(
       'readback-failed',
     );
   }
+  const confirmations = (readBack?.readBacks ?? []).map((item) => ({
+    type: item.type,
+    id: item.id,
+    title: item.title,
+    via: item.via,
+    readStatus: item.status,
+    confirmed: item.confirmed,
+  }));
   const allConfirmed =
     result.status === 'success' &&
     confirmations.length === 8 &&
     confirmations.every((item) => item.confirmed);
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ demoApp: url, ledger: ledger.path, result, confirmations, allConfirmed, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ demoApp: url, ledger: ledger.path, result, confirmations, ...(readBack ? { readBackRunId: readBack.runId } : {}), allConfirmed, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
     );
   } else {
     const rows = confirmations.map((item) => [
@@ -122,7 +111,9 @@ async function runDemo(
       item.id,
       truncate(item.title, 28),
       item.via,
-      item.confirmed ? pc.green(`✓ GET ${item.readStatus}`) : pc.red(`✗ GET ${item.readStatus}`),
+      item.confirmed
+        ? pc.green(`✓ GET ${item.readStatus}`)
+        : pc.red(`✗ GET ${item.readStatus ?? 'no answer'}`),
     ]);
     process.stdout.write(
       `${[
@@ -134,6 +125,7 @@ async function runDemo(
         `${allConfirmed ? pc.green('All 8 items verified in the ledger and confirmed through the API.') : pc.red('Not every item was verified and confirmed.')} Ending: ${result.endingReason}.`,
         `Run ${result.runId} · ledger ${ledger.path}`,
         `See it: tally runs show ${result.runId}`,
+        ...(readBack ? [`Read back in run ${readBack.runId}: tally runs show ${readBack.runId}`] : []),
       ].join('\n')}\n`,
     );
     if (warning) process.stderr.write(`tally: warning: ${warning}\n`);

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { TallyError } from '../../core/errors.js';
 import { EXIT } from './exit-codes.js';
 
@@ -31,6 +33,7 @@ const UNAVAILABLE = new Set([
   'LOGIN_UNREACHABLE',
   'SERVER_UNREACHABLE',
   'NO_RECORD_STORES',
+  'CLEANUP_RUNNING',
 ]);
 
 interface SystemError {
@@ -123,8 +126,16 @@ function describeSystem(cause: SystemError): DescribedError | undefined {
       'NETWORK_TLS',
       `The TLS handshake with ${at} failed (${code}). Check http:// versus https:// in the URL; for a private CA, set NODE_EXTRA_CA_CERTS.`,
     );
-  if (code === 'ENOENT' && cause.path)
+  if (code === 'ENOENT' && cause.path) {
+    // Writing `--out /missing/dir/x.html` fails on the folder, not on the file it would create.
+    const folder = dirname(cause.path);
+    if (!existsSync(folder))
+      return unavailable(
+        'FOLDER_NOT_FOUND',
+        `The folder ${folder} does not exist (for ${basename(cause.path)}). Create it (mkdir -p ${folder}) or give a path in a folder that exists.`,
+      );
     return unavailable('FILE_NOT_FOUND', `${cause.path} does not exist. Check the path.`);
+  }
   if ((code === 'EACCES' || code === 'EPERM') && cause.path)
     return unavailable(
       'FILE_NOT_PERMITTED',

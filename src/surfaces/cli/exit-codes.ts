@@ -32,13 +32,14 @@ export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples
   {
     code: EXIT.usage,
     meaning: 'usage or configuration error; nothing was done',
-    examples: 'an unknown command or option; a request no model is configured for; a bad `--since`',
+    examples:
+      'an unknown command or option; a request no model is configured for; a bad `--since`; a cleanup the server refuses (401) before it deletes anything',
   },
   {
     code: EXIT.unavailable,
     meaning: 'could not run at all',
     examples:
-      'a ledger that is not a database; a missing root; no record stores; an unreachable `--base-url` or `--spec` URL; a port in use',
+      'a ledger that is not a database; a missing root; no record stores; an unreachable `--base-url` or `--spec` URL; a port in use; another cleanup of the same run running',
   },
   {
     code: EXIT.notReproduced,

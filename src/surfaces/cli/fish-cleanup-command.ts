@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { type CleanupResult, cleanupRun } from '../../agents/fisherman/cleanup-run.js';
+import { authFailureText, type CleanupResult, cleanupRun } from '../../agents/fisherman/cleanup-run.js';
+import { TallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { holdCleanupLock } from './cleanup-lock.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
@@ -22,18 +24,45 @@ async function cleanOne(
     login?: string;
   };
   const headers = headersFrom(options.header);
-  return cleanupRun({
-    runId,
-    ledger,
-    captures: options.captures ?? meta.captures ?? [],
-    // An achieve-mode run is cleaned through the same OpenAPI documents (and configured headers).
-    ...(meta.specs ? { specs: meta.specs } : {}),
-    ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
-    ...loginFrom(options.login ?? meta.login),
-    ...(headers ? { headers } : {}),
-    signal: interrupt.signal,
-    graceMs: interrupt.graceMs,
-  });
+  const release = holdCleanupLock(ledger.path, runId);
+  let result: CleanupResult;
+  try {
+    result = await cleanupRun({
+      runId,
+      ledger,
+      captures: options.captures ?? meta.captures ?? [],
+      // An achieve-mode run is cleaned through the same OpenAPI documents (and configured headers).
+      ...(meta.specs ? { specs: meta.specs } : {}),
+      ...((options.baseUrl ?? meta.baseUrl) ? { baseUrl: (options.baseUrl ?? meta.baseUrl) as string } : {}),
+      ...loginFrom(options.login ?? meta.login),
+      ...(headers ? { headers } : {}),
+      signal: interrupt.signal,
+      graceMs: interrupt.graceMs,
+    });
+  } finally {
+    release();
+  }
+  if (result.authFailed && !result.deletions.some((deletion) => deletion.outcome === 'deleted'))
+    throw authError(result, options.login ?? meta.login, Boolean(headers));
+  return result;
+}
+
+/**
+ * Refused before anything was deleted: a usage error (exit 2) that says which credentials to
+ * pass, not a table of 401s. The stopped cleanup run stays in the ledger as evidence.
+ */
+function authError(result: CleanupResult, runLogin: string | undefined, headersGiven: boolean): TallyError {
+  const failure = result.authFailed as NonNullable<CleanupResult['authFailed']>;
+  const used = runLogin
+    ? ` The run logged in with --login ${runLogin}; pass --login again if that recipe no longer works.`
+    : headersGiven
+      ? ' The --header values given were refused.'
+      : ' The run kept no credentials: if it used --header, pass the same --header values again.';
+  return new TallyError(
+    'AUTH_FAILED',
+    `Cleanup of ${result.cleanedRunId} stopped, nothing deleted: ${authFailureText(failure)}.${used} Pass --login RECIPE (a form/JSON recipe, demo, or browser:SCRIPT) or --header "Authorization: Bearer $TOKEN". See \`tally runs show ${result.runId}\`.`,
+    { runId: result.cleanedRunId, cleanupRunId: result.runId, ...failure },
+  );
 }
 
 function formatCleanup(result: CleanupResult): string {
@@ -51,7 +80,10 @@ function formatCleanup(result: CleanupResult): string {
           : `NOT confirmed${deletion.why ? `: ${deletion.why}` : ''}`
     }${deletion.foundBy === 'marker' ? ' (found by marker)' : ''}`,
   ]);
-  return `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\ncleanup run ${result.runId}\n`;
+  const stopped = result.authFailed
+    ? `Stopped: ${authFailureText(result.authFailed)}; nothing after it was sent. Pass --login RECIPE or --header "Name: value", then run it again.\n`
+    : '';
+  return `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\n${stopped}cleanup run ${result.runId}\n`;
 }
 
 const cleaned = (result: CleanupResult) =>

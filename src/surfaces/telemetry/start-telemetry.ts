@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { RunObserver } from '../../core/agent/run-observer.js';
 import { errorMessage } from '../../core/errors.js';
 import type { FailOpen } from '../../core/fail-open.js';
@@ -7,6 +8,41 @@ import { telemetryEnabled, tracesEndpoint } from './telemetry-enabled.js';
 const EXPORT_TIMEOUT_MS = 2_000;
 /** The most a command's exit waits for the last spans to go out. */
 const SHUTDOWN_LIMIT_MS = 3_000;
+
+/** How long the probe of the collector waits for a TCP connection before calling it down. */
+const PROBE_LIMIT_MS = 1_000;
+
+/**
+ * Whether anything accepts a TCP connection at the collector's host and port: undefined when
+ * something does, else why not ("connect ECONNREFUSED …", "no connection within 1000 ms").
+ * It sends nothing: a collector that accepts but then fails is left to the export's timeout.
+ */
+export function probeCollector(url: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      resolve(`not a URL: ${url}`);
+      return;
+    }
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const socket = connect({ host, port });
+    socket.unref();
+    const settle = (reason: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reason);
+    };
+    const timer = setTimeout(() => settle(`no connection within ${PROBE_LIMIT_MS} ms`), PROBE_LIMIT_MS);
+    timer.unref();
+    socket.once('connect', () => settle(undefined));
+    socket.once('error', (error) =>
+      settle(`connect ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)} ${host}:${port}`),
+    );
+  });
+}
 
 export interface Telemetry {
   /** Pass to `withRunObserver` (or `onEvent`) so runs become spans. */
@@ -51,6 +87,13 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
         import('./trace-observer.js'),
       ]);
     const url = tracesEndpoint(env);
+    // Started now, beside the command's own work: by the time spans are exported it has long said
+    // whether anything listens there, so a collector that is down costs no export and no retries.
+    const probe = probeCollector(url ?? 'http://localhost:4318/v1/traces');
+    let down: string | undefined;
+    void probe.then((reason) => {
+      down = reason;
+    });
     // The exporter's own default (10 s, with retries) made every command wait that long for a
     // collector that is down; a collector on the network answers well within this. The standard
     // timeout variables still win.
@@ -65,12 +108,23 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
         .merge(resources.detectResources({ detectors: [resources.envDetector] })),
       spanProcessors: [
         new BatchSpanProcessor({
-          export: (spans, done) =>
+          export: (spans, done) => {
+            // Once it failed (or the probe found nothing listening), later batches are dropped at
+            // once: the exporter would retry each until its timeout, for nothing.
+            if (down !== undefined) {
+              unavailable(down);
+              done({ code: 1 });
+              return;
+            }
             exporter.export(spans, (result) => {
               // 0 is ExportResultCode.SUCCESS; anything else is a failed export.
-              if (result.code !== 0) unavailable(result.error ? errorMessage(result.error) : 'export failed');
+              if (result.code !== 0) {
+                down = result.error ? errorMessage(result.error) : 'export failed';
+                unavailable(down);
+              }
               done(result);
-            }),
+            });
+          },
           shutdown: () => exporter.shutdown(),
           forceFlush: () => exporter.forceFlush(),
         }),
@@ -88,6 +142,12 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
           timer.unref();
         });
         try {
+          // The probe is bounded (PROBE_LIMIT_MS) and usually settled long before the exit.
+          const reason = await Promise.race([probe, late.then(() => undefined)]);
+          if (reason !== undefined) {
+            unavailable(reason);
+            return;
+          }
           const ended = await Promise.race([provider.forceFlush().then(() => provider.shutdown()), late]);
           if (ended === 'late') unavailable(`no answer within ${SHUTDOWN_LIMIT_MS} ms`);
         } catch (error) {

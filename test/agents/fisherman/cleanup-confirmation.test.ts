@@ -269,6 +269,67 @@ describe('cleanup’s confirmation rule', () => {
     expect(result.status).not.toBe('success');
   });
 
+  it('a 401 to the first read stops the cleanup there: no DELETE is sent, and it says authentication failed', async () => {
+    const server = await localServer((_seen, res) => json(res, 401, { message: 'Login required' }));
+    servers.push(server);
+    const ledger = tempLedger();
+    const runId = fishRun(ledger, ['/api/s/1', '/api/s/2', '/api/s/3']);
+    const result = await clean(ledger, runId, server.url);
+    expect(server.seen.map((seen) => `${seen.method} ${seen.url}`)).toEqual(['GET /api/s/3']);
+    expect(result.authFailed).toEqual({
+      method: 'GET',
+      path: '/api/s/3',
+      status: 401,
+      message: 'Login required',
+    });
+    expect(result.deletions).toEqual([]);
+    expect(result.status).not.toBe('success');
+    expect(result.summary).toContain('authentication failed: GET /api/s/3 answered 401 (Login required)');
+  });
+
+  it('a 403 to a DELETE (no CSRF token, not allowed) stops after that one DELETE; what came before stands', async () => {
+    const server = await localServer((seen, res) => {
+      if (seen.url === '/api/s/2' && seen.method === 'DELETE')
+        return json(res, 403, { message: 'Invalid CSRF token' });
+      const deleted = server.seen.some((other) => other.method === 'DELETE' && other.url === seen.url);
+      return json(res, seen.method === 'DELETE' ? 204 : deleted ? 404 : 200, { id: 1 });
+    });
+    servers.push(server);
+    const ledger = tempLedger();
+    const runId = fishRun(ledger, ['/api/s/1', '/api/s/2', '/api/s/3']);
+    const result = await clean(ledger, runId, server.url);
+    expect(server.seen.map((seen) => `${seen.method} ${seen.url}`)).toEqual([
+      'GET /api/s/3',
+      'DELETE /api/s/3',
+      'GET /api/s/3',
+      'GET /api/s/2',
+      'DELETE /api/s/2',
+    ]);
+    expect(result.deletions.map((deletion) => [deletion.path, deletion.outcome])).toEqual([
+      ['/api/s/3', 'deleted'],
+    ]);
+    expect(result.authFailed).toMatchObject({ method: 'DELETE', path: '/api/s/2', status: 403 });
+    // The deletion before the refusal is claimed and verified; the run is partial, not a success.
+    expect(result.verified.map((item) => item.target)).toEqual(['3']);
+    expect(result.status).toBe('partial');
+  });
+
+  it('many unconfirmed deletions: the summary names three and counts the rest, one short line', async () => {
+    const paths = Array.from({ length: 40 }, (_, index) => `/api/s/${index + 1}`);
+    const server = await scriptedApp(
+      Object.fromEntries(paths.map((path) => [path, { before: 200, delete: 500 }])),
+    );
+    const ledger = tempLedger();
+    const runId = fishRun(ledger, paths);
+    const result = await clean(ledger, runId, server.url);
+    expect(result.deletions).toHaveLength(40);
+    expect(result.summary).toContain(
+      '40 not confirmed (/api/s/40: database is locked; /api/s/39: database is locked; /api/s/38: database is locked; and 37 more)',
+    );
+    // 40 reasons in full were ~2 kB on one line; now bounded whatever the count.
+    expect(result.summary.length).toBeLessThan(600);
+  });
+
   it('a call that gets no response leaves no status, and says so', async () => {
     const server = await localServer((seen, res) => {
       if (seen.url === '/api/s/2' && seen.method === 'DELETE') return res.socket?.destroy();

@@ -34,7 +34,9 @@ describe('model selection', () => {
   });
 
   it('says which key is missing instead of failing at the first request', async () => {
-    await expect(resolveModel('openai:gpt-4.1-mini', {})).rejects.toThrow(/OPENAI_API_KEY is not set/);
+    await expect(resolveModel('openai:gpt-4.1-mini', {})).rejects.toThrow(
+      'Model "openai:gpt-4.1-mini" cannot be used: OPENAI_API_KEY is not set. Set it (export OPENAI_API_KEY=…) or OPENAI_BASE_URL for a compatible server, or pass another --model.',
+    );
     await expect(resolveModel('anthropic:claude-sonnet-4-5', {})).rejects.toThrow(
       /ANTHROPIC_API_KEY is not set/,
     );

@@ -5,6 +5,7 @@ import { createFailOpen } from '../../../core/fail-open.js';
 import { ledgerStateDir } from '../../../core/ledger/resolve-ledger-path.js';
 import { telemetryEnabled } from '../../telemetry/telemetry-enabled.js';
 import { eventsWriter } from './events-writer.js';
+import { compactCounter } from './job-counter.js';
 
 export interface RunSurfaces {
   /** The command prints one JSON document: no progress (events only on request). */
@@ -59,6 +60,9 @@ export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<
   // Progress first: it ends a streamed text's line before an --events line lands on the same stderr.
   if (progress) observers.push(progress.observer);
   if (surfaces.events) observers.push(eventsWriter(stream));
+  // Not a terminal (a CI log, a pipe): no live display, but a long job still says how far it is,
+  // in a few compact lines (never among --events' NDJSON, never under --json or --quiet).
+  else if (!progress && !surfaces.json && !surfaces.quiet) observers.push(compactCounter(stream));
   const telemetry = telemetryEnabled()
     ? await (await import('../../telemetry/start-telemetry.js')).startTelemetry({
         failOpen: createFailOpen({ logPath: surfaces.failOpenLog }),

@@ -1,5 +1,6 @@
 import type { RunObserver } from '../../../core/agent/run-observer.js';
 import { formatProgressEvent, type ProgressStyle, waitingText } from './format-progress-event.js';
+import { compactCounter, createJobCounter, formatJobCount } from './job-counter.js';
 import { streamedText } from './streamed-text.js';
 
 export interface ProgressRenderer {
@@ -29,6 +30,11 @@ export async function createProgressRenderer(options: ProgressRendererOptions): 
   const spinner = ora({ stream: options.stream, discardStdin: false, isSilent: !animate });
   const modelDriven = new Set<string>();
   const text = streamedText(options);
+  // A long job (COUNTED_FROM planned creates) is one live counter instead of a line per create;
+  // failed calls still get their line. Without animation the counter is printed as compact lines.
+  const counter = createJobCounter();
+  const counted = new Map<string, string>();
+  const compact = animate ? undefined : compactCounter(options.stream);
   return {
     observer: (event) => {
       if (event.type === 'model-text-delta') {
@@ -42,9 +48,24 @@ export async function createProgressRenderer(options: ProgressRendererOptions): 
       const ended = text.close();
       if (ended) options.stream.write(ended);
       if (event.type === 'run-start' && typeof event.meta.model === 'string') modelDriven.add(event.runId);
+      const last = counted.get(event.runId);
+      const count = counter.see(event);
+      // The counter's last state stays on screen as a line when its run ends.
+      if (last && !counter.counts(event.runId) && animate) {
+        spinner.clear();
+        options.stream.write(`${last}\n`);
+        counted.delete(event.runId);
+      }
+      if (count) counted.set(event.runId, formatJobCount(count));
+      compact?.(event);
+      const quietCall =
+        counter.counts(event.runId) &&
+        event.type === 'entry' &&
+        event.entry.kind === 'tool_call' &&
+        event.entry.outcome === 'ok';
       // A text shown while it streamed is not shown again whole.
       const line =
-        event.type === 'model-text' && text.takeShown(event.runId)
+        quietCall || (event.type === 'model-text' && text.takeShown(event.runId))
           ? undefined
           : formatProgressEvent(event, options);
       if (line !== undefined) {
@@ -52,7 +73,9 @@ export async function createProgressRenderer(options: ProgressRendererOptions): 
         options.stream.write(`${line}\n`);
         if (spinner.isSpinning) spinner.render();
       }
-      const waiting = waitingText(event, modelDriven.has(event.runId));
+      const waiting = counter.counts(event.runId)
+        ? counted.get(event.runId)
+        : waitingText(event, modelDriven.has(event.runId));
       if (waiting === undefined) {
         if (event.type === 'entry') spinner.stop();
         return;
