@@ -93,9 +93,13 @@ export interface Redactor {
  */
 export const MIN_KNOWN_SECRET_LENGTH = 6;
 
-/** An absolute URL (`scheme://…`) or a root-relative path, one token with no spaces. */
+/**
+ * An absolute URL (`scheme://…`), a protocol-relative one (`//host/…`, which a `location`
+ * header may carry) or a root-relative path: one token with no spaces.
+ */
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)[^\s]*$/i;
-const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@/i;
+/** `scheme://user:pass@` or `//user:pass@`: the authority's userinfo, before the host. */
+const USERINFO = /^((?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#@\s]*)@/i;
 
 function decodeParam(text: string): string {
   try {
@@ -207,7 +211,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const redactUrl = (text: string): string | undefined => {
     const leading = text.length - text.trimStart().length;
     const trimmed = text.trim();
-    if (!URL_LIKE.test(trimmed) || trimmed.startsWith('//')) return undefined;
+    if (!URL_LIKE.test(trimmed)) return undefined;
     let url = trimmed;
     const userinfo = USERINFO.exec(url);
     if (userinfo) {
