@@ -17,6 +17,9 @@ describe('redaction', () => {
       'api_key',
       'apiKey',
       'session_id',
+      // The session id at the end of a longer name is still the session itself.
+      'user_session_id',
+      'X-Session-Id',
       'refresh-token',
     ]) {
       expect(isSecretName(name), name).toBe(true);

@@ -242,6 +242,17 @@ describe('what a secret value teaches', () => {
     expect(redactor.redactText('tokvalue999 scheme')).toBe(`${REDACTED} scheme`);
   });
 
+  it('a six-character value under a secret name is hunted in a later echo, spaces and all', () => {
+    const redactor = createRedactor({ secretNames: ['otp'] });
+    expect(redactor.redact({ otp: '654321', password: 'my pw!' })).toEqual({
+      otp: REDACTED,
+      password: REDACTED,
+    });
+    expect(redactor.redact({ message: 'code 654321 accepted; tried my pw! twice' })).toEqual({
+      message: `code ${REDACTED} accepted; tried ${REDACTED} twice`,
+    });
+  });
+
   it('short cookie values and very short secrets are not remembered', () => {
     const redactor = createRedactor();
     redactor.redact({ cookie: 'lang=en; sid=abcdefgh1', password: 'ab' });

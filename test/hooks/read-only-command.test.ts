@@ -22,6 +22,16 @@ describe('the read-only shell classifier (fail-closed)', () => {
     'ls >/dev/null 2>&1',
     "grep -E 'a$' file",
     'head -n 5 a.txt; tail -n 5 b.txt',
+    // A list may end in `;` or a newline, and hold empty lines.
+    'ls;',
+    'ls\n',
+    'ls\n\nls',
+    // Scripts given as --expression are the scripts (the first operand is then a file).
+    'sed --expression=p notes.txt',
+    'npx --no-install tally stats',
+    'tar --file=host:x.tar --list --force-local',
+    // Exactly at the length limit.
+    `ls ${'a'.repeat(4093)}`,
   ])('passes %j', (command) => {
     expect(classifyShellCommand(command)).toEqual({ readOnly: true });
   });
@@ -38,6 +48,8 @@ describe('the read-only shell classifier (fail-closed)', () => {
     ["sed -i 's/a/b/' file", /sed/],
     ["sed -n '1w out' file", /sed/],
     ['sort -o out in', /-o/],
+    ['tar --file=host:x.tar --list', /remote archive/],
+    [`ls ${'a'.repeat(4094)}`, /longer than 4096/],
     ['ls $(rm -rf /)', /\$/],
     ['ls `rm x`', /`/],
     ['(rm x)', /\(/],

@@ -29,6 +29,13 @@ describe('sed scripts', () => {
     ['$W out', 'the sed command W, which writes a file'],
     ['/x/!e date', 'the sed command e, which runs a program'],
     ['p;w out', 'the sed command w, which writes a file'],
+    // A comment, or the text of a/i/c, ends at its line: a writer on the next line is still read.
+    ['p # note\nw out', 'the sed command w, which writes a file'],
+    ['a hello\nw out', 'the sed command w, which writes a file'],
+    // y takes no flags: a w right after it is the w command.
+    ['y/a/b/w out', 'the sed command w, which writes a file'],
+    // GNU sed takes no newline as an address delimiter: refused, even when a second one closes it.
+    ['\\\nx\np', 'a sed address it cannot read'],
     ['p\nw out', 'the sed command w, which writes a file'],
     ['bx;w out', 'the sed command w, which writes a file'],
     ['bx}w out', 'the sed command w, which writes a file'],
@@ -68,6 +75,8 @@ describe('awk programs', () => {
     ['{ print /a>b/ }', undefined],
     ['{ print a,\n b }', undefined],
     ['{ print a\n x = y > z }', undefined],
+    // Only a comma or backslash at the END of the line continues a print.
+    ['{ print a,b\n x = y > z }', undefined],
     ['{ system("id") }', 'awk system(), which runs a program'],
     ['{ print "x" | "sh" }', 'an awk pipe, which runs a program'],
     ['@load "fork"', 'awk @load/@include or an indirect call'],
@@ -108,12 +117,18 @@ describe('find expressions', () => {
     ['. -name', 'find -name without its value'],
     ['. -newerxy ref', 'the find primary or word -newerxy, not known to be read-only'],
     ['. -newermtt ref', 'the find primary or word -newermtt, not known to be read-only'],
+    ['. -print x-newermt ref', 'the find primary or word x-newermt, not known to be read-only'],
     ['. -name x y', 'the find primary or word y, not known to be read-only'],
     ['-O12 . -print', 'the find primary or word -O12, not known to be read-only'],
     ['-O . -print', 'the find primary or word -O, not known to be read-only'],
     ['. -name *.md', 'the glob *.md in a find expression (it could expand to a primary)'],
     ['* -print', "the glob * among find's starting points (it could expand to a primary)"],
     ['. -print *', 'the glob * in a find expression (it could expand to a primary)'],
+    // `(`, `)`, `!` and `,` start the expression: a glob after them is in it, not a starting point.
+    ['. ( *', 'the glob * in a find expression (it could expand to a primary)'],
+    ['. ) *', 'the glob * in a find expression (it could expand to a primary)'],
+    ['. ! *', 'the glob * in a find expression (it could expand to a primary)'],
+    ['. , *', 'the glob * in a find expression (it could expand to a primary)'],
   ])('find %s → %j', (line, why) => {
     expect(find(line)).toBe(why);
   });

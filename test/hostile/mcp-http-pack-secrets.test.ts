@@ -86,6 +86,9 @@ describe('tally mcp --packs http scrubs the same known secrets as tally fish (is
       const text = readFileSync(file).toString('latin1');
       return text.includes(DEMO_PASSWORD) || text.includes(apiKey);
     });
+    process.stdout.write(
+      `mcp-http-pack-secrets: ${files.length} files on disk after the session, ${leaking.length} holding a known secret\n`,
+    );
     expect(files.length).toBeGreaterThan(0);
     expect(leaking).toEqual([]);
   }, 60_000);

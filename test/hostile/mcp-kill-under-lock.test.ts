@@ -57,7 +57,8 @@ describe('`tally mcp` killed with SIGKILL while another process holds the ledger
     // Well past the 50 ms first attempt, well within the 10 s busy limit: the writes are waiting.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     process.kill(pid, 'SIGKILL');
-    expect(await Promise.all(calls)).toEqual(Array(10).fill('closed'));
+    const answers = await Promise.all(calls);
+    expect(answers).toEqual(Array(10).fill('closed'));
     child.kill('SIGKILL');
     await released;
     const written = readdirSync(root).filter((name) => name.startsWith('w'));
@@ -66,6 +67,9 @@ describe('`tally mcp` killed with SIGKILL while another process holds the ledger
       entries.flatMap((entry) =>
         entry.kind === 'tool_call' ? [String((entry.data.input as { path?: string }).path)] : [],
       ),
+    );
+    process.stdout.write(
+      `mcp-kill-under-lock: 10 writes under a held lock, then kill -9: ${answers.filter((answer) => answer !== 'closed').length} acknowledged, ${written.length} files on disk, ${written.filter((name) => !named.has(name)).length} without an entry\n`,
     );
     expect(written.filter((name) => !named.has(name))).toEqual([]);
     expect(written).toEqual([]);
