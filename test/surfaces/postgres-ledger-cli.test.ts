@@ -25,7 +25,7 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(PASSWORD);
   };
 
-  it('demo, runs, runs show, report, stats and fish cleanup all work against one postgres:// URL', async () => {
+  it('demo, runs, runs show, report, stats, verify --live and fish cleanup all work against one postgres:// URL', async () => {
     const url = withPassword(server.createDatabase('team'));
     const state = tempDir('tally-state-');
     const [project, laptop] = [tempDir(), tempDir()];
@@ -43,7 +43,9 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
     const runs = await runTally(['runs', '--json'], { cwd: laptop, env: teamEnv });
     expect(runs.code, runs.stderr).toBe(0);
     const listed = JSON.parse(runs.stdout) as { id: string; agent: string; status: string; ledger: string }[];
-    expect(listed).toMatchObject([{ id: demoRun, agent: 'fisherman', status: 'success' }]);
+    // The demo's run and its read-back run.
+    expect(listed.map((run) => run.agent).sort()).toEqual(['fisherman', 'fisherman-read-back']);
+    expect(listed.find((run) => run.id === demoRun)).toMatchObject({ agent: 'fisherman', status: 'success' });
     expect(listed[0]?.ledger).toMatch(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/team$/);
 
     const shown = await runTally(['runs', 'show', demoRun], { cwd: laptop, env: teamEnv });
@@ -58,8 +60,8 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
     const stats = await runTally(['stats', '--json'], { cwd: laptop, env: teamEnv });
     expect(stats.code, stats.stderr).toBe(0);
     expect(JSON.parse(stats.stdout)).toMatchObject({
-      runs: 1,
-      endingReasons: { finished: 1 },
+      runs: 2,
+      endingReasons: { finished: 2 },
       statusByAgent: { fisherman: { runs: 1, success: 1 } },
     });
 
@@ -84,24 +86,31 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
     expect(fish.code, fish.stderr).toBe(0);
     const fishRun = (JSON.parse(fish.stdout) as { runId: string }).runId;
     expect(app.store.suites.size).toBe(1);
+    // Anyone re-checks the run from the team's database: the verdict reproduced, the suite still there.
+    const verified = await runTally(['verify', fishRun, '--live', '--json'], { cwd: laptop, env: teamEnv });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ matches: true, drifted: false });
     const cleanup = await runTally(['fish', 'cleanup', fishRun, '--json'], { cwd: laptop, env: teamEnv });
     expect(cleanup.code, cleanup.stderr).toBe(0);
     const cleaned = JSON.parse(cleanup.stdout) as { runId: string; cleanedRunId: string; status: string };
     expect(cleaned).toMatchObject({ cleanedRunId: fishRun, status: 'success' });
     expect(app.store.suites.size).toBe(0);
+    // After the cleanup the recorded verdict still reproduces, but the suite it created is gone.
+    const drift = await runTally(['verify', fishRun, '--live', '--json'], { cwd: laptop, env: teamEnv });
+    expect(drift.code, drift.stdout + drift.stderr).toBe(4);
+    expect(JSON.parse(drift.stdout)).toMatchObject({ matches: true, drifted: true });
 
     const after = await runTally(['runs', '--json'], { cwd: project, env: teamEnv });
-    expect((JSON.parse(after.stdout) as { id: string }[]).map((run) => run.id)).toEqual([
-      cleaned.runId,
-      fishRun,
-      demoRun,
-    ]);
+    const afterIds = (JSON.parse(after.stdout) as { id: string }[]).map((run) => run.id);
+    expect(afterIds.slice(0, 2)).toEqual([cleaned.runId, fishRun]);
+    expect(afterIds).toContain(demoRun);
+    expect(afterIds).toHaveLength(4);
     const check = await runTally(['ledger', 'check'], { cwd: laptop, env: teamEnv });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toMatch(/: ok \(run starts, entry order per run, ends, kinds\)/);
     const doctor = await runTally(['doctor'], { cwd: laptop, env: teamEnv });
     expect(doctor.stdout).toMatch(/Ledger.*postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/team answers/);
-    noPassword(demo, runs, shown, report, stats, fish, cleanup, after, check, doctor);
+    noPassword(demo, runs, shown, report, stats, fish, verified, cleanup, drift, after, check, doctor);
     expect(existsSync(join(state, 'tally', 'ledgers.jsonl'))).toBe(false);
   }, 180_000);
 
@@ -129,11 +138,12 @@ suite('a team ledger in PostgreSQL, through the CLI', () => {
       (copy) =>
         JSON.parse(copy.stdout) as { runs: number; entries: number; runsAdded: number; entriesAdded: number },
     );
-    expect(first?.runs).toBe(1);
+    // The demo records two runs: its own and the read-back.
+    expect(first?.runs).toBe(2);
     expect(first?.entries).toBeGreaterThanOrEqual(8);
-    expect(first).toMatchObject({ runsAdded: 1, entriesAdded: first?.entries });
-    expect(second).toMatchObject({ runs: 1, runsAdded: 0, entriesAdded: 0 });
-    expect(third).toMatchObject({ runs: 1, runsAdded: 1, entriesAdded: first?.entries });
+    expect(first).toMatchObject({ runsAdded: 2, entriesAdded: first?.entries });
+    expect(second).toMatchObject({ runs: 2, runsAdded: 0, entriesAdded: 0 });
+    expect(third).toMatchObject({ runs: 2, runsAdded: 2, entriesAdded: first?.entries });
     expect(fourth).toMatchObject({ runsAdded: 0, entriesAdded: 0 });
     noPassword(...copies);
 
