@@ -205,64 +205,81 @@ export class PostgresLedger extends RecordingLedger {
     return true;
   }
 
-  private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
+  /**
+   * `work` inside BEGIN … COMMIT on one pooled client; ROLLBACK on a throw. A client whose
+   * write failed is dropped from the pool (`brokenOnError`): its connection may be the cause.
+   */
+  private async transaction<T>(
+    work: (client: PoolClient) => Promise<T>,
+    options: { brokenOnError?: boolean } = {},
+  ): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     try {
       await client.query('BEGIN');
-      // Runs first: a run's row is in the same commit as its first entries.
-      if (runs.length > 0)
-        await client.query(
-          `INSERT INTO runs (id, agent, task, started_at, meta)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            runs.map((run) => run.id),
-            runs.map((run) => run.agent),
-            runs.map((run) => run.task),
-            runs.map((run) => run.startedAt),
-            runs.map((run) => run.meta),
-          ],
-        );
-      if (rows.length > 0) {
-        // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
-        // between two writers of the same runs): processes appending to one run take turns.
-        const runIds = [...new Set(rows.map((row) => row.runId))].sort();
-        for (const runId of runIds)
-          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [runId]);
-        const last = await client.query<{ id: string; seq: number }>(
-          `SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE run_id = id)::int AS seq
-             FROM unnest($1::text[]) AS id`,
-          [runIds],
-        );
-        const next = new Map(last.rows.map((row) => [row.id, Number(row.seq)]));
-        const seqs = rows.map((row) => {
-          const seq = (next.get(row.runId) ?? 0) + 1;
-          next.set(row.runId, seq);
-          return seq;
-        });
-        await client.query(
-          `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-          [
-            rows.map((row) => row.runId),
-            seqs,
-            rows.map((row) => row.ts),
-            rows.map((row) => row.kind),
-            rows.map((row) => row.name),
-            rows.map((row) => row.outcome),
-            rows.map((row) => row.data),
-          ],
-        );
-      }
+      const result = await work(client);
       await client.query('COMMIT');
+      return result;
     } catch (error) {
-      broken = true;
+      broken = options.brokenOnError ?? false;
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       client.release(broken);
     }
+  }
+
+  private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
+    await this.transaction(
+      async (client) => {
+        // Runs first: a run's row is in the same commit as its first entries.
+        if (runs.length > 0)
+          await client.query(
+            `INSERT INTO runs (id, agent, task, started_at, meta)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+           ON CONFLICT (id) DO NOTHING`,
+            [
+              runs.map((run) => run.id),
+              runs.map((run) => run.agent),
+              runs.map((run) => run.task),
+              runs.map((run) => run.startedAt),
+              runs.map((run) => run.meta),
+            ],
+          );
+        if (rows.length > 0) {
+          // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
+          // between two writers of the same runs): processes appending to one run take turns.
+          const runIds = [...new Set(rows.map((row) => row.runId))].sort();
+          for (const runId of runIds)
+            await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [runId]);
+          const last = await client.query<{ id: string; seq: number }>(
+            `SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE run_id = id)::int AS seq
+             FROM unnest($1::text[]) AS id`,
+            [runIds],
+          );
+          const next = new Map(last.rows.map((row) => [row.id, Number(row.seq)]));
+          const seqs = rows.map((row) => {
+            const seq = (next.get(row.runId) ?? 0) + 1;
+            next.set(row.runId, seq);
+            return seq;
+          });
+          await client.query(
+            `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+            [
+              rows.map((row) => row.runId),
+              seqs,
+              rows.map((row) => row.ts),
+              rows.map((row) => row.kind),
+              rows.map((row) => row.name),
+              rows.map((row) => row.outcome),
+              rows.map((row) => row.data),
+            ],
+          );
+        }
+      },
+      { brokenOnError: true },
+    );
   }
 
   private unavailable(rows: QueuedEntry[], error: unknown): void {
@@ -410,9 +427,7 @@ export class PostgresLedger extends RecordingLedger {
   /** Retention: removes the runs wholly before `before`, in one transaction that alone may delete. */
   async purge(before: string, options: { dryRun?: boolean } = {}): Promise<PurgeResult> {
     await this.commit();
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return await this.transaction(async (client) => {
       const counted = await client.query<{ runs: number; entries: number }>(
         `SELECT COUNT(*)::int AS runs,
                 (SELECT COUNT(*) FROM entries WHERE run_id IN (${PG_PURGEABLE}))::int AS entries
@@ -426,14 +441,8 @@ export class PostgresLedger extends RecordingLedger {
         await client.query(`DELETE FROM entries WHERE run_id IN (${PG_PURGEABLE})`, [before]);
         await client.query(`DELETE FROM runs WHERE id IN (${PG_PURGEABLE})`, [before]);
       }
-      await client.query('COMMIT');
       return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Gives purged rows' space back for reuse (VACUUM; the server keeps the files). */
@@ -532,9 +541,7 @@ export class PostgresLedger extends RecordingLedger {
   /** Runs and entries as stored elsewhere (seq kept); those already here are skipped. */
   async importRuns(runs: StoredRun[]): Promise<ImportResult> {
     await this.commit();
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return await this.transaction(async (client) => {
       const inserted = await client.query(
         `INSERT INTO runs (id, agent, task, started_at, meta)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
@@ -562,14 +569,8 @@ export class PostgresLedger extends RecordingLedger {
           entries.map((entry) => entry.data),
         ],
       );
-      await client.query('COMMIT');
       return { runs: inserted.rowCount ?? 0, entries: added.rowCount ?? 0 };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Commits what is queued (retrying up to the busy limit) and closes the pool; LEDGER_BUSY if it never went in. */
