@@ -17,7 +17,7 @@ export function resolveLedgerPath(
 }
 
 /**
- * The folder that holds a ledger's neighbours (fail-open log, scout sessions): the file's own
+ * The folder that holds a ledger's neighbours (fail-open log, session markers, locks): the file's own
  * folder, or for a PostgreSQL ledger this project's `.tally/` (a database has no folder).
  */
 export function ledgerStateDir(ledgerPath: string, cwd: string = process.cwd()): string {
