@@ -135,6 +135,49 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
     expect((ledger as { stderr: string }).stderr).toContain('notadb.db is not a Tally ledger');
   }, 60_000);
 
+  it('tally fish --spec --login from the installed package: exit 0, 0 model calls; verify 0; cleanup 0; verify --live 4 once the items are gone', async (context) => {
+    if (skipped) context.skip(skipped);
+    const app = await startDemoApp({ port: 0 });
+    const code = (run: Promise<{ stdout: string }>) =>
+      run.then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      );
+    try {
+      const fish = await code(
+        npx([
+          'tally',
+          'fish',
+          '2 suites with 3 tests each',
+          '--spec',
+          `${app.url}/api/openapi.json`,
+          '--login',
+          'demo',
+          '--scope',
+          '/projects/alpha-shop',
+          '--json',
+        ]),
+      );
+      expect(fish.code, fish.stdout).toBe(0);
+      const result = JSON.parse(fish.stdout) as {
+        runId: string;
+        tier: string;
+        counts: { modelCalls: number };
+        verified: unknown[];
+      };
+      expect(result).toMatchObject({ tier: 'deterministic', counts: { modelCalls: 0 } });
+      expect(result.verified).toHaveLength(8);
+      expect(app.store.suites.size).toBe(2);
+      expect((await code(npx(['tally', 'verify', result.runId]))).code).toBe(0);
+      expect((await code(npx(['tally', 'fish', 'cleanup', result.runId, '--json']))).code).toBe(0);
+      expect(app.store.suites.size).toBe(0);
+      const drift = await code(npx(['tally', 'verify', result.runId, '--live']));
+      expect(drift.code, drift.stdout).toBe(4);
+    } finally {
+      await app.close();
+    }
+  }, 180_000);
+
   it('tally capture --script records a real Chromium session from the installed package', async (context) => {
     if (skipped) context.skip(skipped);
     if (!existsSync(process.env.TALLY_CHROMIUM || '/usr/bin/chromium'))
