@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -177,6 +179,59 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
       await app.close();
     }
   }, 180_000);
+
+  it('exit codes 1 and 130 from the installed CLI: a record with a problem; SIGINT while creates are in flight', async (context) => {
+    if (skipped) context.skip(skipped);
+    const records = join(project, 'records');
+    mkdirSync(join(records, 'plans'), { recursive: true });
+    // A record with no keywords: `records lint` reports the problem and exits 1.
+    writeFileSync(
+      join(records, 'plans', 'one.md'),
+      '---\nid: PLAN-one\nkind: plan\ndate: 2026-01-01\nkeywords: []\nlinks: {}\nstatus: active\n---\nThe only plan.\n',
+    );
+    const lint = await npx(['tally', 'records', 'lint', '--root', records]).catch(
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect((lint as { code: number }).code, (lint as { stdout: string }).stdout).toBe(1);
+    expect((lint as { stdout: string }).stdout).toMatch(/1 record, [1-9]\d* problems?/);
+
+    // Accepts every request and never answers: the creates stay in flight until the interrupt.
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          join(project, 'node_modules', '.bin', 'tally'),
+          'fish',
+          '2 suites',
+          '--captures',
+          join(project, 'node_modules', pkg.name, 'demo', 'captures', 'demo-app.har'),
+          '--base-url',
+          `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+          '--scope',
+          '/projects/alpha-shop',
+        ],
+        {
+          cwd: project,
+          env: { ...NPM_ENV, NO_COLOR: '1', TALLY_MODEL: '', TALLY_INTERRUPT_GRACE_MS: '200' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stdout).toMatch(/ending aborted/);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
+  }, 120_000);
 
   it('tally capture --script records a real Chromium session from the installed package', async (context) => {
     if (skipped) context.skip(skipped);
