@@ -145,9 +145,10 @@ const TAR: OptionSpec = {
 };
 
 // `tar tvf archive`: the traditional first word is a cluster whose value letters take the next words.
+// (A glob word starts with `*`, `?` or `[`, so it is never such a cluster.)
 function tarWords(words: ShellWord[]): ShellWord[] {
   const first = words[0];
-  if (!first || first.glob || !/^[A-Za-z]+$/.test(first.word)) return words;
+  if (!first || !/^[A-Za-z]+$/.test(first.word)) return words;
   const out: ShellWord[] = [];
   const rest = words.slice(1);
   for (const letter of first.word) {
@@ -168,6 +169,8 @@ const tarCheck: Check = (words) => {
   return undefined;
 };
 
+// sed and awk have options that write, so the option parser has already refused any glob word:
+// the script or program seen here is the text as typed.
 const sedCheck = options(SED, (parsed) => {
   const scripts = parsed.options
     .filter((option) => option.name === '-e' || option.name === '--expression')
@@ -175,7 +178,6 @@ const sedCheck = options(SED, (parsed) => {
   if (scripts.length === 0) {
     const first = parsed.operands[0];
     if (!first) return 'sed with no script';
-    if (first.glob) return 'a glob as the sed script';
     scripts.push(first.word);
   }
   for (const script of scripts) {
@@ -188,7 +190,6 @@ const sedCheck = options(SED, (parsed) => {
 const awkCheck = options(AWK, (parsed) => {
   const program = parsed.operands[0];
   if (!program) return 'awk with no program';
-  if (program.glob) return 'a glob as the awk program';
   return awkProgramCheck(program.word);
 });
 
@@ -226,9 +227,10 @@ const TALLY_FORMS: Record<string, string> = {
 const TALLY_GLOBAL = 'json quiet verbose debug events help version';
 
 const tallyCheck: Check = (words) => {
-  const names = words.filter((word) => !word.word.startsWith('-')).map((word) => word.word);
-  const form = [`${names[0]} ${names[1]}`, names[0] ?? ''].find((key) => Object.hasOwn(TALLY_FORMS, key));
-  if (form === undefined) return `tally ${names[0] ?? ''} is not a read-only tally command`.trimEnd();
+  const [command, sub] = words.filter((word) => !word.word.startsWith('-')).map((word) => word.word);
+  if (command === undefined) return 'tally with no command';
+  const form = [`${command} ${sub}`, command].find((key) => Object.hasOwn(TALLY_FORMS, key));
+  if (form === undefined) return `tally ${command} is not a read-only tally command`;
   const parsed = parseOptions({ long: `${TALLY_FORMS[form]} ${TALLY_GLOBAL}`, flags: 'hV' }, words);
   return 'refused' in parsed ? `tally ${form}: ${parsed.refused}` : undefined;
 };
@@ -238,7 +240,7 @@ const tallyCheck: Check = (words) => {
 const npxCheck: Check = (words) => {
   let at = 0;
   while (words[at]?.word === '--no' || words[at]?.word === '--no-install') at += 1;
-  return words[at]?.word === 'tally' && !words[at]?.glob
+  return words[at]?.word === 'tally'
     ? tallyCheck(words.slice(at + 1))
     : 'npx runs a package this check cannot see';
 };
@@ -489,14 +491,16 @@ export function classifyShellCommand(command: unknown, launchers: readonly strin
   for (const [first, ...args] of commands as [ShellWord, ...ShellWord[]][]) {
     const name = first.word;
     const launcher = args[0];
-    if (name === 'node' && !first.glob && launcher && !launcher.glob && launchers.includes(launcher.word)) {
+    if (name === 'node' && launcher && !launcher.glob && launchers.includes(launcher.word)) {
       const why = tallyCheck(args.slice(1));
       if (why) return { readOnly: false, why: `node ${launcher.word}: ${why}` };
       continue;
     }
     if (name.includes('='))
       return { readOnly: false, why: `an environment assignment (${name.split('=')[0]}=…)` };
-    const check = Object.hasOwn(SAFE, name) && (!first.glob || name === '[') ? SAFE[name] : undefined;
+    // A glob word starts with `*`, `?` or `[`: of the names below only `[`, which bash leaves as
+    // it is (an unclosed bracket matches nothing).
+    const check = Object.hasOwn(SAFE, name) ? SAFE[name] : undefined;
     if (!check) return { readOnly: false, why: `${name.slice(0, 40)} is not a known read-only command` };
     const why = check(args);
     if (why) return { readOnly: false, why: `${name}: ${why}` };
