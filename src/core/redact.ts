@@ -30,10 +30,12 @@ const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 /**
  * `name=value` and `name: value` inside prose (`connecting with password=hunter22 to db`).
  * The name is the whole run of name characters before the `=`/`:` (so `token count=3` names
- * `count`), optionally closed by a quote (`"token":"…"` in an echoed JSON body); the value
- * starts right after (see PAIR_VALUE).
+ * `count`), after up to two dashes (`--password=…` echoed from a command line) and optionally
+ * closed by a quote (`"token":"…"` in an echoed JSON body); the value starts right after (see
+ * PAIR_VALUE). The lookbehind lets a name start only where a word starts, which keeps the scan
+ * linear on a long word.
  */
-const PAIR_NAME = /(?<![\w.-])([A-Za-z_][\w.-]*)["']?(=|:[ \t]*)/g;
+const PAIR_NAME = /(?<![\w.-])-{0,2}([A-Za-z_][\w.-]*)["']?(=|:[ \t]*)/g;
 /**
  * A value: quoted on one line, or a run of characters up to a space or `&` (the next query
  * pair of a URL in prose). `Authorization: Bearer …` is left to BEARER, which masks the token
@@ -120,6 +122,7 @@ const COOKIE_ATTRIBUTE =
 /** Deeper nesting than this is cut from what is stored or printed. */
 const MAX_DEPTH = 200;
 const TOO_DEEP = '[too deeply nested]';
+const MAX_CACHED_NAMES = 10_000;
 
 /**
  * Redaction before anything is persisted or printed. Secret-named fields and headers are
@@ -136,13 +139,14 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     ordered = undefined;
   };
   // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
+  // Prose brings names without end (`word:` in model text), hence the cap on what is kept.
   const secretNames = new Map<string, boolean>();
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
   const isSecret = (name: string): boolean => {
     let secret = secretNames.get(name);
     if (secret === undefined) {
       secret = isSecretName(name) || extraNames.has(name.toLowerCase());
-      secretNames.set(name, secret);
+      if (secretNames.size < MAX_CACHED_NAMES) secretNames.set(name, secret);
     }
     return secret;
   };
@@ -202,7 +206,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
    */
   const redactProsePairs = (text: string): string => {
     if (!text.includes('=') && !text.includes(':')) return text;
-    const names = new RegExp(PAIR_NAME);
+    // One shared pattern: nothing below calls back into this function before the loop ends.
+    const names = PAIR_NAME;
+    names.lastIndex = 0;
     let out = '';
     let from = 0;
     for (let match = names.exec(text); match; match = names.exec(text)) {

@@ -128,6 +128,8 @@ describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () =
     ['login as bob, db_password=s3cr3t!x failed', `login as bob, db_password=${REDACTED} failed`],
     ['X-Api-Key: K3Yvalue! was refused', `X-Api-Key: ${REDACTED} was refused`],
     ['token:abc and more', `token:${REDACTED} and more`],
+    // Echoed from a command line.
+    ['ran psql --password=hunter22 -h db', `ran psql --password=${REDACTED} -h db`],
     // An echoed JSON body inside a message: the quotes stay, the value goes.
     [
       'upstream said {"access_token":"tok-123456","n":1}',
@@ -193,6 +195,16 @@ describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () =
     expect(label).toMatch(/^\[redacted:[0-9a-f]{6}\]$/);
     expect(two).toBe(`Password: ${label} y`);
     expect(redactor.redact(`password=${label} again`)).toBe(`password=${label} again`);
+  });
+
+  it('a long word or a long run of pairs is scanned in linear time (a hang guard, not a benchmark)', () => {
+    const redactor = createRedactor();
+    const started = performance.now();
+    const word = 'a'.repeat(1_000_000);
+    expect(redactor.redactText(`${word}=x`)).toBe(`${word}=x`);
+    expect(redactor.redactText(`x ${'-a'.repeat(500_000)}: y`)).toBe(`x ${'-a'.repeat(500_000)}: y`);
+    expect(redactor.redactText('token=v '.repeat(100_000))).toBe(`token=${REDACTED} `.repeat(100_000));
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('extra secret names apply in prose too', () => {
