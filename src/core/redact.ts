@@ -229,7 +229,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       out += `${text.slice(from, start)}${quoted ? value[0] : ''}${masked}`;
       from = names.lastIndex - (quoted ? 1 : 0);
     }
-    return from === 0 ? text : `${out}${text.slice(from)}`;
+    return `${out}${text.slice(from)}`;
   };
 
   /** BEARER tokens and the known secrets, nothing else (a URL's path keeps its `name=value`). */

@@ -142,6 +142,9 @@ describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () =
     ['sent Authorization: Bearer abcdefgh', `sent Authorization: Bearer ${REDACTED}`],
     // An unterminated quote is part of an unquoted value.
     ['then password="half', `then password=${REDACTED}`],
+    ['then password=" x', `then password=${REDACTED} x`],
+    // A value that starts and ends with the same character is not quoted for that.
+    ['token=s3cr3ts sent', `token=${REDACTED} sent`],
   ])('%j → %j', (text, redacted) => {
     const redactor = createRedactor();
     expect(redactor.redact(text)).toBe(redacted);
@@ -175,8 +178,16 @@ describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () =
     expect(redactor.redact({ later: 'retried with hunter22 and hunter22.' })).toEqual({
       later: `retried with ${REDACTED} and ${REDACTED}`,
     });
+    expect(redactor.redact('also password=second22).')).toBe(`also password=${REDACTED}`);
+    expect(redactor.redactText('second22 again')).toBe(`${REDACTED} again`);
     redactor.redact('{"secret":"quoted-value-1"} x');
     expect(redactor.redactText('echo quoted-value-1')).toBe(`echo ${REDACTED}`);
+  });
+
+  it('only punctuation at the end is dropped from what is learned, never from the middle', () => {
+    const redactor = createRedactor();
+    expect(redactor.redact('password=pass.word1 x')).toBe(`password=${REDACTED} x`);
+    expect(redactor.redactText('my password1 and pass.word1')).toBe(`my password1 and ${REDACTED}`);
   });
 
   it('after `name: ` an unquoted value is masked where it stands but not learned (prose, not a value)', () => {
