@@ -42,6 +42,11 @@ const PAIR_NAME = /(?<![\w.-])-{0,2}([A-Za-z_][\w.-]*)["']?(=|:[ \t]*)/g;
  * and keeps the scheme word.
  */
 const PAIR_VALUE = /"[^"\n]*"|'[^'\n]*'|(?!(?:Bearer|Basic|Token)\s)[^\s&]+/y;
+/**
+ * A name `isSecretName` accepts contains one of these (`api_key` and `private_key` hold `key`),
+ * unless it splits a secret word itself in two (`se_cret`), which prose is not searched for.
+ */
+const SECRET_HINT = /pass|pwd|secret|token|key|credential|authori|cookie|srf|session/i;
 /** Sentence punctuation after an unquoted value: `password=hunter22.` also teaches `hunter22`. */
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
 
@@ -205,7 +210,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
    * value, learned like any other (`password=hunter22.` teaches `hunter22.` and `hunter22`).
    */
   const redactProsePairs = (text: string): string => {
-    if (!text.includes('=') && !text.includes(':')) return text;
+    // Most text names no secret at all: one scan for the words every secret name contains.
+    if (extraNames.size === 0 && !SECRET_HINT.test(text)) return text;
     // One shared pattern: nothing below calls back into this function before the loop ends.
     const names = PAIR_NAME;
     names.lastIndex = 0;
