@@ -127,7 +127,6 @@ const COOKIE_ATTRIBUTE =
 /** Deeper nesting than this is cut from what is stored or printed. */
 const MAX_DEPTH = 200;
 const TOO_DEEP = '[too deeply nested]';
-const MAX_CACHED_NAMES = 10_000;
 
 /**
  * Redaction before anything is persisted or printed. Secret-named fields and headers are
@@ -143,15 +142,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     seen.add(value);
     ordered = undefined;
   };
-  // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
-  // Prose brings names without end (`word:` in model text), hence the cap on what is kept.
-  const secretNames = new Map<string, boolean>();
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
+  const decide = (name: string): boolean => isSecretName(name) || extraNames.has(name.toLowerCase());
+  // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
+  // (Names found in prose are decided afresh: prose brings names without end.)
+  const secretNames = new Map<string, boolean>();
   const isSecret = (name: string): boolean => {
     let secret = secretNames.get(name);
     if (secret === undefined) {
-      secret = isSecretName(name) || extraNames.has(name.toLowerCase());
-      if (secretNames.size < MAX_CACHED_NAMES) secretNames.set(name, secret);
+      secret = decide(name);
+      secretNames.set(name, secret);
     }
     return secret;
   };
@@ -218,7 +218,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     let out = '';
     let from = 0;
     for (let match = names.exec(text); match; match = names.exec(text)) {
-      if (!isSecret(match[1] as string)) continue;
+      if (!decide(match[1] as string)) continue;
       PAIR_VALUE.lastIndex = names.lastIndex;
       const value = PAIR_VALUE.exec(text)?.[0];
       if (value === undefined) continue;
