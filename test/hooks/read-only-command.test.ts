@@ -133,6 +133,8 @@ describe('the trusted launcher and the corners mutation testing found', () => {
     `node ${LAUNCHER} scout "release a version"`,
     `node "${LAUNCHER}" scout x --session s1 && node ${LAUNCHER} runs show r1`,
     `node ${LAUNCHER} stats -h`,
+    // Reading the launcher is reading: only `node` runs it.
+    `cat ${LAUNCHER}`,
   ])('passes %j when the launcher is the trusted one', (command) => {
     expect(classifyShellCommand(command, [LAUNCHER])).toEqual({ readOnly: true });
   });
@@ -158,6 +160,9 @@ describe('the trusted launcher and the corners mutation testing found', () => {
   it.each([
     'tar tvf x.tgz',
     'tar tf x.tar --force-local',
+    // Each value letter of the cluster takes its own word, in order.
+    'tar tfC x.tar /tmp',
+    'ls;\n',
     'tally runs',
     'tally runs show r1 --full',
     'tally stats -V',
@@ -176,6 +181,12 @@ describe('the trusted launcher and the corners mutation testing found', () => {
     ['tar tfz', 'tar: the value -z of -f (it looks like an option)'],
     ['tar tf', 'tar: the option -f without its value'],
     ['tar', 'tar: tar is read-only here only with -t/--list'],
+    // Only a word of letters is a cluster: `t.tar` is a file name.
+    ['tar t.tar', 'tar: tar is read-only here only with -t/--list'],
+    // bash refuses an empty command before `;`.
+    ['; ls', 'an empty command before ;'],
+    ['ls\n; ls', 'an empty command before ;'],
+    ['PAGER=rm git log', 'an environment assignment (PAGER=…)'],
     // A glob as the sed script or the awk program may expand to an option (`-i`, `-f`).
     ['sed *p notes.txt', 'sed: the glob *p (it could expand to an option)'],
     ['awk [x] notes.txt', 'awk: the glob [x] (it could expand to an option)'],

@@ -163,8 +163,8 @@ const tarCheck: Check = (words) => {
   if ('refused' in parsed) return parsed.refused;
   if (!hasOption(parsed, '-t', '--list')) return 'tar is read-only here only with -t/--list';
   const archive = parsed.options.find((option) => option.name === '-f' || option.name === '--file');
-  // `host:file` is fetched through rsh/ssh unless --force-local.
-  if (archive?.value?.includes(':') && !hasOption(parsed, '--force-local'))
+  // `host:file` is fetched through rsh/ssh unless --force-local. (-f and --file always hold a value.)
+  if (archive && (archive.value as string).includes(':') && !hasOption(parsed, '--force-local'))
     return 'a tar archive name with a colon (a remote archive)';
   return undefined;
 };
@@ -478,7 +478,8 @@ export function classifyShellCommand(command: unknown, launchers: readonly strin
   const segments: ShellWord[][] = [[]];
   for (const token of tokens) {
     if ('operator' in token) {
-      if ((segments.at(-1) as ShellWord[]).length === 0 && token.operator !== '\n' && token.operator !== ';')
+      // Only a newline may follow nothing (blank lines, `ls;` then a newline); bash refuses `; ls`.
+      if ((segments.at(-1) as ShellWord[]).length === 0 && token.operator !== '\n')
         return { readOnly: false, why: `an empty command before ${token.operator}` };
       segments.push([]);
     } else (segments.at(-1) as ShellWord[]).push(token);
