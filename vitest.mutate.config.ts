@@ -62,6 +62,10 @@ export default defineConfig({
       'test/agents/fisherman/cleanup-run-record.test.ts',
       'test/core/redact.test.ts',
       'test/core/redaction-rules.test.ts',
+      'test/core/redact-url-edges.test.ts',
+      'test/hostile/redact-urls.test.ts',
+      'test/hostile/redact-protocol-relative.test.ts',
+      'test/hostile/redact-prose-pairs.test.ts',
       'test/agents/scout-tool.test.ts',
       'test/core/agent/request-words.test.ts',
       'test/agents/fisherman/contract-problems.test.ts',
@@ -77,6 +81,7 @@ export default defineConfig({
       'test/core/agent/contracts.test.ts',
       'test/hooks/command-classifier.test.ts',
       'test/hooks/read-only-command.test.ts',
+      'test/hooks/script-checks.test.ts',
       // Suites that exercise them through the tools and the agent loop.
       ...SLOW_LAST,
     ],

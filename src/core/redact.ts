@@ -27,6 +27,29 @@ const SECRET_WORDS = new Set([
 
 const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 
+/**
+ * `name=value` and `name: value` inside prose (`connecting with password=hunter22 to db`).
+ * The name is the whole run of name characters before the `=`/`:` (so `token count=3` names
+ * `count`), after up to two dashes (`--password=…` echoed from a command line) and optionally
+ * closed by a quote (`"token":"…"` in an echoed JSON body); the value starts right after (see
+ * PAIR_VALUE). The lookbehind lets a name start only where a word starts, which keeps the scan
+ * linear on a long word.
+ */
+const PAIR_NAME = /(?<![\w.-])-{0,2}([A-Za-z_][\w.-]*)["']?(=|:[ \t]*)/g;
+/**
+ * A value: quoted on one line, or a run of characters up to a space or `&` (the next query
+ * pair of a URL in prose). `Authorization: Bearer …` is left to BEARER, which masks the token
+ * and keeps the scheme word.
+ */
+const PAIR_VALUE = /"[^"\n]*"|'[^'\n]*'|(?!(?:Bearer|Basic|Token)\s)[^\s&]+/y;
+/**
+ * A name `isSecretName` accepts contains one of these (`api_key` and `private_key` hold `key`),
+ * unless it splits a secret word itself in two (`se_cret`), which prose is not searched for.
+ */
+const SECRET_HINT = /pass|pwd|secret|token|key|credential|authori|cookie|srf|session/i;
+/** Sentence punctuation after an unquoted value: `password=hunter22.` also teaches `hunter22`. */
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
+
 function words(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -119,13 +142,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     seen.add(value);
     ordered = undefined;
   };
-  // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
-  const secretNames = new Map<string, boolean>();
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
+  const decide = (name: string): boolean => isSecretName(name) || extraNames.has(name.toLowerCase());
+  // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
+  // (Names found in prose are decided afresh: prose brings names without end.)
+  const secretNames = new Map<string, boolean>();
   const isSecret = (name: string): boolean => {
     let secret = secretNames.get(name);
     if (secret === undefined) {
-      secret = isSecretName(name) || extraNames.has(name.toLowerCase());
+      secret = decide(name);
       secretNames.set(name, secret);
     }
     return secret;
@@ -152,13 +177,17 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
   for (const value of options.knownSecrets ?? []) remember(value);
 
+  const label = (secret: string): string =>
+    options.hashSecrets
+      ? `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`
+      : REDACTED;
+
   const mask = (secret: string): string => {
     // Shorter values are masked where they stand but not hunted elsewhere: `alpha` or `1001`
     // would scrub ids and words out of the evidence.
     if (secret.length >= MIN_KNOWN_SECRET_LENGTH) learn(secret);
     learnParts(secret);
-    if (!options.hashSecrets) return REDACTED;
-    return `[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 6)}]`;
+    return label(secret);
   };
 
   /** A value as it stood in a URL or form: remembered decoded and as sent (`%40`, `+`). */
@@ -174,7 +203,43 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return REDACTED;
   };
 
-  const redactText = (text: string): string => {
+  /**
+   * Secret-named pairs in prose, each value masked where it stands. After `name: ` an unquoted
+   * value is masked but not learned: prose such as `Secret: credentials are kept…` would teach
+   * `credentials` and scrub the word from all later evidence. After `=` or in quotes it is a
+   * value, learned like any other (`password=hunter22.` teaches `hunter22.` and `hunter22`).
+   */
+  const redactProsePairs = (text: string): string => {
+    // Most text names no secret at all: one scan for the words every secret name contains.
+    if (extraNames.size === 0 && !SECRET_HINT.test(text)) return text;
+    // One shared pattern: nothing below calls back into this function before the loop ends.
+    const names = PAIR_NAME;
+    names.lastIndex = 0;
+    let out = '';
+    let from = 0;
+    for (let match = names.exec(text); match; match = names.exec(text)) {
+      if (!decide(match[1] as string)) continue;
+      PAIR_VALUE.lastIndex = names.lastIndex;
+      const value = PAIR_VALUE.exec(text)?.[0];
+      if (value === undefined) continue;
+      const start = names.lastIndex;
+      names.lastIndex += value.length;
+      const quoted = value.length > 1 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0];
+      const secret = quoted ? value.slice(1, -1) : value;
+      if (secret === '' || secret.startsWith('[redacted')) continue;
+      let masked: string;
+      if (quoted || match[2] === '=') {
+        masked = mask(secret);
+        mask(secret.replace(TRAILING_PUNCTUATION, ''));
+      } else masked = label(secret);
+      out += `${text.slice(from, start)}${quoted ? value[0] : ''}${masked}`;
+      from = names.lastIndex - (quoted ? 1 : 0);
+    }
+    return `${out}${text.slice(from)}`;
+  };
+
+  /** BEARER tokens and the known secrets, nothing else (a URL's path keeps its `name=value`). */
+  const scrubKnown = (text: string): string => {
     let out = text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`);
     ordered ??= [...seen].sort((a, b) => b.length - a.length);
     // The check first: most texts hold no secret, and a replace would copy them anyway.
@@ -183,6 +248,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return out;
   };
+
+  const redactText = (text: string): string => scrubKnown(redactProsePairs(text));
 
   /** `k=v&k2=v2` with each secret-named value replaced where it stands; other pairs keep their bytes. */
   const redactPairs = (pairs: string): string =>
@@ -226,7 +293,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       out = `${beforeHash.slice(0, queryAt + 1)}${redactPairs(beforeHash.slice(queryAt + 1))}`;
     // `#access_token=…` (OAuth implicit flow) is a query in all but name.
     if (fragment !== undefined) out = `${out}#${redactPairs(fragment)}`;
-    return `${text.slice(0, leading)}${redactText(out)}${text.slice(leading + trimmed.length)}`;
+    return `${text.slice(0, leading)}${scrubKnown(out)}${text.slice(leading + trimmed.length)}`;
   };
 
   const redactString = (text: string): string => {

@@ -120,3 +120,112 @@ describe('redaction', () => {
     );
   });
 });
+
+describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () => {
+  it.each([
+    ['connecting with password=hunter22 to db', `connecting with password=${REDACTED} to db`],
+    ['Error: token=abcdef123 rejected', `Error: token=${REDACTED} rejected`],
+    ['login as bob, db_password=s3cr3t!x failed', `login as bob, db_password=${REDACTED} failed`],
+    ['X-Api-Key: K3Yvalue! was refused', `X-Api-Key: ${REDACTED} was refused`],
+    ['token:abc and more', `token:${REDACTED} and more`],
+    // Echoed from a command line.
+    ['ran psql --password=hunter22 -h db', `ran psql --password=${REDACTED} -h db`],
+    // An echoed JSON body inside a message: the quotes stay, the value goes.
+    [
+      'upstream said {"access_token":"tok-123456","n":1}',
+      `upstream said {"access_token":"${REDACTED}","n":1}`,
+    ],
+    ["retry with client_secret='my pw' later", `retry with client_secret='${REDACTED}' later`],
+    // A URL inside prose stays a URL: the pair ends at `&`.
+    ['see http://h/x?token=abc&page=2 ok', `see http://h/x?token=${REDACTED}&page=2 ok`],
+    // `Authorization: Bearer …` keeps its scheme word; the token is masked.
+    ['sent Authorization: Bearer abcdefgh', `sent Authorization: Bearer ${REDACTED}`],
+    // An unterminated quote is part of an unquoted value.
+    ['then password="half', `then password=${REDACTED}`],
+    ['then password=" x', `then password=${REDACTED} x`],
+    // A value that starts and ends with the same character is not quoted for that.
+    ['token=s3cr3ts sent', `token=${REDACTED} sent`],
+  ])('%j → %j', (text, redacted) => {
+    const redactor = createRedactor();
+    expect(redactor.redact(text)).toBe(redacted);
+    expect(redactor.redactText(text)).toBe(redacted);
+  });
+
+  it.each([
+    // The name is the whole word before `=`: `count` is not a secret word, nor is `mytoken`.
+    'token count=3',
+    'the token_count=3 and token_type: bearer',
+    'mytoken=abc, passwordless=true',
+    // About a secret, not the secret: system ids stay readable.
+    'api_key_id=ak_123 in use',
+    // No value after the separator, or one already redacted.
+    'password: ',
+    'password= (empty)',
+    `password=${REDACTED} retried`,
+    "password='' is empty",
+    // Times and ordinary colons.
+    'started 12:30, ratio a:b',
+    'ordinary words with no pairs',
+  ])('leaves %j as it is', (text) => {
+    expect(createRedactor().redact(text)).toBe(text);
+  });
+
+  it('a value after `=` or in quotes is learned: a later echo is scrubbed, sentence punctuation or not', () => {
+    const redactor = createRedactor();
+    expect(redactor.redact('login failed for password=hunter22.')).toBe(
+      `login failed for password=${REDACTED}`,
+    );
+    expect(redactor.redact({ later: 'retried with hunter22 and hunter22.' })).toEqual({
+      later: `retried with ${REDACTED} and ${REDACTED}`,
+    });
+    expect(redactor.redact('also password=second22).')).toBe(`also password=${REDACTED}`);
+    expect(redactor.redactText('second22 again')).toBe(`${REDACTED} again`);
+    redactor.redact('{"secret":"quoted-value-1"} x');
+    expect(redactor.redactText('echo quoted-value-1')).toBe(`echo ${REDACTED}`);
+  });
+
+  it('only punctuation at the end is dropped from what is learned, never from the middle', () => {
+    const redactor = createRedactor();
+    expect(redactor.redact('password=pass.word1 x')).toBe(`password=${REDACTED} x`);
+    expect(redactor.redactText('my password1 and pass.word1')).toBe(`my password1 and ${REDACTED}`);
+  });
+
+  it('after `name: ` an unquoted value is masked where it stands but not learned (prose, not a value)', () => {
+    const redactor = createRedactor();
+    expect(redactor.redact('Secret: credentials live in the vault')).toBe(
+      `Secret: ${REDACTED} live in the vault`,
+    );
+    expect(redactor.redact('the credentials were rotated')).toBe('the credentials were rotated');
+  });
+
+  it('with hashSecrets, equal values in prose get equal labels', () => {
+    const redactor = createRedactor({ hashSecrets: true });
+    const one = redactor.redact('password=hunter22 x');
+    const two = redactor.redact('Password: hunter22 y');
+    const label = /\[redacted:[0-9a-f]{6}\]/.exec(one)?.[0];
+    expect(label).toMatch(/^\[redacted:[0-9a-f]{6}\]$/);
+    expect(two).toBe(`Password: ${label} y`);
+    expect(redactor.redact(`password=${label} again`)).toBe(`password=${label} again`);
+  });
+
+  it('a long word or a long run of pairs is scanned in linear time (a hang guard, not a benchmark)', () => {
+    const redactor = createRedactor();
+    const started = performance.now();
+    const word = 'a'.repeat(1_000_000);
+    expect(redactor.redactText(`${word}=x`)).toBe(`${word}=x`);
+    expect(redactor.redactText(`x ${'-a'.repeat(500_000)}: y`)).toBe(`x ${'-a'.repeat(500_000)}: y`);
+    expect(redactor.redactText('token=v '.repeat(100_000))).toBe(`token=${REDACTED} `.repeat(100_000));
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('extra secret names apply in prose too', () => {
+    expect(createRedactor({ secretNames: ['otp'] }).redact('code otp=654321 sent')).toBe(
+      `code otp=${REDACTED} sent`,
+    );
+    expect(createRedactor().redact('code otp=654321 sent')).toBe('code otp=654321 sent');
+  });
+
+  it('a standalone URL keeps its path pairs (only query and fragment values are secret there)', () => {
+    expect(createRedactor().redact('http://h/a/token=1?x=2')).toBe('http://h/a/token=1?x=2');
+  });
+});

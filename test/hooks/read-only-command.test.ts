@@ -126,6 +126,90 @@ describe('the read-only shell classifier (fail-closed)', () => {
   });
 });
 
+describe('the trusted launcher and the corners mutation testing found', () => {
+  const LAUNCHER = '/plugins/tally/bin/tally.js';
+
+  it.each([
+    `node ${LAUNCHER} scout "release a version"`,
+    `node "${LAUNCHER}" scout x --session s1 && node ${LAUNCHER} runs show r1`,
+    `node ${LAUNCHER} stats -h`,
+    // Reading the launcher is reading: only `node` runs it.
+    `cat ${LAUNCHER}`,
+  ])('passes %j when the launcher is the trusted one', (command) => {
+    expect(classifyShellCommand(command, [LAUNCHER])).toEqual({ readOnly: true });
+  });
+
+  it.each([
+    // Without a trusted launcher, node runs code this check cannot see.
+    [`node ${LAUNCHER} scout x`, [], /^node is not a known read-only command$/],
+    ['node /elsewhere/tally.js scout x', [LAUNCHER], /^node is not a known read-only command$/],
+    ['node', [LAUNCHER], /^node is not a known read-only command$/],
+    // The launcher runs `tally`, so only tally's read-only forms pass through it.
+    [`node ${LAUNCHER} fish x`, [LAUNCHER], `node ${LAUNCHER}: tally fish is not a read-only tally command`],
+    [`node ${LAUNCHER}`, [LAUNCHER], `node ${LAUNCHER}: tally with no command`],
+    [`node ${LAUNCHER} scout x; rm -rf y`, [LAUNCHER], /^rm is not a known read-only command$/],
+    // A glob that spells a trusted path is still a glob: it may expand to something else.
+    ['node [p]/tally.js scout x', ['[p]/tally.js'], /^node is not a known read-only command$/],
+  ] as const)('refuses %j (launchers %j)', (command, launchers, why) => {
+    const verdict = classifyShellCommand(command, launchers);
+    expect(verdict.readOnly).toBe(false);
+    if (typeof why === 'string') expect((verdict as { why: string }).why).toBe(why);
+    else expect((verdict as { why: string }).why).toMatch(why);
+  });
+
+  it.each([
+    'tar tvf x.tgz',
+    'tar tf x.tar --force-local',
+    // Each value letter of the cluster takes its own word, in order.
+    'tar tfC x.tar /tmp',
+    'ls;\n',
+    'tally runs',
+    'tally runs show r1 --full',
+    'tally stats -V',
+    '[ -f package.json ] && cat package.json',
+    "'[' -d src ']'",
+    // Quoted, a glob character is data: no expansion, no option.
+    "sort '*.txt'",
+    'tar -t',
+    "awk '{ print $1 }' notes.txt",
+  ])('passes %j', (command) => {
+    expect(classifyShellCommand(command)).toEqual({ readOnly: true });
+  });
+
+  it.each([
+    // A value letter at the end of the cluster takes the next word, here none left.
+    ['tar tfz', 'tar: the value -z of -f (it looks like an option)'],
+    ['tar tf', 'tar: the option -f without its value'],
+    ['tar', 'tar: tar is read-only here only with -t/--list'],
+    // Only a word of letters is a cluster: `t.tar` is a file name.
+    ['tar t.tar', 'tar: tar is read-only here only with -t/--list'],
+    // bash refuses an empty command before `;`.
+    ['; ls', 'an empty command before ;'],
+    ['ls\n; ls', 'an empty command before ;'],
+    ['PAGER=rm git log', 'an environment assignment (PAGER=…)'],
+    // A glob as the sed script or the awk program may expand to an option (`-i`, `-f`).
+    ['sed *p notes.txt', 'sed: the glob *p (it could expand to an option)'],
+    ['awk [x] notes.txt', 'awk: the glob [x] (it could expand to an option)'],
+    // tally: the form is looked up by its own names, never by an inherited property.
+    ['tally', 'tally: tally with no command'],
+    ['tally --json', 'tally: tally with no command'],
+    ['tally constructor', 'tally: tally constructor is not a read-only tally command'],
+    ['tally records', 'tally: tally records is not a read-only tally command'],
+    ['tally stats --since=1d --write', 'tally: tally stats: the unknown option --write'],
+    ['tally runs -x', 'tally: tally runs: the unknown option -x'],
+    ['npx', 'npx: npx runs a package this check cannot see'],
+    ['npx --no', 'npx: npx runs a package this check cannot see'],
+    // Long words are cut in the reason (a hook message stays readable).
+    [`date ${'1'.repeat(60)}`, `date: the date operand ${'1'.repeat(40)}, which sets the clock`],
+    [`${'x'.repeat(60)} y`, `${'x'.repeat(40)} is not a known read-only command`],
+    ['* x', '* is not a known read-only command'],
+  ])('refuses %j', (command, why) => {
+    const verdict = classifyShellCommand(command);
+    expect(verdict.readOnly).toBe(false);
+    expect((verdict as { why: string }).why).toBe(why);
+  });
+});
+
 describe('tool calls', () => {
   it('reading tools, the skill and sub-agents pass; writers and unknown tools are writing', () => {
     expect(classifyToolCall('Read', { file_path: '/x' })).toEqual({ writes: false });

@@ -28,12 +28,14 @@ const NO_USAGE: LanguageModelV3Usage = {
 };
 
 const BEARER_WORD = /\b(?:Bearer|Basic|Token)\s*$/;
+/** A piece ending in `name: ` (the redactor masks a secret-named pair's value in prose). */
+const NAME_COLON = /(?<![\w.-])-{0,2}[\w.-]+["']?:[ \t]*$/;
 
 /**
  * Security: a delta is redacted before anyone sees it, but a secret can arrive split over
  * several deltas. Text is therefore let out only up to the last whitespace (a secret token
- * is never cut in two), never right after `Bearer`/`Basic`/`Token` (the redactor masks the
- * word that follows), and each piece goes through the redactor first. What no piece can
+ * is never cut in two), never right after `Bearer`/`Basic`/`Token` or a `name: ` (the
+ * redactor masks the word that follows), and each piece goes through the redactor first. What no piece can
  * catch — a known secret that itself contains spaces — is still scrubbed from the whole
  * text that the ledger, `model-text` and `RunResult` carry.
  */
@@ -54,6 +56,9 @@ function deltaGate(redactor: Redactor, tell: (delta: string) => void) {
         const before = raw.slice(0, end).replace(BEARER_WORD, '');
         end = before.length;
       }
+      // Once, not in a loop: the lookbehind keeps it linear, and one held word is enough.
+      const named = NAME_COLON.exec(raw.slice(shown, end));
+      if (named) end = shown + named.index;
       show(end);
     },
     flush: () => show(raw.length),

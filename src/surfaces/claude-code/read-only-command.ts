@@ -145,9 +145,10 @@ const TAR: OptionSpec = {
 };
 
 // `tar tvf archive`: the traditional first word is a cluster whose value letters take the next words.
+// (A glob word starts with `*`, `?` or `[`, so it is never such a cluster.)
 function tarWords(words: ShellWord[]): ShellWord[] {
   const first = words[0];
-  if (!first || first.glob || !/^[A-Za-z]+$/.test(first.word)) return words;
+  if (!first || !/^[A-Za-z]+$/.test(first.word)) return words;
   const out: ShellWord[] = [];
   const rest = words.slice(1);
   for (const letter of first.word) {
@@ -162,12 +163,14 @@ const tarCheck: Check = (words) => {
   if ('refused' in parsed) return parsed.refused;
   if (!hasOption(parsed, '-t', '--list')) return 'tar is read-only here only with -t/--list';
   const archive = parsed.options.find((option) => option.name === '-f' || option.name === '--file');
-  // `host:file` is fetched through rsh/ssh unless --force-local.
-  if (archive?.value?.includes(':') && !hasOption(parsed, '--force-local'))
+  // `host:file` is fetched through rsh/ssh unless --force-local. (-f and --file always hold a value.)
+  if (archive && (archive.value as string).includes(':') && !hasOption(parsed, '--force-local'))
     return 'a tar archive name with a colon (a remote archive)';
   return undefined;
 };
 
+// sed and awk have options that write, so the option parser has already refused any glob word:
+// the script or program seen here is the text as typed.
 const sedCheck = options(SED, (parsed) => {
   const scripts = parsed.options
     .filter((option) => option.name === '-e' || option.name === '--expression')
@@ -175,7 +178,6 @@ const sedCheck = options(SED, (parsed) => {
   if (scripts.length === 0) {
     const first = parsed.operands[0];
     if (!first) return 'sed with no script';
-    if (first.glob) return 'a glob as the sed script';
     scripts.push(first.word);
   }
   for (const script of scripts) {
@@ -188,7 +190,6 @@ const sedCheck = options(SED, (parsed) => {
 const awkCheck = options(AWK, (parsed) => {
   const program = parsed.operands[0];
   if (!program) return 'awk with no program';
-  if (program.glob) return 'a glob as the awk program';
   return awkProgramCheck(program.word);
 });
 
@@ -226,9 +227,10 @@ const TALLY_FORMS: Record<string, string> = {
 const TALLY_GLOBAL = 'json quiet verbose debug events help version';
 
 const tallyCheck: Check = (words) => {
-  const names = words.filter((word) => !word.word.startsWith('-')).map((word) => word.word);
-  const form = [`${names[0]} ${names[1]}`, names[0] ?? ''].find((key) => Object.hasOwn(TALLY_FORMS, key));
-  if (form === undefined) return `tally ${names[0] ?? ''} is not a read-only tally command`.trimEnd();
+  const [command, sub] = words.filter((word) => !word.word.startsWith('-')).map((word) => word.word);
+  if (command === undefined) return 'tally with no command';
+  const form = [`${command} ${sub}`, command].find((key) => Object.hasOwn(TALLY_FORMS, key));
+  if (form === undefined) return `tally ${command} is not a read-only tally command`;
   const parsed = parseOptions({ long: `${TALLY_FORMS[form]} ${TALLY_GLOBAL}`, flags: 'hV' }, words);
   return 'refused' in parsed ? `tally ${form}: ${parsed.refused}` : undefined;
 };
@@ -238,7 +240,7 @@ const tallyCheck: Check = (words) => {
 const npxCheck: Check = (words) => {
   let at = 0;
   while (words[at]?.word === '--no' || words[at]?.word === '--no-install') at += 1;
-  return words[at]?.word === 'tally' && !words[at]?.glob
+  return words[at]?.word === 'tally'
     ? tallyCheck(words.slice(at + 1))
     : 'npx runs a package this check cannot see';
 };
@@ -476,7 +478,8 @@ export function classifyShellCommand(command: unknown, launchers: readonly strin
   const segments: ShellWord[][] = [[]];
   for (const token of tokens) {
     if ('operator' in token) {
-      if ((segments.at(-1) as ShellWord[]).length === 0 && token.operator !== '\n' && token.operator !== ';')
+      // Only a newline may follow nothing (blank lines, `ls;` then a newline); bash refuses `; ls`.
+      if ((segments.at(-1) as ShellWord[]).length === 0 && token.operator !== '\n')
         return { readOnly: false, why: `an empty command before ${token.operator}` };
       segments.push([]);
     } else (segments.at(-1) as ShellWord[]).push(token);
@@ -489,14 +492,16 @@ export function classifyShellCommand(command: unknown, launchers: readonly strin
   for (const [first, ...args] of commands as [ShellWord, ...ShellWord[]][]) {
     const name = first.word;
     const launcher = args[0];
-    if (name === 'node' && !first.glob && launcher && !launcher.glob && launchers.includes(launcher.word)) {
+    if (name === 'node' && launcher && !launcher.glob && launchers.includes(launcher.word)) {
       const why = tallyCheck(args.slice(1));
       if (why) return { readOnly: false, why: `node ${launcher.word}: ${why}` };
       continue;
     }
     if (name.includes('='))
       return { readOnly: false, why: `an environment assignment (${name.split('=')[0]}=…)` };
-    const check = Object.hasOwn(SAFE, name) && (!first.glob || name === '[') ? SAFE[name] : undefined;
+    // A glob word starts with `*`, `?` or `[`: of the names below only `[`, which bash leaves as
+    // it is (an unclosed bracket matches nothing).
+    const check = Object.hasOwn(SAFE, name) ? SAFE[name] : undefined;
     if (!check) return { readOnly: false, why: `${name.slice(0, 40)} is not a known read-only command` };
     const why = check(args);
     if (why) return { readOnly: false, why: `${name}: ${why}` };

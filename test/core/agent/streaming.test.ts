@@ -365,4 +365,31 @@ describe('the model text streams to an observer while the ledger stays as it was
     expect(JSON.stringify(watched.events)).not.toMatch(/s3cret|abc123def456/);
     expect(result.text).toBe('I used [redacted] and Authorization: Bearer [redacted] to log in.');
   });
+
+  it('Security: a secret-named pair in prose split after `name: ` never shows its value in a delta', async () => {
+    const ledger = tempLedger();
+    const model = streamingModel(
+      [
+        ...textParts(
+          'Connected with password: ',
+          'hunter22 and ',
+          'db_password=',
+          'swordfish9 then stopped.',
+        ),
+        { type: 'finish', usage: USAGE, finishReason: { unified: 'stop', raw: 'stop' } },
+      ],
+      (controller) => controller.close(),
+    );
+    const watched = observe();
+    const result = await runAgent(itemAgent({ requireFinish: false }).agent, 'Log in', {
+      ledger,
+      model,
+      onEvent: watched.onEvent,
+    });
+    const expected = 'Connected with password: [redacted] and db_password=[redacted] then stopped.';
+    expect(deltasOf(watched.events).join('')).toBe(expected);
+    expect(JSON.stringify(watched.events)).not.toMatch(/hunter22|swordfish9/);
+    expect(result.text).toBe(expected);
+    expect(JSON.stringify(ledger.entries(result.runId))).not.toMatch(/hunter22|swordfish9/);
+  });
 });
