@@ -44,6 +44,25 @@ interface OwnRun {
  * (evidence, net effects, verdict) never waits for a network round trip. Reads across runs go
  * to the database, after this process's queue is committed.
  */
+/** Run rows in one statement; a run already stored is left as it is (the first writer's row). */
+function insertRuns(
+  client: PoolClient,
+  runs: readonly Pick<QueuedRun, 'id' | 'agent' | 'task' | 'startedAt' | 'meta'>[],
+) {
+  return client.query(
+    `INSERT INTO runs (id, agent, task, started_at, meta)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      runs.map((run) => run.id),
+      runs.map((run) => run.agent),
+      runs.map((run) => run.task),
+      runs.map((run) => run.startedAt),
+      runs.map((run) => run.meta),
+    ],
+  );
+}
+
 export class PostgresLedger extends RecordingLedger {
   readonly backend = 'postgres' as const;
   /** The URL without its password: what every message names. */
@@ -233,19 +252,7 @@ export class PostgresLedger extends RecordingLedger {
     await this.transaction(
       async (client) => {
         // Runs first: a run's row is in the same commit as its first entries.
-        if (runs.length > 0)
-          await client.query(
-            `INSERT INTO runs (id, agent, task, started_at, meta)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-           ON CONFLICT (id) DO NOTHING`,
-            [
-              runs.map((run) => run.id),
-              runs.map((run) => run.agent),
-              runs.map((run) => run.task),
-              runs.map((run) => run.startedAt),
-              runs.map((run) => run.meta),
-            ],
-          );
+        if (runs.length > 0) await insertRuns(client, runs);
         if (rows.length > 0) {
           // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
           // between two writers of the same runs): processes appending to one run take turns.
@@ -542,18 +549,7 @@ export class PostgresLedger extends RecordingLedger {
   async importRuns(runs: StoredRun[]): Promise<ImportResult> {
     await this.commit();
     return await this.transaction(async (client) => {
-      const inserted = await client.query(
-        `INSERT INTO runs (id, agent, task, started_at, meta)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          runs.map((run) => run.id),
-          runs.map((run) => run.agent),
-          runs.map((run) => run.task),
-          runs.map((run) => run.startedAt),
-          runs.map((run) => run.meta),
-        ],
-      );
+      const inserted = await insertRuns(client, runs);
       const entries = runs.flatMap((run) => run.entries.map((entry) => ({ runId: run.id, ...entry })));
       const added = await client.query(
         `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
