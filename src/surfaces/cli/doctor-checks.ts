@@ -10,7 +10,7 @@ import {
   importPlaywright,
 } from '../../packs/browser/browser-requirements.js';
 import { chromiumPath } from '../../packs/browser/chromium-settings.js';
-import { telemetryEnabled, tracesEndpoint } from '../telemetry/telemetry-enabled.js';
+import { DEFAULT_TRACES_ENDPOINT, telemetryEnabled, tracesEndpoint } from '../telemetry/telemetry-enabled.js';
 
 /** One finding of `tally doctor`. A `required` piece missing means Tally cannot run (exit 3). */
 export interface DoctorCheck {
@@ -24,7 +24,6 @@ export interface DoctorCheck {
 
 /** The package's own folder: three levels above this module, in src/ and dist/ alike. */
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const DEFAULT_OTLP_TRACES = 'http://localhost:4318/v1/traces';
 
 export function checkNode(version = process.versions.node): DoctorCheck {
   const engines = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')).engines?.node ?? '>=20';
@@ -174,7 +173,7 @@ export async function checkTelemetry(env: NodeJS.ProcessEnv = process.env): Prom
   const name = 'OpenTelemetry';
   if (!telemetryEnabled(env))
     return { name, ok: true, required: false, detail: 'off (no OTEL_* variable asks for export)' };
-  const endpoint = tracesEndpoint(env) ?? DEFAULT_OTLP_TRACES;
+  const endpoint = tracesEndpoint(env) ?? DEFAULT_TRACES_ENDPOINT;
   let url: URL;
   try {
     url = new URL(endpoint);

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { RunObserver } from '../../core/agent/run-observer.js';
 import { errorMessage } from '../../core/errors.js';
 import type { FailOpen } from '../../core/fail-open.js';
-import { telemetryEnabled, tracesEndpoint } from './telemetry-enabled.js';
+import { DEFAULT_TRACES_ENDPOINT, telemetryEnabled, tracesEndpoint } from './telemetry-enabled.js';
 
 /** How long one export may take before it counts as failed (OTEL_EXPORTER_OTLP_TIMEOUT overrides). */
 const EXPORT_TIMEOUT_MS = 2_000;
@@ -74,7 +74,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     reported = true;
     options.failOpen?.('telemetry', 'telemetry-unavailable');
     process.stderr.write(
-      `tally: traces could not be exported to ${tracesEndpoint(env) ?? 'http://localhost:4318/v1/traces'} (${reason}); runs are still recorded in the ledger. Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or unset OTEL_TRACES_EXPORTER.\n`,
+      `tally: traces could not be exported to ${tracesEndpoint(env) ?? DEFAULT_TRACES_ENDPOINT} (${reason}); runs are still recorded in the ledger. Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or unset OTEL_TRACES_EXPORTER.\n`,
     );
   };
   try {
@@ -89,7 +89,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     const url = tracesEndpoint(env);
     // Started now, beside the command's own work: by the time spans are exported it has long said
     // whether anything listens there, so a collector that is down costs no export and no retries.
-    const probe = probeCollector(url ?? 'http://localhost:4318/v1/traces');
+    const probe = probeCollector(url ?? DEFAULT_TRACES_ENDPOINT);
     let down: string | undefined;
     void probe.then((reason) => {
       down = reason;

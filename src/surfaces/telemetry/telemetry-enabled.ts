@@ -17,7 +17,10 @@ export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
   );
 }
 
-/** The traces URL the standard variables name; undefined leaves the exporter's default (localhost:4318). */
+/** Where the OTLP HTTP exporter sends traces when no variable names a URL. */
+export const DEFAULT_TRACES_ENDPOINT = 'http://localhost:4318/v1/traces';
+
+/** The traces URL the standard variables name; undefined leaves the exporter's default (DEFAULT_TRACES_ENDPOINT). */
 export function tracesEndpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
