@@ -55,6 +55,32 @@ export interface LedgerProblem {
 
 const TRIGGERS = ['entries_append_only_update', 'entries_append_only_delete', 'runs_append_only_update'];
 
+// What each backend's integrity queries found, in the same words whichever store ran them.
+type Row = Record<string, unknown>;
+
+/** Entries whose run has no start row. */
+export function orphanedEntries(row: Row): LedgerProblem {
+  return { check: 'runs', message: `${row.n} entries of run ${row.run_id}, which has no start row` };
+}
+
+/** A run whose numbering has a gap or a duplicate, or that ended more than once. */
+export function runOrderProblems(row: Row): LedgerProblem[] {
+  const problems: LedgerProblem[] = [];
+  if (Number(row.first) !== 1 || Number(row.last) !== Number(row.n))
+    problems.push({
+      check: 'sequence',
+      message: `run ${row.run_id}: ${row.n} entries numbered ${row.first}..${row.last} (a gap or a duplicate)`,
+    });
+  if (Number(row.ends) > 1)
+    problems.push({ check: 'end', message: `run ${row.run_id} has ${row.ends} end entries` });
+  return problems;
+}
+
+/** Entries of a kind this Tally does not know. */
+export function unknownKind(row: Row): LedgerProblem {
+  return { check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` };
+}
+
 /**
  * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
  * append-only triggers in place, every entry belongs to a run that has its start row, each run's
@@ -83,27 +109,17 @@ export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem
     `SELECT run_id, COUNT(*) AS n FROM entries e WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = e.run_id)
       GROUP BY run_id LIMIT ${limit}`,
   ))
-    problems.push({
-      check: 'runs',
-      message: `${row.n} entries of run ${row.run_id}, which has no start row`,
-    });
+    problems.push(orphanedEntries(row));
   for (const row of rows(
     `SELECT run_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*) AS n, SUM(kind = 'end') AS ends
        FROM entries GROUP BY run_id HAVING first <> 1 OR last <> n OR ends > 1 LIMIT ${limit}`,
-  )) {
-    if (row.first !== 1 || row.last !== row.n)
-      problems.push({
-        check: 'sequence',
-        message: `run ${row.run_id}: ${row.n} entries numbered ${row.first}..${row.last} (a gap or a duplicate)`,
-      });
-    if (Number(row.ends) > 1)
-      problems.push({ check: 'end', message: `run ${row.run_id} has ${row.ends} end entries` });
-  }
+  ))
+    problems.push(...runOrderProblems(row));
   const known = ENTRY_KINDS.map((kind) => `'${kind}'`).join(', ');
   for (const row of rows(
     `SELECT kind, COUNT(*) AS n FROM entries WHERE kind NOT IN (${known}) GROUP BY kind LIMIT ${limit}`,
   ))
-    problems.push({ check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` });
+    problems.push(unknownKind(row));
   for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
     problems.push({ check: 'json', message: `entry ${row.run_id}#${row.seq}: data is not JSON` });
   for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))

@@ -5,7 +5,13 @@ import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
 import { ENTRY_KINDS, type EntryKind, type LedgerEntry, type RunListing, type RunRecord } from './entry.js';
 import { type COUNT_SQL, type CountRows, foldCounts, type LedgerCounts } from './ledger-counts.js';
-import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
+import {
+  type LedgerProblem,
+  orphanedEntries,
+  type PurgeResult,
+  runOrderProblems,
+  unknownKind,
+} from './ledger-maintenance.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
 import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
 import { redactPostgresUrl, scrubPassword } from './postgres-url.js';
@@ -484,10 +490,7 @@ export class PostgresLedger extends RecordingLedger {
             GROUP BY run_id LIMIT ${limit}`,
         )
       ).rows)
-        problems.push({
-          check: 'runs',
-          message: `${row.n} entries of run ${row.run_id}, which has no start row`,
-        });
+        problems.push(orphanedEntries(row));
       for (const row of (
         await query(
           `SELECT run_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*)::int AS n,
@@ -495,22 +498,15 @@ export class PostgresLedger extends RecordingLedger {
              FROM entries GROUP BY run_id
            HAVING MIN(seq) <> 1 OR MAX(seq) <> COUNT(*) OR COUNT(*) FILTER (WHERE kind = 'end') > 1 LIMIT ${limit}`,
         )
-      ).rows) {
-        if (row.first !== 1 || row.last !== row.n)
-          problems.push({
-            check: 'sequence',
-            message: `run ${row.run_id}: ${row.n} entries numbered ${row.first}..${row.last} (a gap or a duplicate)`,
-          });
-        if (Number(row.ends) > 1)
-          problems.push({ check: 'end', message: `run ${row.run_id} has ${row.ends} end entries` });
-      }
+      ).rows)
+        problems.push(...runOrderProblems(row));
       for (const row of (
         await query(
           `SELECT kind, COUNT(*)::int AS n FROM entries WHERE NOT (kind = ANY($1::text[])) GROUP BY kind LIMIT ${limit}`,
           [[...ENTRY_KINDS]],
         )
       ).rows)
-        problems.push({ check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` });
+        problems.push(unknownKind(row));
       return problems;
     });
   }
