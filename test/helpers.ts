@@ -25,7 +25,7 @@ export function tempLedger(): SqliteLedger {
   return ledger;
 }
 
-const TALLY_BIN = join(import.meta.dirname, '..', 'bin', 'tally.js');
+export const TALLY_BIN = join(import.meta.dirname, '..', 'bin', 'tally.js');
 
 export interface TallyRun {
   code: number;

@@ -18,9 +18,7 @@ export function writeTempFile(
   const descriptor = openSync(temporary, 'wx', mode);
   let written = false;
   try {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+    writeAllSync(descriptor, data);
     if (options.durable ?? true) fsyncSync(descriptor);
     written = true;
   } finally {
@@ -29,6 +27,13 @@ export function writeTempFile(
     if (!written) removeIfPresent(temporary);
   }
   return temporary;
+}
+
+/** Writes all of `data` (a write may take less than it was given). */
+export function writeAllSync(descriptor: number, data: Buffer | string): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
 }
 
 /** Removes a file that may already be gone (a temporary file renamed or reaped meanwhile). */

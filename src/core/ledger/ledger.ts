@@ -1,5 +1,5 @@
 import type { Redactor } from '../redact.js';
-import type { EntryKind, LedgerEntry, RunListing, RunRecord } from './entry.js';
+import type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import type { LedgerCounts } from './ledger-counts.js';
 import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
 import { isPostgresUrl } from './postgres-url.js';
@@ -32,6 +32,10 @@ export interface Ledger {
   hasRun(runId: string): Awaitable<boolean>;
   /** One run and all its entries in order, from the store (what `runs show`, `report` and `verify` read). */
   getRun(runId: string): Awaitable<RunRecord>;
+  /** The run without its entries; with `runEntriesAfter`, a big run read a page at a time (see run-pages.ts). */
+  getRunInfo(runId: string): Awaitable<RunInfo>;
+  /** Up to `limit` committed entries of the run with seq > `afterSeq`, in order. */
+  runEntriesAfter(runId: string, afterSeq: number, limit: number): Awaitable<LedgerEntry[]>;
   listRuns(options?: { limit?: number; since?: string; agent?: string }): Awaitable<RunListing[]>;
   counts(since: string): Awaitable<LedgerCounts>;
   purge(before: string, options?: { dryRun?: boolean }): Awaitable<PurgeResult>;

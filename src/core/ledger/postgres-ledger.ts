@@ -3,7 +3,14 @@ import type { Pool, PoolClient } from 'pg';
 import { LedgerError, RunNotFoundError, TallyError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
-import { ENTRY_KINDS, type EntryKind, type LedgerEntry, type RunListing, type RunRecord } from './entry.js';
+import {
+  ENTRY_KINDS,
+  type EntryKind,
+  type LedgerEntry,
+  type RunInfo,
+  type RunListing,
+  type RunRecord,
+} from './entry.js';
 import { type COUNT_SQL, type CountRows, foldCounts, type LedgerCounts } from './ledger-counts.js';
 import {
   type LedgerProblem,
@@ -384,6 +391,24 @@ export class PostgresLedger extends RecordingLedger {
       if (!row) throw new RunNotFoundError(runId, this.path);
       const entries = await query<EntryRow>('SELECT * FROM entries WHERE run_id = $1 ORDER BY seq', [runId]);
       return { run: toRun(row), entries: entries.rows.map(toEntry) };
+    });
+  }
+
+  async getRunInfo(runId: string): Promise<RunInfo> {
+    return this.read(async (query) => {
+      const row = (await query<RunRow>('SELECT * FROM runs WHERE id = $1', [runId])).rows[0];
+      if (!row) throw new RunNotFoundError(runId, this.path);
+      return toRun(row);
+    });
+  }
+
+  async runEntriesAfter(runId: string, afterSeq: number, limit: number): Promise<LedgerEntry[]> {
+    return this.read(async (query) => {
+      const page = await query<EntryRow>(
+        'SELECT * FROM entries WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [runId, afterSeq, limit],
+      );
+      return page.rows.map(toEntry);
     });
   }
 

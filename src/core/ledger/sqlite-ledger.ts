@@ -15,6 +15,7 @@ import {
   type EntryKind,
   JOIN_END_ENTRY,
   type LedgerEntry,
+  type RunInfo,
   type RunListing,
   type RunRecord,
 } from './entry.js';
@@ -90,6 +91,7 @@ export class SqliteLedger extends RecordingLedger {
   private readonly insertEntry: SqliteStatement;
   private readonly insertRun: SqliteStatement;
   private readonly selectEntries: SqliteStatement;
+  private readonly selectEntryPage: SqliteStatement;
   private queue: QueuedEntry[] = [];
   private flushScheduled = false;
   /** When the last batch was written (performance.now()): appends faster than the window share a commit. */
@@ -145,6 +147,9 @@ export class SqliteLedger extends RecordingLedger {
     });
     process.once('exit', this.flushOnExit);
     this.selectEntries = database.prepare('SELECT * FROM entries WHERE run_id = ? ORDER BY seq');
+    this.selectEntryPage = database.prepare(
+      'SELECT * FROM entries WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
   }
 
   static open(path: string, options: LedgerOpenOptions = {}): SqliteLedger {
@@ -390,21 +395,34 @@ export class SqliteLedger extends RecordingLedger {
   }
 
   getRun(runId: string): RunRecord {
+    return { run: this.getRunHead(runId), entries: this.entries(runId) };
+  }
+
+  /** The run's own row, or the queued run while the lock is held elsewhere. */
+  private getRunHead(runId: string): RunInfo {
     this.flush();
     const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
+    if (row) return toRun(row);
     const queued = this.runQueue.find((run) => run.id === runId);
-    if (row) return { run: toRun(row), entries: this.entries(runId) };
     if (!queued) throw new RunNotFoundError(runId, this.path);
-    return {
-      run: toRun({
-        id: queued.id,
-        agent: queued.agent,
-        task: queued.task,
-        started_at: queued.startedAt,
-        meta: queued.meta,
-      }),
-      entries: this.entries(runId),
-    };
+    return toRun({
+      id: queued.id,
+      agent: queued.agent,
+      task: queued.task,
+      started_at: queued.startedAt,
+      meta: queued.meta,
+    });
+  }
+
+  /** The run alone, without its entries: the head of a streamed `runs show` or report. */
+  getRunInfo(runId: string): RunInfo {
+    return this.getRunHead(runId);
+  }
+
+  /** Up to `limit` committed entries of the run after `afterSeq`, in order: one page of a streamed read. */
+  runEntriesAfter(runId: string, afterSeq: number, limit: number): LedgerEntry[] {
+    this.flush();
+    return (this.selectEntryPage.all(runId, afterSeq, limit) as EntryRow[]).map(toEntry);
   }
 
   /** Runs newest first, with their ending when they have one (see LIST_RUNS_SQL). */

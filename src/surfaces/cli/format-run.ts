@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { netEffects } from '../../core/effects.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
-import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
+import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
 import { flagLine } from '../report/flag-line.js';
 import { truncate } from './format-table.js';
 
@@ -42,18 +42,22 @@ function describe(entry: LedgerEntry, full: boolean): string {
   }
 }
 
-/** A readable timeline of one run, its net effects, and its reason and summary. `full`: nothing cut. */
-export function formatRun(record: RunRecord, options: { full?: boolean } = {}): string {
-  const { run, entries } = record;
-  const full = options.full ?? false;
-  const lines = [
-    `${pc.bold(run.id)}  agent ${run.agent}  started ${run.startedAt}`,
-    `task: ${run.task}`,
-    '',
-    ...entries.map(
-      (entry) => `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry, full)}`,
-    ),
-  ];
+/** The first lines of `runs show`: which run, which agent, what was asked. */
+export function runHeadLines(run: RunInfo): string[] {
+  return [`${pc.bold(run.id)}  agent ${run.agent}  started ${run.startedAt}`, `task: ${run.task}`, ''];
+}
+
+/** One timeline line: seq, time, what happened. `full`: nothing cut. */
+export function entryLine(entry: LedgerEntry, full = false): string {
+  return `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry, full)}`;
+}
+
+/**
+ * The lines after the timeline — net effects, unresolved intents, summary, status — from the
+ * entries that bear on them (all of the run's, or only those `keepForSummary` kept).
+ */
+export function runTailLines(entries: readonly LedgerEntry[]): string[] {
+  const lines: string[] = [];
   const nets = [...netEffects(entries).values()].filter((net) => net.change !== undefined);
   if (nets.length > 0) {
     lines.push('', 'net effects:');
@@ -79,5 +83,15 @@ export function formatRun(record: RunRecord, options: { full?: boolean } = {}): 
     for (const flag of (end.data.flags as Record<string, unknown>[] | undefined) ?? [])
       lines.push(`  flagged: ${flagLine(flag)}`);
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/** A readable timeline of one run, its net effects, and its reason and summary. `full`: nothing cut. */
+export function formatRun(record: RunRecord, options: { full?: boolean } = {}): string {
+  const full = options.full ?? false;
+  return [
+    ...runHeadLines(record.run),
+    ...record.entries.map((entry) => entryLine(entry, full)),
+    ...runTailLines(record.entries),
+  ].join('\n');
 }

@@ -93,11 +93,20 @@ export async function ledgerPathHolding(command: Command, runId: string): Promis
  * and `report`. RUN_NOT_FOUND names the one ledger --ledger gave, else every ledger searched.
  */
 export async function findRun(command: Command, runId: string): Promise<RunRecord> {
+  return withRunLedger(command, runId, (ledger) => ledger.getRun(runId));
+}
+
+/** `read` with the known ledger that holds the run (then closed), or RUN_NOT_FOUND as `findRun` says it. */
+export async function withRunLedger<T>(
+  command: Command,
+  runId: string,
+  read: (ledger: Ledger) => Promise<T> | T,
+): Promise<T> {
   const holding = await ledgerPathHolding(command, runId);
   const ledger = holding === undefined ? undefined : await openExistingLedgerAt(holding);
   if (ledger)
     try {
-      return await ledger.getRun(runId);
+      return await read(ledger);
     } finally {
       await ledger.close();
     }

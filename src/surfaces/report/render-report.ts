@@ -1,5 +1,5 @@
 import { type NetEffect, netEffects } from '../../core/effects.js';
-import type { LedgerEntry, RunRecord } from '../../core/ledger/entry.js';
+import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
 import { flagLine } from './flag-line.js';
 import { REPORT_STYLE } from './report-style.js';
 
@@ -31,7 +31,8 @@ function statusClass(outcome: string | undefined): string {
   return WARN.has(outcome) ? 'warn' : 'bad';
 }
 
-function timelineRow(entry: LedgerEntry): string {
+/** One row of the report's timeline. */
+export function timelineRow(entry: LedgerEntry): string {
   const data = entry.data;
   let what = '';
   let body = '';
@@ -87,7 +88,22 @@ function effectRow(net: NetEffect): string {
  * model and tool calls with each call's input and evidence. Light and dark by the system.
  */
 export function renderReport(record: RunRecord): string {
-  const { run, entries } = record;
+  return `${reportHead(record.run, record.entries, record.entries.length)}${record.entries.map(timelineRow).join('\n')}${REPORT_FOOT}`;
+}
+
+/** Where the timeline's rows end: what follows the last `timelineRow`. */
+export const REPORT_FOOT = `</tbody></table>
+</section>
+</main>
+</body>
+</html>
+`;
+
+/**
+ * Everything before the timeline's rows: `entries` are those that bear on the summary (the
+ * run's, or what `keepForSummary` kept of them while streaming), `entryCount` the run's length.
+ */
+export function reportHead(run: RunInfo, entries: readonly LedgerEntry[], entryCount: number): string {
   const end = entries.find((entry) => entry.kind === 'end');
   const status = end ? String(end.data.status) : 'open';
   const nets = [...netEffects(entries).values()];
@@ -129,12 +145,7 @@ ${nets.length ? `<table><thead><tr><th>space</th><th>type</th><th>resource</th><
 ${claims.length ? `<table><thead><tr><th>verdict</th><th>claim</th><th>evidence or why</th></tr></thead><tbody>${claims.map((entry) => `<tr>${cell(entry.outcome, statusClass(entry.outcome))}${cell(JSON.stringify(entry.data.claim))}${cell(entry.data.via ?? entry.data.why)}</tr>`).join('')}</tbody></table>` : '<p>No claims.</p>'}
 </section>
 <section>
-<h2>Timeline (${entries.length} entries)</h2>
+<h2>Timeline (${entryCount} entries)</h2>
 <table class="timeline"><thead><tr><th>#</th><th>time</th><th>kind</th><th>outcome</th><th>what</th><th>duration</th></tr></thead>
-<tbody>${entries.map(timelineRow).join('\n')}</tbody></table>
-</section>
-</main>
-</body>
-</html>
-`;
+<tbody>`;
 }
