@@ -151,3 +151,31 @@ describe('scope', () => {
     expect(index.example('POST', '/api/{id}/suites', scope)?.path).toBe('/api/alpha-shop/suites');
   });
 });
+
+describe('the example of an endpoint', () => {
+  it('is its newest successful capture, by time, whatever offset each capture was written with', () => {
+    const dir = tempDir();
+    const suite = (title: string, at: string) =>
+      harEntry('POST', 'http://app.test/api/alpha-shop/suites', 201, {
+        body: { title },
+        response: { data: { id: 1 } },
+        at,
+      });
+    // As text `…03T01:00:00+02:00` sorts after `…02T23:30:00Z`, but it is half an hour earlier.
+    const har = writeHar(dir, 'times.har', [
+      suite('oldest', '2026-11-01T10:00:00.000Z'),
+      suite('earlier', '2026-11-03T01:00:00+02:00'),
+      suite('newest', '2026-11-02T23:30:00.000Z'),
+      suite('middle', '2026-11-02T12:00:00.000Z'),
+    ]);
+    const set = loadCaptures([har]);
+    const index = new CaptureIndex(set.captures);
+    const scope = resolveScope('/projects/alpha-shop', set.captures);
+    expect(index.example('POST', '/api/alpha-shop/suites', scope)?.requestBody).toEqual({ title: 'newest' });
+    expect(
+      index
+        .endpoint('POST', '/api/alpha-shop/suites')
+        ?.examples.map((capture) => (capture.requestBody as { title: string }).title),
+    ).toEqual(['newest', 'earlier', 'middle', 'oldest']);
+  });
+});
