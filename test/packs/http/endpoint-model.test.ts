@@ -56,6 +56,16 @@ describe('dynamic segments', () => {
     );
   });
 
+  it('answers a path asked again the same, also after more distinct paths than it keeps', () => {
+    const normalizer = new PathNormalizer(['/v1/alpha-shop/suites', '/v1/beta-blog/suites']);
+    expect(normalizer.normalize('/v1/alpha-shop/suites')).toBe('/v1/{id}/suites');
+    // A long-lived server sees ever new ids: the remembered patterns are dropped, never wrong.
+    for (let id = 1; id <= 5000; id++)
+      expect(normalizer.normalize(`/v1/alpha-shop/suites/${id}`)).toBe('/v1/{id}/suites/{id}');
+    expect(normalizer.normalize('/v1/alpha-shop/suites')).toBe('/v1/{id}/suites');
+    expect(normalizer.normalize('/v1/gamma/suites')).toBe('/v1/gamma/suites');
+  });
+
   it('singularizes resource names', () => {
     expect(['suites', 'tests', 'milestones', 'categories', 'boxes', 'status', 'suite'].map(singular)).toEqual(
       ['suite', 'test', 'milestone', 'category', 'box', 'status', 'suite'],

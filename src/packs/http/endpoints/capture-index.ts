@@ -1,4 +1,5 @@
 import { type Capture, WRITE_METHODS } from '../captures/capture.js';
+import { collateAscii } from './collate-ascii.js';
 import { PathNormalizer, resourceOf } from './path-normalizer.js';
 import { inScope, type Scope } from './scope.js';
 
@@ -97,6 +98,16 @@ export class CaptureIndex {
     return this.endpointMap.get(`${method.toUpperCase()} ${this.normalize(pattern)}`);
   }
 
+  /**
+   * The resource names the captured endpoints know, each once, in no particular order: what a
+   * membership test needs, without filtering or sorting every endpoint.
+   */
+  resources(): string[] {
+    const names = new Set<string>();
+    for (const endpoint of this.endpointMap.values()) if (endpoint.resource) names.add(endpoint.resource);
+    return [...names];
+  }
+
   /** Endpoints with at least one in-scope capture, writes first; deduplicated by pattern. */
   endpoints(scope?: Scope): Endpoint[] {
     const list = [...this.endpointMap.values()].filter(
@@ -104,7 +115,7 @@ export class CaptureIndex {
     );
     const rank = (endpoint: Endpoint) => (WRITE_METHODS.has(endpoint.method) ? 0 : 1);
     return list.sort(
-      (a, b) => rank(a) - rank(b) || a.pattern.localeCompare(b.pattern) || a.method.localeCompare(b.method),
+      (a, b) => rank(a) - rank(b) || collateAscii(a.pattern, b.pattern) || collateAscii(a.method, b.method),
     );
   }
 
