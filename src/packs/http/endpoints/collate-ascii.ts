@@ -6,13 +6,17 @@ const ORDER =
   ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ';
 
 /** Primary weight per character code (0: not in ORDER); a letter's two cases share one. */
-const PRIMARY = new Uint8Array(128);
-let weight = 0;
-for (const char of ORDER) {
-  const code = char.charCodeAt(0);
-  const lowerOfPair = char >= 'A' && char <= 'Z';
-  if (!lowerOfPair) weight += 1;
-  PRIMARY[code] = weight;
+const PRIMARY = primaryWeights();
+
+function primaryWeights(): Uint8Array {
+  const weights = new Uint8Array(128);
+  let weight = 0;
+  for (const char of ORDER) {
+    // An upper-case letter follows its lower case in ORDER and takes the same weight.
+    if (!(char >= 'A' && char <= 'Z')) weight += 1;
+    weights[char.charCodeAt(0)] = weight;
+  }
+  return weights;
 }
 
 /**
