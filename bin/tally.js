@@ -13,7 +13,24 @@ const argv = process.argv;
 
 function fast(name) {
   const file = join(dist, 'fast', 'cli', `${name}.cjs`);
-  return existsSync(file) ? require(file) : undefined;
+  if (!existsSync(file)) return undefined;
+  if (name === 'fish') keepCompiledCode();
+  return require(file);
+}
+
+/**
+ * Compiling the fish bundle (~0.9 MB) is a good part of what `tally fish` costs before its first
+ * request (issue 22): where Node keeps compiled code between runs (>= 22.1, in the OS temp
+ * folder) it is asked to. Node 20 has no such switch: its `vm.Script` cachedData would do, but
+ * code read from such a cache loses the bundle's `import()` (the lazy model SDK, pg) there.
+ */
+function keepCompiledCode() {
+  const { enableCompileCache } = require('node:module');
+  try {
+    if (typeof enableCompileCache === 'function') enableCompileCache();
+  } catch {
+    // No cache (an unwritable temp folder) only costs the compile.
+  }
 }
 
 function finish(promise) {

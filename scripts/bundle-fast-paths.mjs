@@ -3,7 +3,7 @@
 // one CommonJS file each. One file instead of ~20 ES modules, and no commander, saves ~15-20 ms a call.
 // `bin/` falls back to the ES modules in dist/ when these files are missing.
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -55,6 +55,18 @@ await build({
             ? undefined
             : { path: `../../surfaces/cli/${args.path.slice(2)}`, external: true },
         );
+        // zod re-exports its ~45 locales (`z.locales`, ~400 KB: a third of this file) that Tally
+        // never selects; its messages come from the English locale, which zod imports itself.
+        // Only English is bundled: V8 parses 30% less on every `tally fish` (issue 22).
+        builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+          args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+            ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' }
+            : undefined,
+        );
+        builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+          contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+          resolveDir: dirname(args.path),
+        }));
         builder.onResolve({ filter: /^[^./]/ }, (args) =>
           args.path === 'zod' || args.path.startsWith('zod/') || args.importer.includes('/node_modules/zod/')
             ? undefined

@@ -182,14 +182,16 @@ export async function fishProcessBench(): Promise<BenchRow[]> {
       const [c1, script, c4, fetchScript] = ['fish c1', 'node:http script', 'fish c4', 'fetch script'].map(
         (name) => median(times[name] as number[]),
       ) as [number, number, number, number];
-      const c1Target = entities <= 8 ? 1.5 : entities >= 220 ? 1.2 : undefined;
+      // The issue sets ≤1.5× at 8 entities and ≤1.2× at 220; 55 is held to the 8-entity bound.
+      const c1Target = entities >= 220 ? 1.2 : 1.5;
       rows.push(
         {
           name: `${entities} entities: tally fish --concurrency 1 (process)`,
           value: `${c1.toFixed(0)} ms`,
           baseline: `${script.toFixed(0)} ms node:http script (${fetchScript.toFixed(0)} ms fetch script, ${(c1 / fetchScript).toFixed(2)}×)`,
           ratio: `${(c1 / script).toFixed(2)}×`,
-          ...(c1Target ? { target: `≤ ${c1Target}×`, pass: c1 / script <= c1Target } : {}),
+          target: `≤ ${c1Target}×`,
+          pass: c1 / script <= c1Target,
         },
         {
           name: `${entities} entities: CPU (user+sys) of tally fish c1 / c4`,

@@ -75,6 +75,14 @@ describe('tally fish: the bundled path', () => {
     expect(app.store.suites.size + app.store.tests.size).toBe(0);
   });
 
+  it("holds zod's English messages and none of its other locales (a third of the bundle)", () => {
+    const bundle = readFileSync(BUNDLE, 'utf8');
+    expect(bundle).toContain('zod/v4/locales/en.js');
+    for (const other of ['de', 'fr', 'ja', 'zh-CN'])
+      expect(bundle).not.toContain(`zod/v4/locales/${other}.js`);
+    expect(bundle.length).toBeLessThan(1_100_000);
+  });
+
   it.each([
     ['no captures', ['fish', '2 suites']],
     ['a capture file that is not there', ['fish', '2 suites', '--captures', 'missing.har', '--json']],

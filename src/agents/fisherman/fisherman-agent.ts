@@ -18,13 +18,9 @@ export interface FishermanAgentOptions {
   maxRounds?: number;
 }
 
-/** The resource names the app's endpoints know (captures and OpenAPI documents alike). */
+/** The resource names the app's endpoints know (captures and OpenAPI documents alike); only tested for membership. */
 function knownTypes(context: HttpToolContext): string[] {
-  return [
-    ...new Set(
-      context.index.endpoints().flatMap((endpoint) => (endpoint.resource ? [endpoint.resource] : [])),
-    ),
-  ];
+  return context.index.resources();
 }
 
 /** Fisherman for one run: HTTP tools bound to this run's client, endpoint model and scope. */

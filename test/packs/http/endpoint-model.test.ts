@@ -56,6 +56,16 @@ describe('dynamic segments', () => {
     );
   });
 
+  it('answers a path asked again the same, also after more distinct paths than it keeps', () => {
+    const normalizer = new PathNormalizer(['/v1/alpha-shop/suites', '/v1/beta-blog/suites']);
+    expect(normalizer.normalize('/v1/alpha-shop/suites')).toBe('/v1/{id}/suites');
+    // A long-lived server sees ever new ids: the remembered patterns are dropped, never wrong.
+    for (let id = 1; id <= 5000; id++)
+      expect(normalizer.normalize(`/v1/alpha-shop/suites/${id}`)).toBe('/v1/{id}/suites/{id}');
+    expect(normalizer.normalize('/v1/alpha-shop/suites')).toBe('/v1/{id}/suites');
+    expect(normalizer.normalize('/v1/gamma/suites')).toBe('/v1/gamma/suites');
+  });
+
   it('singularizes resource names', () => {
     expect(['suites', 'tests', 'milestones', 'categories', 'boxes', 'status', 'suite'].map(singular)).toEqual(
       ['suite', 'test', 'milestone', 'category', 'box', 'status', 'suite'],
@@ -149,5 +159,33 @@ describe('scope', () => {
     expect(index.endpointLines(scope)).toEqual(['POST /api/{id}/suites']);
     // beta-blog's capture is newer, but the in-scope one is the example.
     expect(index.example('POST', '/api/{id}/suites', scope)?.path).toBe('/api/alpha-shop/suites');
+  });
+});
+
+describe('the example of an endpoint', () => {
+  it('is its newest successful capture, by time, whatever offset each capture was written with', () => {
+    const dir = tempDir();
+    const suite = (title: string, at: string) =>
+      harEntry('POST', 'http://app.test/api/alpha-shop/suites', 201, {
+        body: { title },
+        response: { data: { id: 1 } },
+        at,
+      });
+    // As text `…03T01:00:00+02:00` sorts after `…02T23:30:00Z`, but it is half an hour earlier.
+    const har = writeHar(dir, 'times.har', [
+      suite('oldest', '2026-11-01T10:00:00.000Z'),
+      suite('earlier', '2026-11-03T01:00:00+02:00'),
+      suite('newest', '2026-11-02T23:30:00.000Z'),
+      suite('middle', '2026-11-02T12:00:00.000Z'),
+    ]);
+    const set = loadCaptures([har]);
+    const index = new CaptureIndex(set.captures);
+    const scope = resolveScope('/projects/alpha-shop', set.captures);
+    expect(index.example('POST', '/api/alpha-shop/suites', scope)?.requestBody).toEqual({ title: 'newest' });
+    expect(
+      index
+        .endpoint('POST', '/api/alpha-shop/suites')
+        ?.examples.map((capture) => (capture.requestBody as { title: string }).title),
+    ).toEqual(['newest', 'earlier', 'middle', 'oldest']);
   });
 });

@@ -2,6 +2,9 @@ import { isLiteralWord, isStrongId, splitPath } from './id-shape.js';
 
 export const ID = '{id}';
 
+/** Paths whose pattern is kept (see `PathNormalizer.normalize`). */
+const MAX_REMEMBERED = 4096;
+
 /**
  * Turns concrete paths into patterns. A segment becomes `{id}` when it has a strong id
  * shape, or when captures show its position varying between otherwise-equal paths (slugs
@@ -9,6 +12,12 @@ export const ID = '{id}';
  */
 export class PathNormalizer {
   private readonly dynamic = new Set<string>();
+  /**
+   * Patterns already worked out: what is dynamic is fixed once constructed, and a data run
+   * normalizes the same few collection paths several times per request (its target, its
+   * effects, its evidence) — issue 22's per-entity path.
+   */
+  private readonly patterns = new Map<string, string>();
 
   constructor(paths: Iterable<string>) {
     const groups = new Map<string, Set<string>>();
@@ -42,7 +51,14 @@ export class PathNormalizer {
   }
 
   normalize(path: string): string {
-    return `/${this.segments(path).join('/')}`;
+    let pattern = this.patterns.get(path);
+    if (pattern === undefined) {
+      pattern = `/${this.segments(path).join('/')}`;
+      // Bounded: a long-lived server normalizing ever new ids must not grow without end.
+      if (this.patterns.size >= MAX_REMEMBERED) this.patterns.clear();
+      this.patterns.set(path, pattern);
+    }
+    return pattern;
   }
 }
 
