@@ -12,6 +12,7 @@ import {
   runOrderProblems,
   unknownKind,
 } from './ledger-maintenance.js';
+import { trackOpenLedger } from './open-ledgers.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
 import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
 import { redactPostgresUrl, scrubPassword } from './postgres-url.js';
@@ -33,6 +34,13 @@ const GROUP_COMMIT_MS = 5;
 
 /** Connections per process: appends are serialized anyway; reads and a commit may overlap. */
 const POOL_SIZE = 4;
+
+/**
+ * Finished runs whose entries stay in memory after their `end` (what a caller reads right after
+ * `runAgent` returns, a scout's sub-run its parent checks). Older ones are read with `getRun`:
+ * a long-lived `tally mcp` holds at most this many finished runs, not every run it served.
+ */
+export const FINISHED_RUNS_KEPT = 64;
 
 interface OwnRun {
   run?: QueuedRun;
@@ -81,12 +89,28 @@ export class PostgresLedger extends RecordingLedger {
   private runQueue: QueuedRun[] = [];
   private queue: QueuedEntry[] = [];
   private readonly own = new Map<string, OwnRun>();
+  /** Runs of `own` that have their end entry, oldest first: trimmed to FINISHED_RUNS_KEPT. */
+  private readonly finished = new Set<string>();
   /** Batches are written one after another, so a run's entries keep their order across batches. */
   private writing: Promise<boolean> = Promise.resolve(true);
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private closed = false;
+  private readonly untrack: () => void;
+  private exitCommitTried = false;
+  /**
+   * A process that returns without `close()` (a command that forgot it, an error thrown past
+   * it): its event loop empties while entries are still queued (the group-commit timer does not
+   * keep a process alive). `beforeExit` lets the commit run — its round trips keep the process
+   * alive until it is done. Tried once: a store that stays down must not hold the exit forever
+   * (the commit itself gives up at the busy limit; `warnOnExit` then says what was lost).
+   */
+  private readonly commitBeforeExit = () => {
+    if (this.closed || this.exitCommitTried || this.queue.length + this.runQueue.length === 0) return;
+    this.exitCommitTried = true;
+    void this.commit();
+  };
   private readonly warnOnExit = () => {
     const left = this.queue.length + this.runQueue.length;
     if (left > 0)
@@ -107,6 +131,8 @@ export class PostgresLedger extends RecordingLedger {
       logPath: options.failOpenLog ?? join(resolve('.tally'), 'fail-open.jsonl'),
     });
     process.once('exit', this.warnOnExit);
+    process.on('beforeExit', this.commitBeforeExit);
+    this.untrack = trackOpenLedger(this);
   }
 
   /**
@@ -170,19 +196,33 @@ export class PostgresLedger extends RecordingLedger {
     }
     own.entries.push(toEntry({ ...entry, run_id: entry.runId, seq: (own.entries.at(-1)?.seq ?? 0) + 1 }));
     this.queue.push(entry);
+    if (entry.kind === 'end') this.finish(entry.runId);
     this.schedule();
+  }
+
+  /** Keeps the newest FINISHED_RUNS_KEPT finished runs in memory; the store keeps them all. */
+  private finish(runId: string): void {
+    this.finished.delete(runId);
+    this.finished.add(runId);
+    for (const oldest of this.finished) {
+      if (this.finished.size <= FINISHED_RUNS_KEPT) break;
+      this.finished.delete(oldest);
+      this.own.delete(oldest);
+    }
   }
 
   /**
    * The entries this process recorded for a run, in order, without a round trip (what the
-   * agent loop reads after each call). A run recorded elsewhere is read with `getRun`.
+   * agent loop reads after each call, and right after the run ends). A run recorded elsewhere,
+   * or one of this process's finished runs older than the last FINISHED_RUNS_KEPT, is read with
+   * `getRun`.
    */
   entries(runId: string): LedgerEntry[] {
     const own = this.own.get(runId);
     if (!own)
       throw new TallyError(
         'RUN_NOT_IN_PROCESS',
-        `Run ${runId} was not recorded by this process; read it from ${this.path} with \`await ledger.getRun(runId)\`.`,
+        `Run ${runId} was not recorded by this process, or finished before its last ${FINISHED_RUNS_KEPT} finished runs; read it from ${this.path} with \`await ledger.getRun(runId)\`.`,
         { runId },
       );
     return own.entries.map((entry) => ({ ...entry }));
@@ -569,6 +609,8 @@ export class PostgresLedger extends RecordingLedger {
   async close(): Promise<void> {
     if (this.closed) return;
     process.removeListener('exit', this.warnOnExit);
+    process.removeListener('beforeExit', this.commitBeforeExit);
+    this.untrack();
     try {
       if (!(await this.commit())) {
         this.failOpen('ledger', 'ledger-unavailable');
