@@ -7,6 +7,7 @@ import { ENTRY_KINDS, type EntryKind, type LedgerEntry, type RunListing, type Ru
 import { type COUNT_SQL, type CountRows, foldCounts, type LedgerCounts } from './ledger-counts.js';
 import {
   type LedgerProblem,
+  notJson,
   orphanedEntries,
   type PurgeResult,
   runOrderProblems,
@@ -156,13 +157,10 @@ export class PostgresLedger extends RecordingLedger {
     // client's own 'error' event must not become an uncaught exception that loses the queue.
     pool.on('connect', (client) => client.on('error', () => undefined));
     let client: PoolClient | undefined;
+    let found = 0;
     try {
       client = await pool.connect();
-      const found = await applyPostgresSchema(client);
-      if (found > POSTGRES_SCHEMA_VERSION && !options.readonly)
-        throw new Error(
-          `its schema version ${found} is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
-        );
+      found = await applyPostgresSchema(client);
     } catch (error) {
       client?.release(true);
       client = undefined;
@@ -178,6 +176,15 @@ export class PostgresLedger extends RecordingLedger {
       );
     } finally {
       client?.release();
+    }
+    // Reached, but written by a newer Tally: not an outage, so not "check that the server is running".
+    if (found > POSTGRES_SCHEMA_VERSION && !options.readonly) {
+      await pool.end().catch(() => undefined);
+      throw new LedgerError(
+        'LEDGER_UNAVAILABLE',
+        `The PostgreSQL ledger at ${redactPostgresUrl(url)} has schema version ${found}, newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally to record runs in it (read-only commands still read it).`,
+        { path: redactPostgresUrl(url) },
+      );
     }
     return new PostgresLedger(url, pool, options);
   }
@@ -547,8 +554,39 @@ export class PostgresLedger extends RecordingLedger {
         )
       ).rows)
         problems.push(unknownKind(row));
+      problems.push(...(await this.notJsonRows(limit)));
       return problems;
     });
+  }
+
+  /**
+   * Entries whose data and runs whose meta are not JSON (the columns are text, as SQLite's, so
+   * `ledger copy` moves bytes unchanged; nothing but Tally's writer keeps them JSON). PostgreSQL
+   * 15 has no "is this valid JSON" test without raising, so a session-local function (pg_temp,
+   * gone with the connection) catches the cast's error; 16 and later have pg_input_is_valid.
+   */
+  private async notJsonRows(limit: number): Promise<LedgerProblem[]> {
+    const client = await this.pool.connect();
+    try {
+      const version = Number((await client.query('SHOW server_version_num')).rows[0]?.server_version_num);
+      let valid = "pg_input_is_valid($column, 'jsonb')";
+      if (version < 160000) {
+        await client.query(
+          `CREATE OR REPLACE FUNCTION pg_temp.tally_is_json(value text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
+           BEGIN PERFORM value::jsonb; RETURN true; EXCEPTION WHEN others THEN RETURN false; END $$`,
+        );
+        valid = 'pg_temp.tally_is_json($column)';
+      }
+      const entries = await client.query(
+        `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+      );
+      const runs = await client.query(
+        `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+      );
+      return [...entries.rows, ...runs.rows].map(notJson);
+    } finally {
+      client.release();
+    }
   }
 
   async *exportRuns(batch = 200): AsyncGenerator<StoredRun[]> {
