@@ -277,68 +277,44 @@ export class PostgresLedger extends RecordingLedger {
     return true;
   }
 
-  /**
-   * `work` inside BEGIN … COMMIT on one pooled client; ROLLBACK on a throw. A client whose
-   * write failed is dropped from the pool (`brokenOnError`): its connection may be the cause.
-   */
-  private async transaction<T>(
-    work: (client: PoolClient) => Promise<T>,
-    options: { brokenOnError?: boolean } = {},
-  ): Promise<T> {
+  /** `work` inside BEGIN … COMMIT on one pooled client (purge, import); ROLLBACK on a throw. */
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      broken = options.brokenOnError ?? false;
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release(broken);
+      client.release();
     }
   }
 
+  /**
+   * One group commit: one statement, so one round trip and one transaction (`tally_append`,
+   * postgres-schema.ts: the runs, per-run locks in id order, the entries numbered after each
+   * run's last). A connection whose write failed is dropped from the pool (it may be the cause).
+   */
   private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
-    await this.transaction(
-      async (client) => {
-        // Runs first: a run's row is in the same commit as its first entries.
-        if (runs.length > 0) await insertRuns(client, runs);
-        if (rows.length > 0) {
-          // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
-          // between two writers of the same runs): processes appending to one run take turns.
-          const runIds = [...new Set(rows.map((row) => row.runId))].sort();
-          for (const runId of runIds)
-            await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [runId]);
-          const last = await client.query<{ id: string; seq: number }>(
-            `SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE run_id = id)::int AS seq
-             FROM unnest($1::text[]) AS id`,
-            [runIds],
-          );
-          const next = new Map(last.rows.map((row) => [row.id, Number(row.seq)]));
-          const seqs = rows.map((row) => {
-            const seq = (next.get(row.runId) ?? 0) + 1;
-            next.set(row.runId, seq);
-            return seq;
-          });
-          await client.query(
-            `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-            [
-              rows.map((row) => row.runId),
-              seqs,
-              rows.map((row) => row.ts),
-              rows.map((row) => row.kind),
-              rows.map((row) => row.name),
-              rows.map((row) => row.outcome),
-              rows.map((row) => row.data),
-            ],
-          );
-        }
-      },
-      { brokenOnError: true },
+    await this.pool.query(
+      `SELECT tally_append($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                           $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      [
+        runs.map((run) => run.id),
+        runs.map((run) => run.agent),
+        runs.map((run) => run.task),
+        runs.map((run) => run.startedAt),
+        runs.map((run) => run.meta),
+        rows.map((row) => row.runId),
+        rows.map((row) => row.ts),
+        rows.map((row) => row.kind),
+        rows.map((row) => row.name),
+        rows.map((row) => row.outcome),
+        rows.map((row) => row.data),
+      ],
     );
   }
 

@@ -23,6 +23,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { computeStats } from '../../../src/core/ledger/compute-stats.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../../src/core/ledger/postgres-schema.js';
 import type { StoredRun } from '../../../src/core/ledger/recording-ledger.js';
 import { tempDir } from '../../helpers.js';
 import { type LedgerBackend, useLedgerBackends } from '../../support/ledger-backends.js';
@@ -347,24 +348,60 @@ describe('PostgreSQL only: migrations', () => {
     const target = postgres.target();
     const ledgers = await Promise.all(Array.from({ length: 4 }, () => postgres.open(target)));
     await Promise.all(ledgers.map((ledger) => ledger.close()));
-    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([{ version: 1 }]);
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
     await postgres.raw(target, 'UPDATE tally_schema SET version = 99');
     const refused = await postgres.open(target).then(
       () => undefined,
       (error: unknown) => error as { code?: string; message: string },
     );
     expect(refused?.code).toBe('LEDGER_UNAVAILABLE');
-    expect(refused?.message).toMatch(/has schema version 99, newer than this Tally's 1: upgrade Tally/);
+    expect(refused?.message).toContain(
+      `has schema version 99, newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
+    );
     expect(refused?.message).not.toMatch(/Cannot reach|server is running/);
     const reader = await openLedger(target, { readonly: true });
     try {
       expect(await reader.listRuns()).toEqual([]);
       expect((await reader.check()).map((problem) => problem.message)).toContain(
-        "schema version 99 is newer than this Tally's 1: upgrade Tally",
+        `schema version 99 is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
       );
     } finally {
       await reader.close();
     }
+  });
+});
+
+describe('PostgreSQL only: a database from the previous version', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+
+  test('a schema-1 database is migrated by its next writer: its runs kept, appends numbered after them', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    const run = ledger.startRun({ agent: 'a', task: 'before the upgrade' });
+    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
+    await ledger.close();
+    // As Tally with schema 1 left it: no one-round-trip append function.
+    await postgres.raw(target, 'DROP FUNCTION tally_append');
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 1');
+    const upgraded = await postgres.open(target);
+    try {
+      upgraded
+        .recorderFor(run.runId)
+        .append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      const { entries } = await upgraded.getRun(run.runId);
+      expect(entries.map((entry) => [entry.seq, entry.kind])).toEqual([
+        [1, 'tool_call'],
+        [2, 'end'],
+      ]);
+    } finally {
+      await upgraded.close();
+    }
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
   });
 });
 
