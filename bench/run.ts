@@ -5,6 +5,7 @@ import { sqliteDriver } from '../src/core/sqlite/open-sqlite.js';
 import { ledgerBench } from './core/ledger-bench.js';
 import { ledgerScaleBench } from './core/ledger-scale-bench.js';
 import { loopBench } from './core/loop-bench.js';
+import { postgresLedgerBench } from './core/postgres-ledger-bench.js';
 import { sqliteDriversBench } from './core/sqlite-drivers-bench.js';
 import { fishermanBench } from './fisherman/fisherman-bench.js';
 import { hooksBench } from './hooks/hooks-bench.js';
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   'core: ledger': ledgerBench,
   'core: SQLite drivers': sqliteDriversBench,
   'core: ledger at 1M entries': ledgerScaleBench,
+  'core: PostgreSQL ledger vs SQLite': postgresLedgerBench,
   'core: agent loop': loopBench,
   fisherman: fishermanBench,
   workspace: workspaceBench,

@@ -28,7 +28,7 @@ const RSS_HOOK = pathToFileURL(join(import.meta.dirname, 'max-rss.mjs')).href;
 const TOOLS = ['http_request', 'fs_read', 'fs_write', 'shell', 'fs_tree'];
 
 /** One run as an agent writes it: model calls and tool calls, a guard, a gate, claims, the end. */
-function appendRun(ledger: SqliteLedger, index: number): string {
+export function appendRun(ledger: SqliteLedger, index: number): string {
   const chat = index % 10 === 0;
   const recorder = ledger.startRun({
     agent: ['fisherman', 'coder', 'scout', 'mcp'][index % 4] as string,

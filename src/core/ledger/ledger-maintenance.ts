@@ -81,6 +81,13 @@ export function unknownKind(row: Row): LedgerProblem {
   return { check: 'kind', message: `${row.n} entries of unknown kind "${row.kind}"` };
 }
 
+/** An entry whose data, or a run whose meta, is not JSON text (`id` for a run, `run_id`+`seq` for an entry). */
+export function notJson(row: Row): LedgerProblem {
+  return row.id === undefined
+    ? { check: 'json', message: `entry ${row.run_id}#${row.seq}: data is not JSON` }
+    : { check: 'json', message: `run ${row.id}: meta is not JSON` };
+}
+
 /**
  * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
  * append-only triggers in place, every entry belongs to a run that has its start row, each run's
@@ -121,8 +128,8 @@ export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem
   ))
     problems.push(unknownKind(row));
   for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
-    problems.push({ check: 'json', message: `entry ${row.run_id}#${row.seq}: data is not JSON` });
+    problems.push(notJson(row));
   for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))
-    problems.push({ check: 'json', message: `run ${row.id}: meta is not JSON` });
+    problems.push(notJson(row));
   return problems;
 }

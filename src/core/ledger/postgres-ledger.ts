@@ -14,11 +14,13 @@ import {
 import { type COUNT_SQL, type CountRows, foldCounts, type LedgerCounts } from './ledger-counts.js';
 import {
   type LedgerProblem,
+  notJson,
   orphanedEntries,
   type PurgeResult,
   runOrderProblems,
   unknownKind,
 } from './ledger-maintenance.js';
+import { trackOpenLedger } from './open-ledgers.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
 import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
 import { redactPostgresUrl, scrubPassword } from './postgres-url.js';
@@ -40,6 +42,13 @@ const GROUP_COMMIT_MS = 5;
 
 /** Connections per process: appends are serialized anyway; reads and a commit may overlap. */
 const POOL_SIZE = 4;
+
+/**
+ * Finished runs whose entries stay in memory after their `end` (what a caller reads right after
+ * `runAgent` returns, a scout's sub-run its parent checks). Older ones are read with `getRun`:
+ * a long-lived `tally mcp` holds at most this many finished runs, not every run it served.
+ */
+export const FINISHED_RUNS_KEPT = 64;
 
 interface OwnRun {
   run?: QueuedRun;
@@ -88,12 +97,28 @@ export class PostgresLedger extends RecordingLedger {
   private runQueue: QueuedRun[] = [];
   private queue: QueuedEntry[] = [];
   private readonly own = new Map<string, OwnRun>();
+  /** Runs of `own` that have their end entry, oldest first: trimmed to FINISHED_RUNS_KEPT. */
+  private readonly finished = new Set<string>();
   /** Batches are written one after another, so a run's entries keep their order across batches. */
   private writing: Promise<boolean> = Promise.resolve(true);
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private closed = false;
+  private readonly untrack: () => void;
+  private exitCommitTried = false;
+  /**
+   * A process that returns without `close()` (a command that forgot it, an error thrown past
+   * it): its event loop empties while entries are still queued (the group-commit timer does not
+   * keep a process alive). `beforeExit` lets the commit run — its round trips keep the process
+   * alive until it is done. Tried once: a store that stays down must not hold the exit forever
+   * (the commit itself gives up at the busy limit; `warnOnExit` then says what was lost).
+   */
+  private readonly commitBeforeExit = () => {
+    if (this.closed || this.exitCommitTried || this.queue.length + this.runQueue.length === 0) return;
+    this.exitCommitTried = true;
+    void this.commit();
+  };
   private readonly warnOnExit = () => {
     const left = this.queue.length + this.runQueue.length;
     if (left > 0)
@@ -114,6 +139,8 @@ export class PostgresLedger extends RecordingLedger {
       logPath: options.failOpenLog ?? join(resolve('.tally'), 'fail-open.jsonl'),
     });
     process.once('exit', this.warnOnExit);
+    process.on('beforeExit', this.commitBeforeExit);
+    this.untrack = trackOpenLedger(this);
   }
 
   /**
@@ -137,13 +164,10 @@ export class PostgresLedger extends RecordingLedger {
     // client's own 'error' event must not become an uncaught exception that loses the queue.
     pool.on('connect', (client) => client.on('error', () => undefined));
     let client: PoolClient | undefined;
+    let found = 0;
     try {
       client = await pool.connect();
-      const found = await applyPostgresSchema(client);
-      if (found > POSTGRES_SCHEMA_VERSION && !options.readonly)
-        throw new Error(
-          `its schema version ${found} is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
-        );
+      found = await applyPostgresSchema(client);
     } catch (error) {
       client?.release(true);
       client = undefined;
@@ -159,6 +183,15 @@ export class PostgresLedger extends RecordingLedger {
       );
     } finally {
       client?.release();
+    }
+    // Reached, but written by a newer Tally: not an outage, so not "check that the server is running".
+    if (found > POSTGRES_SCHEMA_VERSION && !options.readonly) {
+      await pool.end().catch(() => undefined);
+      throw new LedgerError(
+        'LEDGER_UNAVAILABLE',
+        `The PostgreSQL ledger at ${redactPostgresUrl(url)} has schema version ${found}, newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally to record runs in it (read-only commands still read it).`,
+        { path: redactPostgresUrl(url) },
+      );
     }
     return new PostgresLedger(url, pool, options);
   }
@@ -177,19 +210,33 @@ export class PostgresLedger extends RecordingLedger {
     }
     own.entries.push(toEntry({ ...entry, run_id: entry.runId, seq: (own.entries.at(-1)?.seq ?? 0) + 1 }));
     this.queue.push(entry);
+    if (entry.kind === 'end') this.finish(entry.runId);
     this.schedule();
+  }
+
+  /** Keeps the newest FINISHED_RUNS_KEPT finished runs in memory; the store keeps them all. */
+  private finish(runId: string): void {
+    this.finished.delete(runId);
+    this.finished.add(runId);
+    for (const oldest of this.finished) {
+      if (this.finished.size <= FINISHED_RUNS_KEPT) break;
+      this.finished.delete(oldest);
+      this.own.delete(oldest);
+    }
   }
 
   /**
    * The entries this process recorded for a run, in order, without a round trip (what the
-   * agent loop reads after each call). A run recorded elsewhere is read with `getRun`.
+   * agent loop reads after each call, and right after the run ends). A run recorded elsewhere,
+   * or one of this process's finished runs older than the last FINISHED_RUNS_KEPT, is read with
+   * `getRun`.
    */
   entries(runId: string): LedgerEntry[] {
     const own = this.own.get(runId);
     if (!own)
       throw new TallyError(
         'RUN_NOT_IN_PROCESS',
-        `Run ${runId} was not recorded by this process; read it from ${this.path} with \`await ledger.getRun(runId)\`.`,
+        `Run ${runId} was not recorded by this process, or finished before its last ${FINISHED_RUNS_KEPT} finished runs; read it from ${this.path} with \`await ledger.getRun(runId)\`.`,
         { runId },
       );
     return own.entries.map((entry) => ({ ...entry }));
@@ -237,68 +284,44 @@ export class PostgresLedger extends RecordingLedger {
     return true;
   }
 
-  /**
-   * `work` inside BEGIN … COMMIT on one pooled client; ROLLBACK on a throw. A client whose
-   * write failed is dropped from the pool (`brokenOnError`): its connection may be the cause.
-   */
-  private async transaction<T>(
-    work: (client: PoolClient) => Promise<T>,
-    options: { brokenOnError?: boolean } = {},
-  ): Promise<T> {
+  /** `work` inside BEGIN … COMMIT on one pooled client (purge, import); ROLLBACK on a throw. */
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      broken = options.brokenOnError ?? false;
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release(broken);
+      client.release();
     }
   }
 
+  /**
+   * One group commit: one statement, so one round trip and one transaction (`tally_append`,
+   * postgres-schema.ts: the runs, per-run locks in id order, the entries numbered after each
+   * run's last). A connection whose write failed is dropped from the pool (it may be the cause).
+   */
   private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
-    await this.transaction(
-      async (client) => {
-        // Runs first: a run's row is in the same commit as its first entries.
-        if (runs.length > 0) await insertRuns(client, runs);
-        if (rows.length > 0) {
-          // Per-run numbering under a per-run transaction lock, taken in id order (no deadlock
-          // between two writers of the same runs): processes appending to one run take turns.
-          const runIds = [...new Set(rows.map((row) => row.runId))].sort();
-          for (const runId of runIds)
-            await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [runId]);
-          const last = await client.query<{ id: string; seq: number }>(
-            `SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE run_id = id)::int AS seq
-             FROM unnest($1::text[]) AS id`,
-            [runIds],
-          );
-          const next = new Map(last.rows.map((row) => [row.id, Number(row.seq)]));
-          const seqs = rows.map((row) => {
-            const seq = (next.get(row.runId) ?? 0) + 1;
-            next.set(row.runId, seq);
-            return seq;
-          });
-          await client.query(
-            `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-            [
-              rows.map((row) => row.runId),
-              seqs,
-              rows.map((row) => row.ts),
-              rows.map((row) => row.kind),
-              rows.map((row) => row.name),
-              rows.map((row) => row.outcome),
-              rows.map((row) => row.data),
-            ],
-          );
-        }
-      },
-      { brokenOnError: true },
+    await this.pool.query(
+      `SELECT tally_append($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                           $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      [
+        runs.map((run) => run.id),
+        runs.map((run) => run.agent),
+        runs.map((run) => run.task),
+        runs.map((run) => run.startedAt),
+        runs.map((run) => run.meta),
+        rows.map((row) => row.runId),
+        rows.map((row) => row.ts),
+        rows.map((row) => row.kind),
+        rows.map((row) => row.name),
+        rows.map((row) => row.outcome),
+        rows.map((row) => row.data),
+      ],
     );
   }
 
@@ -532,8 +555,39 @@ export class PostgresLedger extends RecordingLedger {
         )
       ).rows)
         problems.push(unknownKind(row));
+      problems.push(...(await this.notJsonRows(limit)));
       return problems;
     });
+  }
+
+  /**
+   * Entries whose data and runs whose meta are not JSON (the columns are text, as SQLite's, so
+   * `ledger copy` moves bytes unchanged; nothing but Tally's writer keeps them JSON). PostgreSQL
+   * 15 has no "is this valid JSON" test without raising, so a session-local function (pg_temp,
+   * gone with the connection) catches the cast's error; 16 and later have pg_input_is_valid.
+   */
+  private async notJsonRows(limit: number): Promise<LedgerProblem[]> {
+    const client = await this.pool.connect();
+    try {
+      const version = Number((await client.query('SHOW server_version_num')).rows[0]?.server_version_num);
+      let valid = "pg_input_is_valid($column, 'jsonb')";
+      if (version < 160000) {
+        await client.query(
+          `CREATE OR REPLACE FUNCTION pg_temp.tally_is_json(value text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
+           BEGIN PERFORM value::jsonb; RETURN true; EXCEPTION WHEN others THEN RETURN false; END $$`,
+        );
+        valid = 'pg_temp.tally_is_json($column)';
+      }
+      const entries = await client.query(
+        `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+      );
+      const runs = await client.query(
+        `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+      );
+      return [...entries.rows, ...runs.rows].map(notJson);
+    } finally {
+      client.release();
+    }
   }
 
   async *exportRuns(batch = 200): AsyncGenerator<StoredRun[]> {
@@ -594,6 +648,8 @@ export class PostgresLedger extends RecordingLedger {
   async close(): Promise<void> {
     if (this.closed) return;
     process.removeListener('exit', this.warnOnExit);
+    process.removeListener('beforeExit', this.commitBeforeExit);
+    this.untrack();
     try {
       if (!(await this.commit())) {
         this.failOpen('ledger', 'ledger-unavailable');

@@ -40,6 +40,33 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE TRIGGER runs_append_only BEFORE UPDATE OR DELETE ON runs
        FOR EACH ROW EXECUTE FUNCTION tally_append_only()`,
   ],
+  // 2: a group commit in one round trip. The batch's runs, then a per-run transaction lock
+  // (taken in id order: two writers of the same runs never deadlock), then its entries numbered
+  // after each run's last. In READ COMMITTED each statement of a function sees what was committed
+  // when it starts, so the numbering, coming after the locks, sees every earlier writer's rows.
+  // Called as one statement, it is one transaction: all of the batch or nothing.
+  [
+    `CREATE OR REPLACE FUNCTION tally_append(
+       run_ids text[], agents text[], tasks text[], started text[], metas text[],
+       entry_runs text[], stamps text[], kinds text[], names text[], outcomes text[], datas text[]
+     ) RETURNS void LANGUAGE plpgsql AS $$
+     DECLARE
+       locked text;
+     BEGIN
+       INSERT INTO runs (id, agent, task, started_at, meta)
+         SELECT * FROM unnest(run_ids, agents, tasks, started, metas) ON CONFLICT (id) DO NOTHING;
+       FOR locked IN SELECT DISTINCT r FROM unnest(entry_runs) AS r ORDER BY r LOOP
+         PERFORM pg_advisory_xact_lock(hashtextextended(locked, 0));
+       END LOOP;
+       INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data)
+         SELECT b.run_id,
+                COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.run_id = b.run_id), 0)
+                  + row_number() OVER (PARTITION BY b.run_id ORDER BY b.ord),
+                b.ts, b.kind, b.name, b.outcome, b.data
+           FROM unnest(entry_runs, stamps, kinds, names, outcomes, datas)
+                WITH ORDINALITY AS b(run_id, ts, kind, name, outcome, data, ord);
+     END $$`,
+  ],
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import { DEFAULT_ABORT_GRACE_MS } from '../../core/abort-grace.js';
+import { commitOpenLedgers } from '../../core/ledger/open-ledgers.js';
 import { EXIT } from './exit-codes.js';
 
 /** What a command that runs agents hands its runs: the abort, and the grace for calls in flight. */
@@ -13,6 +14,12 @@ export interface Interrupt {
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const MAX_GRACE_MS = 60_000;
+/**
+ * What "exiting now" still waits for: a PostgreSQL ledger's queued entries (SQLite's are written
+ * synchronously on exit). A reachable server commits them in milliseconds; an unreachable one
+ * gets this long, then they are lost (and said so). A third signal exits without waiting.
+ */
+export const HARD_EXIT_COMMIT_MS = 2_000;
 
 /** `TALLY_INTERRUPT_GRACE_MS` (0–60000), else 5 s. */
 export function interruptGraceMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -25,16 +32,21 @@ export function interruptGraceMs(env: NodeJS.ProcessEnv = process.env): number {
  * Runs a command's work with SIGINT/SIGTERM turned into an abort. The first signal aborts:
  * no new call starts, calls in flight get the grace to settle, each run ends `aborted` with
  * a summary from its ledger, and the command prints what it has and exits 130. A second
- * signal exits 130 at once (the ledger flushes what it holds on exit).
+ * signal exits 130 at once, after the ledger commits what it holds (SQLite on exit; PostgreSQL
+ * within HARD_EXIT_COMMIT_MS); a third does not wait for that.
  */
 export async function withInterrupt(work: (interrupt: Interrupt) => Promise<number>): Promise<number> {
   const controller = new AbortController();
   const graceMs = interruptGraceMs();
   let received: NodeJS.Signals | undefined;
+  let exiting = false;
   const onSignal = (name: NodeJS.Signals) => {
+    if (exiting) process.exit(EXIT.interrupted);
     if (received) {
+      exiting = true;
       process.stderr.write(`tally: ${name} again: exiting now.\n`);
-      process.exit(EXIT.interrupted);
+      void commitOpenLedgers(HARD_EXIT_COMMIT_MS).finally(() => process.exit(EXIT.interrupted));
+      return;
     }
     received = name;
     process.stderr.write(

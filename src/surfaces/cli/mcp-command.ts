@@ -160,7 +160,8 @@ async function serveMcp(options: McpFlags, command: Command): Promise<number> {
   try {
     for (const name of packs) await registry.get(name).prepare?.(contextOf(registry.get(name)));
   } catch (error) {
-    ledger.close();
+    // Awaited: a PostgreSQL ledger commits over the network; the pack's error is what is reported.
+    await Promise.resolve(ledger.close()).catch(() => undefined);
     throw error;
   }
   const build: McpPackFactory = async () => {

@@ -1,3 +1,20 @@
+// The ledger's semantics, one suite on both stores: SQLite (a temp file) and a real PostgreSQL
+// server the suite starts (test/support/postgres-server.ts). Every case about what the ledger
+// means — numbering and order per run, run ids, append-only, redaction before write, group
+// commit, getRun/listRuns/hasRun, import/export (iterate), purge/vacuum/check, stats, several
+// processes appending, leaving without close() (ledger-exit.test.ts) and memory over many runs
+// (ledger-memory.test.ts, also parameterised) — runs on both.
+//
+// Kept to one store, because they are about that store, not about the ledger:
+// - SQLite only: group commit at the end of the turn and flush() (its writes are synchronous,
+//   group-commit.test.ts); the bytes of the database and WAL files (ledger.test.ts); WAL and
+//   rollback-journal modes, read-only opening in place, SQLite schema migrations and the file
+//   size after vacuum (ledger-maintenance.test.ts); query plans (query-plans.test.ts); file
+//   locks held by another process (test/hostile/ledger-contention, mcp-ledger-busy); the
+//   location of the file (ledger.test.ts).
+// - PostgreSQL only: migrations under an advisory lock (below), a per-run advisory lock (the
+//   4-process test runs 4×2,000 there), the server going away and coming back
+//   (postgres-outage.test.ts), the URL's password kept out of messages (below).
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -6,9 +23,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { computeStats } from '../../../src/core/ledger/compute-stats.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../../src/core/ledger/postgres-schema.js';
 import type { StoredRun } from '../../../src/core/ledger/recording-ledger.js';
 import { tempDir } from '../../helpers.js';
-import { useLedgerBackends } from '../../support/ledger-backends.js';
+import { type LedgerBackend, useLedgerBackends } from '../../support/ledger-backends.js';
 
 const run = promisify(execFile);
 const worker = join(import.meta.dirname, 'append-worker.ts');
@@ -74,6 +92,7 @@ describe.each(backends)('ledger on $name', (backend) => {
         [1, 'tool_call'],
         [2, 'end'],
       ]);
+      expect(second.entries().map((entry) => entry.seq)).toEqual([1]);
       expect(await first.commit()).toBe(true);
       const listing = await ledger.listRuns();
       expect(listing.map((entry) => entry.id)).toEqual([second.runId, first.runId]);
@@ -94,7 +113,47 @@ describe.each(backends)('ledger on $name', (backend) => {
       ]);
       expect(await ledger.hasRun(second.runId)).toBe(true);
       expect(await ledger.hasRun('run_missing')).toBe(false);
-      await expect(async () => ledger.getRun('run_missing')).rejects.toThrow(/No run "run_missing"/);
+      await expect(async () => ledger.getRun('run_missing')).rejects.toThrow(
+        /No run "run_missing".*tally runs/,
+      );
+    } finally {
+      await ledger.close();
+    }
+  });
+
+  test('run ids sort by creation time', async () => {
+    const ledger = await backend.open();
+    try {
+      const ids = Array.from({ length: 5 }, () => ledger.startRun({ agent: 'a', task: 't' }).runId);
+      expect([...ids].sort()).toEqual(ids);
+      expect((await ledger.listRuns()).map((run) => run.id)).toEqual([...ids].reverse());
+    } finally {
+      await ledger.close();
+    }
+  });
+
+  test('a burst of appends over many turns is in the store soon after the last, and the run reads all of it at once', async () => {
+    const target = backend.target();
+    const ledger = await backend.open(target);
+    try {
+      const run = ledger.startRun({ agent: 't', task: 'burst' });
+      for (let index = 0; index < 200; index++) {
+        run.append({ kind: 'nudge', data: { index } });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // The run's own read never waits for a commit window.
+      expect(run.entries().map((entry) => entry.data.index)).toEqual([...Array(200).keys()]);
+      // Another connection (another process, `tally runs show`) sees them all, without a commit
+      // call, once the group commit's window has passed (a loose hang guard, not a speed figure).
+      const stored = async () =>
+        Number(
+          (await backend.raw(target, `SELECT COUNT(*) AS n FROM entries WHERE run_id = '${run.runId}'`))[0]
+            ?.n,
+        );
+      const deadline = Date.now() + 5000;
+      while ((await stored()) < 200 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await stored()).toBe(200);
     } finally {
       await ledger.close();
     }
@@ -127,9 +186,13 @@ describe.each(backends)('ledger on $name', (backend) => {
       outcome: 'ok',
       data: {
         input: {
-          headers: { Authorization: 'Bearer sk-live-HEADERSECRET-123456' },
-          body: 'pw KNOWN-hunter2-SECRET',
+          headers: {
+            Authorization: 'Bearer sk-live-HEADERSECRET-123456',
+            'x-csrf-token': 'CSRFSECRET987654',
+          },
+          body: `pw KNOWN-hunter2-SECRET ${JSON.stringify({ title: 'Suite', password: 'BODYSECRET-hunter2' })}`,
         },
+        note: 'the model echoed sk-live-HEADERSECRET-123456 back',
       },
     });
     await ledger.close();
@@ -138,11 +201,14 @@ describe.each(backends)('ledger on $name', (backend) => {
       ...(await backend.raw(target, 'SELECT * FROM entries')),
     ]);
     expect(stored).toContain('create a suite');
-    for (const secret of ['HEADERSECRET', 'KNOWN-hunter2-SECRET']) expect(stored).not.toContain(secret);
+    expect(stored).toContain('Suite');
+    for (const secret of ['HEADERSECRET', 'CSRFSECRET987654', 'BODYSECRET-hunter2', 'KNOWN-hunter2-SECRET'])
+      expect(stored).not.toContain(secret);
   });
 
   test('imports runs as stored (seq and times kept), idempotently; purges whole runs only; checks clean', async () => {
-    const ledger = await backend.open();
+    const target = backend.target();
+    const ledger = await backend.open(target);
     try {
       expect(await ledger.importRuns(storedRuns())).toEqual({ runs: 3, entries: 5 });
       expect(await ledger.importRuns(storedRuns())).toEqual({ runs: 0, entries: 0 });
@@ -162,10 +228,51 @@ describe.each(backends)('ledger on $name', (backend) => {
       expect(await ledger.purge('2026-02-01', { dryRun: true })).toEqual({ runs: 1, entries: 2 });
       expect(await ledger.purge('2026-02-01T00:00:00.000Z')).toEqual({ runs: 1, entries: 2 });
       expect((await ledger.listRuns()).map((listed) => listed.id)).toEqual(['run_straddles', 'run_new']);
+      expect(await ledger.purge('2026-02-01T00:00:00.000Z')).toEqual({ runs: 0, entries: 0 });
       await ledger.vacuum();
       expect(await ledger.check()).toEqual([]);
+      expect((await ledger.getRun('run_straddles')).entries).toHaveLength(2);
     } finally {
       await ledger.close();
+    }
+    // The append-only trigger holds again once the purge is over: nothing but purge deletes.
+    await expect(backend.raw(target, 'DELETE FROM entries')).rejects.toThrow(/append-only/);
+  });
+
+  test("check names each broken invariant: a run without its start, a gap in a run's order, two ends, an unknown kind, data that is not JSON, a missing trigger", async () => {
+    const target = backend.target();
+    const ledger = await backend.open(target);
+    await ledger.importRuns([
+      { id: 'run_ok', agent: 'a', task: 't', startedAt: JAN, meta: '{}', entries: [] },
+    ]);
+    await ledger.close();
+    const row = (runId: string, seq: number, kind: string, data: string) =>
+      `('${runId}', ${seq}, '${JAN}', '${kind}', NULL, NULL, '${data}')`;
+    await backend.raw(
+      target,
+      `INSERT INTO entries (run_id, seq, ts, kind, name, outcome, data) VALUES ${[
+        row('run_ok', 1, 'tool_call', '{}'),
+        row('run_ghost', 1, 'tool_call', '{}'),
+        row('run_ok', 3, 'end', '{}'), // seq 2 is missing
+        row('run_ok', 4, 'end', '{}'),
+        row('run_ok', 5, 'teleport', '{}'),
+        row('run_ok', 6, 'claim', 'not json'),
+      ].join(', ')}`,
+    );
+    const trigger = backend.name === 'sqlite' ? 'runs_append_only_update' : 'runs_append_only';
+    await backend.raw(target, `DROP TRIGGER ${trigger}${backend.name === 'postgres' ? ' ON runs' : ''}`);
+    const reader = await openLedger(target, { readonly: true });
+    try {
+      expect(await reader.check()).toEqual([
+        { check: 'schema', message: `the append-only trigger ${trigger} is missing` },
+        { check: 'runs', message: '1 entries of run run_ghost, which has no start row' },
+        { check: 'sequence', message: 'run run_ok: 5 entries numbered 1..6 (a gap or a duplicate)' },
+        { check: 'end', message: 'run run_ok has 2 end entries' },
+        { check: 'kind', message: '1 entries of unknown kind "teleport"' },
+        { check: 'json', message: 'entry run_ok#6: data is not JSON' },
+      ]);
+    } finally {
+      await reader.close();
     }
   });
 
@@ -231,6 +338,71 @@ describe.each(backends)('ledger on $name', (backend) => {
       expect(indexes).toEqual(Array.from({ length: each }, (_, index) => index));
     }
   }, 120_000);
+});
+
+describe('PostgreSQL only: migrations', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+
+  test('processes opening a fresh database at once migrate it once (advisory lock); a newer schema is not written to', async () => {
+    const target = postgres.target();
+    const ledgers = await Promise.all(Array.from({ length: 4 }, () => postgres.open(target)));
+    await Promise.all(ledgers.map((ledger) => ledger.close()));
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 99');
+    const refused = await postgres.open(target).then(
+      () => undefined,
+      (error: unknown) => error as { code?: string; message: string },
+    );
+    expect(refused?.code).toBe('LEDGER_UNAVAILABLE');
+    expect(refused?.message).toContain(
+      `has schema version 99, newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
+    );
+    expect(refused?.message).not.toMatch(/Cannot reach|server is running/);
+    const reader = await openLedger(target, { readonly: true });
+    try {
+      expect(await reader.listRuns()).toEqual([]);
+      expect((await reader.check()).map((problem) => problem.message)).toContain(
+        `schema version 99 is newer than this Tally's ${POSTGRES_SCHEMA_VERSION}: upgrade Tally`,
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('PostgreSQL only: a database from the previous version', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+
+  test('a schema-1 database is migrated by its next writer: its runs kept, appends numbered after them', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    const run = ledger.startRun({ agent: 'a', task: 'before the upgrade' });
+    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
+    await ledger.close();
+    // As Tally with schema 1 left it: no one-round-trip append function.
+    await postgres.raw(target, 'DROP FUNCTION tally_append');
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 1');
+    const upgraded = await postgres.open(target);
+    try {
+      upgraded
+        .recorderFor(run.runId)
+        .append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      const { entries } = await upgraded.getRun(run.runId);
+      expect(entries.map((entry) => [entry.seq, entry.kind])).toEqual([
+        [1, 'tool_call'],
+        [2, 'end'],
+      ]);
+    } finally {
+      await upgraded.close();
+    }
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
 });
 
 describe('choosing the PostgreSQL ledger', () => {

@@ -37,7 +37,10 @@ function entryCount(path: string, runId: string): number {
   }
 }
 
-describe('ledger retention: purge --before', () => {
+// Purge, check and the rest of the ledger's semantics run on both stores in
+// ledger-backends.test.ts; here is what is about SQLite's file: its size after vacuum, its
+// schema migrations, its journal modes and read-only opening in place.
+describe('ledger retention: purge --before (SQLite file)', () => {
   const runs = [
     {
       id: 'run_old',
@@ -59,27 +62,6 @@ describe('ledger retention: purge --before', () => {
     { id: 'run_new', startedAt: MAR, entries: [[MAR, 'tool_call']] as [string, string][] },
   ];
 
-  it('removes whole runs that lie before the date and keeps a run with any later entry whole', () => {
-    const path = ledgerWith(runs);
-    const ledger = Ledger.open(path);
-    expect(ledger.purge(FEB, { dryRun: true })).toEqual({ runs: 1, entries: 2 });
-    expect(entryCount(path, 'run_old')).toBe(2); // a dry run changes nothing
-    expect(ledger.purge(FEB)).toEqual({ runs: 1, entries: 2 });
-    expect(ledger.listRuns().map((run) => run.id)).toEqual(['run_straddles', 'run_new']);
-    expect([
-      entryCount(path, 'run_old'),
-      entryCount(path, 'run_straddles'),
-      entryCount(path, 'run_new'),
-    ]).toEqual([0, 2, 1]);
-    expect(ledger.purge(FEB)).toEqual({ runs: 0, entries: 0 });
-    expect(ledger.check()).toEqual([]);
-    ledger.close();
-    // The append-only trigger is back: nothing but purge deletes.
-    const raw = openSqlite(path);
-    expect(() => raw.prepare('DELETE FROM entries').run()).toThrow(/append-only/);
-    raw.close();
-  });
-
   it('vacuum gives the purged space back', () => {
     const big = Array.from({ length: 2000 }, (): [string, string] => [JAN, 'tool_call']);
     const path = ledgerWith([
@@ -93,42 +75,6 @@ describe('ledger retention: purge --before', () => {
     ledger.close();
     expect(statSync(path).size).toBeLessThan(before / 2);
     expect(entryCount(path, 'run_new')).toBe(1);
-  });
-});
-
-describe('ledger check', () => {
-  it('a ledger Tally wrote has no problem', () => {
-    const path = join(tempDir(), 'ledger.db');
-    const ledger = Ledger.open(path);
-    const run = ledger.startRun({ agent: 'a', task: 't' });
-    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
-    run.append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
-    expect(ledger.check()).toEqual([]);
-    ledger.close();
-  });
-
-  it("names each broken invariant: a run without its start, a gap in a run's order, two ends, an unknown kind, data that is not JSON, a missing trigger", () => {
-    const path = ledgerWith([{ id: 'run_ok', startedAt: JAN, entries: [[JAN, 'tool_call']] }]);
-    const raw = openSqlite(path);
-    const insert = raw.prepare('INSERT INTO entries VALUES (?, ?, ?, ?, NULL, NULL, ?)');
-    insert.run('run_ghost', 1, JAN, 'tool_call', '{}');
-    insert.run('run_ok', 3, JAN, 'end', '{}'); // seq 2 is missing
-    insert.run('run_ok', 4, JAN, 'end', '{}');
-    insert.run('run_ok', 5, JAN, 'teleport', '{}');
-    insert.run('run_ok', 6, JAN, 'claim', 'not json');
-    raw.exec('DROP TRIGGER runs_append_only_update');
-    raw.close();
-    const ledger = Ledger.open(path, { readonly: true });
-    const problems = ledger.check();
-    ledger.close();
-    expect(problems).toEqual([
-      { check: 'schema', message: 'the append-only trigger runs_append_only_update is missing' },
-      { check: 'runs', message: '1 entries of run run_ghost, which has no start row' },
-      { check: 'sequence', message: 'run run_ok: 5 entries numbered 1..6 (a gap or a duplicate)' },
-      { check: 'end', message: 'run run_ok has 2 end entries' },
-      { check: 'kind', message: '1 entries of unknown kind "teleport"' },
-      { check: 'json', message: 'entry run_ok#6: data is not JSON' },
-    ]);
   });
 });
 

@@ -1,9 +1,15 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../../src/core/errors.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { tempDir } from '../../helpers.js';
 import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
 
+const EXIT_CHILD = join(import.meta.dirname, 'exit-child.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const skip = postgresUnavailable();
 const suite = skip ? describe.skip : describe;
 
@@ -49,5 +55,44 @@ suite('PostgreSQL ledger: a server that goes away during a run', () => {
     ]);
     expect(entries[4]).toMatchObject({ kind: 'fail_open', outcome: 'ledger-unavailable' });
     await ledger.close();
+  }, 60_000);
+
+  it('a program that returns while the server is away: what it queued is written once the server is back', async () => {
+    const url = server.createDatabase('outage_exit');
+    const child = spawn(process.execPath, ['--import', TSX, EXIT_CHILD, url, 'return-in-outage', '300'], {
+      cwd: tempDir(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('\n')) resolve();
+      }),
+    );
+    const runId = stdout.trim();
+    server.halt();
+    try {
+      child.stdin.write('go\n');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    } finally {
+      server.resume();
+    }
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).not.toMatch(/not committed/);
+    const ledger = await openLedger(url);
+    try {
+      const { entries } = await ledger.getRun(runId);
+      expect(entries.filter((entry) => entry.kind === 'tool_call').map((entry) => entry.data.index)).toEqual([
+        ...Array(300).keys(),
+      ]);
+    } finally {
+      await ledger.close();
+    }
   }, 60_000);
 });
