@@ -208,9 +208,11 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
       },
     },
   ];
+  // WS_BENCH_OPS=read,edit: only those operations (for profiling one path).
+  const only = process.env.WS_BENCH_OPS?.split(',');
   const rows: BenchRow[] = [];
   try {
-    for (const operation of operations) {
+    for (const operation of operations.filter((op) => !only || only.includes(op.name.split(' ')[0] as string))) {
       // Warm-up on both (JIT, file cache; every file touched once), then parity before measuring.
       await timeCalls(FILES, 0, operation.ours);
       await timeCalls(FILES, 0, operation.theirs);
