@@ -16,7 +16,7 @@ const exec = promisify(execFile);
 const REPO = join(import.meta.dirname, '..', '..');
 /** Issue 22: medians of 200 calls per op, servers alternated. */
 const CALLS = Number(process.env.WS_BENCH_CALLS ?? 200);
-const SAMPLES = Math.max(5, Number(process.env.WS_BENCH_SAMPLES ?? 5));
+const SAMPLES = Math.max(5, Number(process.env.WS_BENCH_SAMPLES ?? 7));
 const FILES = 50;
 
 type CallResult = { isError?: boolean; content?: { text?: string }[]; structuredContent?: unknown };
@@ -92,7 +92,8 @@ interface Operation {
  * `tally mcp --packs fs` (the workspace pack) and the official filesystem server, each a process, driven by
  * the same SDK client over stdio on identical trees. Per op: SAMPLES samples of CALLS calls,
  * the servers' order alternated each sample (A B, B A, …); a sample's figure is its median
- * call; the row is the median of the samples, and parity is asserted after every sample.
+ * call; the row shows the median of the samples and the median of the paired ratios, and
+ * parity is asserted after every sample.
  */
 async function mcpLatency(dir: string): Promise<BenchRow[]> {
   const oursRoot = join(dir, 'ours');
@@ -212,7 +213,9 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
   const only = process.env.WS_BENCH_OPS?.split(',');
   const rows: BenchRow[] = [];
   try {
-    for (const operation of operations.filter((op) => !only || only.includes(op.name.split(' ')[0] as string))) {
+    for (const operation of operations.filter(
+      (op) => !only || only.includes(op.name.split(' ')[0] as string),
+    )) {
       // Warm-up on both (JIT, file cache; every file touched once), then parity before measuring.
       await timeCalls(FILES, 0, operation.ours);
       await timeCalls(FILES, 0, operation.theirs);
@@ -230,9 +233,11 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
       }
       const oursMs = median(oursSamples);
       const theirsMs = median(theirsSamples);
-      const ratio = oursMs / theirsMs;
+      // Each sample's two halves ran back to back: their ratio cancels the drift of a shared
+      // machine's load, so the row's ratio is the median of the paired ratios.
+      const ratio = median(oursSamples.map((ms, sample) => ms / (theirsSamples[sample] as number)));
       rows.push({
-        name: `MCP ${operation.name}: median ms/call (${SAMPLES}×${CALLS}, alternated)`,
+        name: `MCP ${operation.name}: median ms/call (${SAMPLES}×${CALLS}, paired)`,
         value: oursMs.toFixed(3),
         baseline: `${theirsMs.toFixed(3)} server-filesystem`,
         ratio: ratio.toFixed(2),
