@@ -90,9 +90,8 @@ interface Operation {
 
 /**
  * `tally mcp --packs fs` (the workspace pack) and the official filesystem server, each a process, driven by
- * the same SDK client over stdio on identical trees. Per op: SAMPLES samples of CALLS calls,
- * the servers' order alternated each sample (A B, B A, …); a sample's figure is its median
- * call; the row shows the median of the samples and the median of the paired ratios, and
+ * the same SDK client over stdio on identical trees. Per op: SAMPLES samples of CALLS calls
+ * per server, alternated call by call; a sample's figure is its median call; the row shows the median of the samples and the median of the paired ratios, and
  * parity is asserted after every sample.
  */
 async function mcpLatency(dir: string): Promise<BenchRow[]> {
@@ -109,7 +108,8 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'] : [];
   const ours = await connect(process.execPath, [
     ...profile,
-    join(REPO, 'bin', 'tally.js'),
+    // WS_BENCH_TALLY=/path/to/bin/tally.js: another build of Tally (a before/after comparison).
+    process.env.WS_BENCH_TALLY ?? join(REPO, 'bin', 'tally.js'),
     'mcp',
     '--packs',
     'fs',
@@ -224,16 +224,26 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
       const theirsSamples: number[] = [];
       for (let sample = 0; sample < SAMPLES; sample++) {
         const offset = FILES + sample * CALLS;
-        const order = sample % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
-        for (const side of order) {
-          const times = await timeCalls(CALLS, offset, side === 'ours' ? operation.ours : operation.theirs);
-          (side === 'ours' ? oursSamples : theirsSamples).push(median(times));
+        // Alternated call by call (A B, B A, …): the disk of a shared machine changes speed
+        // within a second (a rename took 0.2 ms or 3.7 ms a moment apart), so both servers
+        // must meet the same moments.
+        const oursTimes: number[] = [];
+        const theirsTimes: number[] = [];
+        for (let index = offset; index < offset + CALLS; index++) {
+          const order =
+            (index + sample) % 2 === 0 ? (['ours', 'theirs'] as const) : (['theirs', 'ours'] as const);
+          for (const side of order) {
+            const [ms] = await timeCalls(1, index, side === 'ours' ? operation.ours : operation.theirs);
+            (side === 'ours' ? oursTimes : theirsTimes).push(ms as number);
+          }
         }
+        oursSamples.push(median(oursTimes));
+        theirsSamples.push(median(theirsTimes));
         await operation.parity();
       }
       const oursMs = median(oursSamples);
       const theirsMs = median(theirsSamples);
-      // Each sample's two halves ran back to back: their ratio cancels the drift of a shared
+      // A sample's two halves ran interleaved: their ratio cancels the drift of a shared
       // machine's load, so the row's ratio is the median of the paired ratios.
       const ratio = median(oursSamples.map((ms, sample) => ms / (theirsSamples[sample] as number)));
       rows.push({
