@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProjectRoot } from '../../src/packs/workspace/project-root.js';
@@ -190,6 +190,33 @@ describe('writes to a directory and temporary files', () => {
     // Younger than a minute: possibly a write in progress in another process.
     expect(existsSync(fresh)).toBe(true);
     expect(existsSync(nested)).toBe(true);
+  });
+
+  it('the first write in a folder reaps every stale orphan there; later writes skip the scan for a while', async () => {
+    const { root, call } = await project();
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    const plant = (name: string) => {
+      const path = join(root, 'docs', name);
+      writeFileSync(path, 'partial');
+      utimesSync(path, twoMinutesAgo, twoMinutesAgo);
+      return path;
+    };
+    expect((await call('fs_write', { path: 'docs/seed.md', content: 'x' })).outcome).toBe('ok');
+    // Another file's orphan in the same folder, planted after this process last scanned it.
+    const other = plant('.other.md.tally-0123456789ab.tmp');
+    expect((await call('fs_write', { path: 'docs/a.md', content: 'a' })).outcome).toBe('ok');
+    // Within REAP_INTERVAL_MS the folder is not scanned again: the orphan waits (hidden from
+    // every listing) for a later write or the next start-up sweep.
+    expect(existsSync(other)).toBe(true);
+    expect(JSON.stringify((await call('fs_list', { path: 'docs' })).result)).not.toContain('tally-');
+    // A folder this process has not scanned yet is scanned on its first write, all targets at once.
+    const fresh = join(root, 'notes');
+    mkdirSync(fresh);
+    const orphan = join(fresh, '.b.md.tally-ba9876543210.tmp');
+    writeFileSync(orphan, 'partial');
+    utimesSync(orphan, twoMinutesAgo, twoMinutesAgo);
+    expect((await call('fs_write', { path: 'notes/a.md', content: 'a' })).outcome).toBe('ok');
+    expect(existsSync(orphan)).toBe(false);
   });
 });
 

@@ -86,6 +86,23 @@ export function reapStaleTempFiles(target: string, now = Date.now()): void {
     if (TEMP_NAME.exec(candidate)?.[1] === name) removeOrphan(candidate, join(directory, candidate), now);
 }
 
+/**
+ * Removes the orphaned temporary files of every target in `directory` (the rule of
+ * `reapStaleTempFiles` and the start-up sweep): for writers that scan a directory only now
+ * and then rather than on every write.
+ */
+export function reapStaleTempFilesIn(directory: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const candidate of names)
+    if (TEMP_NAME.test(candidate)) removeOrphan(candidate, join(directory, candidate), now);
+}
+
 export interface SweepResult {
   /** Removed temporary files, relative to the root. */
   removed: string[];

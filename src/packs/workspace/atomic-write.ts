@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync } from 'node
 import { dirname } from 'node:path';
 import { ToolRejectedError } from '../../core/errors.js';
 import { removeIfPresent, writeTempFile } from '../../core/io/atomic-write.js';
-import { reapStaleTempFiles } from '../../core/io/temp-files.js';
+import { reapStaleTempFilesIn } from '../../core/io/temp-files.js';
 import { fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
@@ -20,6 +20,27 @@ export interface AtomicWriteHooks {
  * it records the intent (committed) and throws when it cannot, which cancels the write.
  */
 export type BeforeRenameIntent = (temporary: string) => Promise<void>;
+
+/**
+ * How often one directory is scanned for orphaned temporary files. The scan is a readdir of
+ * the whole directory — linear in its size, on every write it cost more than the write itself
+ * in a large folder — and orphans are rare: a write killed between its temporary file and the
+ * rename. Those of earlier processes are removed by the start-up sweep, the rest by the first
+ * write in their directory and then at most this long later; a listing never shows them.
+ */
+export const REAP_INTERVAL_MS = 10_000;
+/** Directories scanned recently, with when; bounded, so a long session writing everywhere stays small. */
+const reapedAt = new Map<string, number>();
+const REAPED_DIRECTORIES = 4096;
+
+function reapOrphansNear(directory: string): void {
+  const now = performance.now();
+  const last = reapedAt.get(directory);
+  if (last !== undefined && now - last < REAP_INTERVAL_MS) return;
+  if (reapedAt.size >= REAPED_DIRECTORIES) reapedAt.clear();
+  reapStaleTempFilesIn(directory);
+  reapedAt.set(directory, now);
+}
 
 /** The mode of the file being replaced (kept across the write); refuses what is not a file. */
 function existingMode(target: ResolvedPath): number | undefined {
@@ -61,7 +82,7 @@ export async function writeFileAtomic(
   if (!isInside(root.realRoot, directory))
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
   mkdirSync(directory, { recursive: true });
-  reapStaleTempFiles(target.absolute);
+  reapOrphansNear(directory);
   // Core's temp file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
   // gives all-or-nothing against a crashed or killed process (tested with kill -9); durability
   // across power loss is the filesystem's, as for most editors and the official MCP filesystem

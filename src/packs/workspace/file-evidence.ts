@@ -1,32 +1,35 @@
 import { createHash } from 'node:crypto';
-import { openRegularFile } from './open-regular-file.js';
+import { closeSync } from 'node:fs';
+import { openRegularFileSync } from './open-regular-file.js';
+import { chunkFor, readChunk } from './read-file-window.js';
 
 export interface FileEvidence {
   bytes: number;
   sha256: string;
 }
 
-const CHUNK_BYTES = 1024 * 1024;
-
 /**
  * Bytes and sha256 of what is on disk now — read back, never computed from the input.
- * Streamed, and only from a regular file (what was renamed into place could have been swapped).
+ * Streamed, and only from a regular file (what was renamed into place could have been swapped):
+ * lstat, a no-follow non-blocking open and the descriptor's fstat, synchronous like the reads
+ * of a small file (see SYNC_READ_BYTES); a large file streams through the thread pool.
  */
 export async function readBackEvidence(absolute: string, relative = absolute): Promise<FileEvidence> {
-  const { handle } = await openRegularFile(absolute, relative);
+  const { fd, stats } = openRegularFileSync(absolute, relative);
   try {
     const hash = createHash('sha256');
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    const chunk = chunkFor(stats.size);
     let bytes = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      const pending = readChunk(fd, chunk, bytes);
+      const bytesRead = typeof pending === 'number' ? pending : await pending;
       if (bytesRead === 0) break;
       hash.update(chunk.subarray(0, bytesRead));
       bytes += bytesRead;
     }
     return { bytes, sha256: hash.digest('hex') };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,8 +1,35 @@
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import { read, readSync } from 'node:fs';
 import { isBinary } from './tools/workspace-context.js';
 
 const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The first this-many bytes of a file are read with synchronous calls, the rest through the
+ * thread pool. A source file is read whole in one or two system calls (~µs each), where every
+ * thread-pool round trip costs more than the read itself on a busy machine (the per-call
+ * profile in bench/workspace); a large file still streams, so other calls run between chunks.
+ */
+export const SYNC_READ_BYTES = 256 * 1024;
+
+/**
+ * One read at the descriptor's position: synchronous while the file is still small, through
+ * the thread pool past SYNC_READ_BYTES.
+ */
+export function readChunk(fd: number, into: Buffer, readSoFar: number): number | Promise<number> {
+  if (readSoFar + into.length <= SYNC_READ_BYTES) return readSync(fd, into, 0, into.length, null);
+  return new Promise((resolve, reject) =>
+    read(fd, into, 0, into.length, null, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
+}
+
+/**
+ * A read buffer for a file of `size` bytes (its fstat): one byte more than the file, so the
+ * end shows in the first read when it did not grow, at most CHUNK_BYTES.
+ */
+export function chunkFor(size: number): Buffer {
+  return Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size + 1, 4096)));
+}
 const NEWLINE = 0x0a;
 
 export interface FileWindow {
@@ -28,14 +55,14 @@ export interface WindowRequest {
 }
 
 /**
- * Streams a file once: sha256, byte count and line count of the whole file, and keeps only
- * the requested window in memory. A 50 MB file costs one chunk of memory, not 50 MB plus
- * its decoded string plus an array of its lines; reads go through the thread pool, so other
- * calls run between chunks.
+ * Streams a file once from its open descriptor (`size`: its fstat): sha256, byte count and line
+ * count of the whole file, and keeps only the requested window in memory. A 50 MB file costs one
+ * chunk of memory, not 50 MB plus its decoded string plus an array of its lines; past
+ * SYNC_READ_BYTES reads go through the thread pool, so other calls run between chunks.
  */
-export async function readFileWindow(handle: FileHandle, request: WindowRequest): Promise<FileWindow> {
+export async function readFileWindow(fd: number, size: number, request: WindowRequest): Promise<FileWindow> {
   const hash = createHash('sha256');
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const chunk = chunkFor(size);
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let windowCapped = false;
@@ -56,7 +83,8 @@ export async function readFileWindow(handle: FileHandle, request: WindowRequest)
   };
   for (;;) {
     request.signal?.throwIfAborted();
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+    const pending = readChunk(fd, chunk, bytes);
+    const bytesRead = typeof pending === 'number' ? pending : await pending;
     if (bytesRead === 0) break;
     const data = chunk.subarray(0, bytesRead);
     if (bytes === 0 && isBinary(data)) binary = true;

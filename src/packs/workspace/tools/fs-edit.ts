@@ -1,3 +1,4 @@
+import { closeSync, readFile, readFileSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
@@ -6,7 +7,8 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { fileEffect, priorStateOf } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { intendWrite } from '../file-intent.js';
-import { openRegularFile } from '../open-regular-file.js';
+import { openRegularFileSync } from '../open-regular-file.js';
+import { SYNC_READ_BYTES } from '../read-file-window.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 /** An edit holds the file, its new text and a diff in memory: bound it. */
@@ -15,7 +17,8 @@ const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 /** The whole content of a regular file no larger than MAX_EDIT_BYTES. */
 async function readForEdit(absolute: string, relative: string): Promise<Buffer> {
   // Security: a FIFO or a device is refused before it is opened (it could block or never end).
-  const { handle, stats } = await openRegularFile(absolute, relative);
+  // No link followed; synchronous, as is the read of a small file (see SYNC_READ_BYTES).
+  const { fd, stats } = openRegularFileSync(absolute, relative);
   try {
     if (stats.size > MAX_EDIT_BYTES)
       throw new ToolRejectedError(
@@ -23,9 +26,12 @@ async function readForEdit(absolute: string, relative: string): Promise<Buffer> 
         `${relative} has ${stats.size} bytes; fs_edit edits files up to ${MAX_EDIT_BYTES} bytes. Nothing was changed. Write a smaller file with fs_write instead.`,
         { path: relative, bytes: stats.size, limit: MAX_EDIT_BYTES },
       );
-    return await handle.readFile();
+    if (stats.size <= SYNC_READ_BYTES) return readFileSync(fd);
+    return await new Promise<Buffer>((resolve, reject) =>
+      readFile(fd, (error, data) => (error ? reject(error) : resolve(data))),
+    );
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -5,6 +5,7 @@ import { ToolRejectedError } from '../../../core/errors.js';
 import { isTallyTempName } from '../../../core/io/temp-files.js';
 import { defineTool } from '../../../core/tool.js';
 import { fileKind } from '../file-kind.js';
+import { isInside } from '../project-root.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsList(context: WorkspaceContext) {
@@ -33,12 +34,16 @@ export function fsList(context: WorkspaceContext) {
           );
         throw error;
       }
+      // Only a folder with a protected path inside it needs each entry checked (one
+      // path.relative per entry, the costliest step of a listing otherwise).
+      const mayHide = context.root.protectedLocations.some((path) => isInside(resolved.absolute, path));
       const entries = dirents
         // A protected entry (Tally's `.tally/`, the ledger's files) is left out by the same rule
         // that refuses it, as fs_tree, fs_glob and fs_grep do.
         .filter(
           (dirent) =>
-            !isTallyTempName(dirent.name) && !context.root.isProtected(join(resolved.absolute, dirent.name)),
+            !isTallyTempName(dirent.name) &&
+            !(mayHide && context.root.isProtected(join(resolved.absolute, dirent.name))),
         )
         .sort((a, b) => a.name.localeCompare(b.name))
         .flatMap((dirent) => {
