@@ -90,6 +90,7 @@ export { type Awaitable, Ledger, openLedger, type RunRecorder, SqliteLedger } fr
 export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
 export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';
 export {
+  type DialectSql,
   definePack,
   isPack,
   type Pack,
@@ -101,6 +102,7 @@ export {
   type PackSession,
   type ProbeCall,
   type StatsContributor,
+  type StatsSource,
 } from './core/pack.js';
 export { createPackRegistry, type PackRegistry, PackRegistryError } from './core/pack-registry.js';
 export { createRedactor, isSecretName, REDACTED, type Redactor } from './core/redact.js';

@@ -143,7 +143,6 @@ const PACK_OR_AGENT_WORDS =
  */
 const CORE_NAMING_EXCEPTIONS: Record<string, string[]> = {
   'core/fail-open-reasons.ts': ['coder', 'digest', 'digests', 'recipe'],
-  'core/ledger/': ['chat_id', 'chatId', 'Coder', 'fs_tree', 'PATH_OUTSIDE_PROJECT', 'recipe'],
 };
 
 /** The naming hits no exception covers, and the exceptions nothing uses any more. */
