@@ -14,6 +14,8 @@ import {
   writeTurnState,
 } from './turn-check-state.js';
 import { gateSwitchedOff } from './turn-check-switch.js';
+// Registers the reasons this hook records.
+import './hook-fail-open-reasons.js';
 
 export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
 export type GateHookName = (typeof GATE_HOOKS)[number];

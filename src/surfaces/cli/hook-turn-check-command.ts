@@ -7,6 +7,8 @@ import {
 } from '../../surfaces/claude-code/run-turn-check-hook.js';
 import { EXIT } from './exit-codes.js';
 import { readHookStdin } from './hook-read-stdin.js';
+// Registers the reasons this hook records (gate-state-unreadable before the check loads).
+import '../claude-code/hook-fail-open-reasons.js';
 
 export function isGateHook(name: unknown): name is GateHookName {
   return (GATE_HOOKS as readonly unknown[]).includes(name);
