@@ -73,6 +73,7 @@ export {
 } from './core/errors.js';
 export { createFailOpen, type FailOpen, failOpenLine } from './core/fail-open.js';
 export {
+  declareFailOpenReasons,
   FAIL_OPEN_REASONS,
   type FailOpenReason,
   FailOpenReasonTakenError,
