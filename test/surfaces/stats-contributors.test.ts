@@ -69,7 +69,7 @@ describe('stats contributors: a pack or an agent adds its own figures to `tally 
     );
   });
 
-  it('refuses a pack module whose contributor takes a name already given (exit 2), before counting', async () => {
+  it("refuses a contributor whose name another contributor or one of core's figures has (exit 2), before counting", async () => {
     const ledger = ledgerWithContributions();
     const env = { NODE_OPTIONS: '--import tsx' };
     const run = await runTally(
@@ -78,6 +78,14 @@ describe('stats contributors: a pack or an agent adds its own figures to `tally 
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Two stats contributors are named "sqlWrites"');
+    const clash = join(repo, 'test', 'fixtures', 'packs', 'stats-clash', 'stats-clash-pack.ts');
+    const core = await runTally(['--ledger', ledger, 'stats', '--pack-module', clash], {
+      env,
+      cwd: repo,
+    });
+    expect(core.code).toBe(2);
+    expect(core.stderr).toContain('A stats contributor is named "runs", which is one of core\'s figures');
+    expect(core.stdout).toBe('');
   });
 
   it("the counts of several ledgers add up before a contributor's figures are derived", async () => {

@@ -28,6 +28,19 @@ export interface LedgerStats {
   [contribution: string]: unknown;
 }
 
+/** Core's own keys of `LedgerStats`: a contributor's figures may not take one of them. */
+export const CORE_STATS_KEYS: readonly string[] = [
+  'since',
+  'runs',
+  'endingReasons',
+  'statusByAgent',
+  'recovery',
+  'guardFires',
+  'gateFires',
+  'rejectionsPerDay',
+  'failOpensByWhy',
+];
+
 function bump(map: Record<string, number>, key: string, by = 1): void {
   map[key] = (map[key] ?? 0) + by;
 }

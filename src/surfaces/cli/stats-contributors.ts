@@ -1,5 +1,6 @@
 import { chatTurnStats } from '../../agents/coder/chat-turn-stats.js';
 import { TallyError } from '../../core/errors.js';
+import { CORE_STATS_KEYS } from '../../core/ledger/compute-stats.js';
 import type { AnyStatsContributor } from '../../core/ledger/stats-contributor.js';
 
 /** The built-in agents' and packs' shares of `tally stats`: the Coder's chat turns. */
@@ -7,8 +8,8 @@ export const BUILT_IN_STATS_CONTRIBUTORS: readonly AnyStatsContributor[] = [chat
 
 /**
  * What `tally stats` asks for beyond core's counts: the built-in contributors, then those of the
- * packs in `--pack-module` files. Two contributors of one name would overwrite each other's
- * figures, so that is refused.
+ * packs in `--pack-module` files. Two contributors of one name, or one named like a figure of
+ * core's, would overwrite each other's figures, so that is refused.
  */
 export async function statsContributorsFor(modules: readonly string[]): Promise<AnyStatsContributor[]> {
   const contributors = [...BUILT_IN_STATS_CONTRIBUTORS];
@@ -22,6 +23,12 @@ export async function statsContributorsFor(modules: readonly string[]): Promise<
     throw asTallyError(error);
   }
   const names = contributors.map((contributor) => contributor.name);
+  const core = names.find((name) => CORE_STATS_KEYS.includes(name));
+  if (core !== undefined)
+    throw new TallyError(
+      'STATS_CONTRIBUTOR_TAKEN',
+      `A stats contributor is named "${core}", which is one of core's figures in tally stats --json: rename it after what it counts.`,
+    );
   const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice !== undefined)
     throw new TallyError(
