@@ -73,6 +73,7 @@ export {
 } from './core/errors.js';
 export { createFailOpen, type FailOpen, failOpenLine } from './core/fail-open.js';
 export {
+  declareFailOpenReasons,
   FAIL_OPEN_REASONS,
   type FailOpenReason,
   FailOpenReasonTakenError,
@@ -90,6 +91,7 @@ export { type Awaitable, Ledger, openLedger, type RunRecorder, SqliteLedger } fr
 export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
 export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';
 export {
+  type DialectSql,
   definePack,
   isPack,
   type Pack,
@@ -101,6 +103,7 @@ export {
   type PackSession,
   type ProbeCall,
   type StatsContributor,
+  type StatsSource,
 } from './core/pack.js';
 export { createPackRegistry, type PackRegistry, PackRegistryError } from './core/pack-registry.js';
 export { createRedactor, isSecretName, REDACTED, type Redactor } from './core/redact.js';

@@ -1,46 +1,27 @@
 /**
- * The closed vocabulary of fail-open reasons, declared in one place, plus those registered
- * by packs (each pack's own closed list, `registerFailOpenReasons`). A `why` outside both is
- * still recorded, as `unrecognized:<why>`, so a typo shows up in `tally stats`.
+ * Core's closed vocabulary of fail-open reasons, plus those registered by their owners: a
+ * pack's declared list (`definePack({ failOpenReasons })`), an agent's or a surface's
+ * (`declareFailOpenReasons`, loaded with the module that records them, so a hook process that
+ * loads nothing else still knows its own). A `why` outside all of them is still recorded, as
+ * `unrecognized:<why>`, so a typo shows up in `tally stats`.
  */
 export const FAIL_OPEN_REASONS = [
-  // core
   'gate-tool-unregistered',
-  'gate-state-unreadable',
   'ledger-unavailable',
   'verifier-threw',
   'review-threw',
   'contract-threw',
   'telemetry-unavailable',
-  'registry-unwritable',
-  // records, digests and Claude Code hooks
+  // core/io's private state directories (every store kept under one refuses the same way)
   'store-unwritable',
-  'malformed-payload',
-  'non-object-payload',
-  'payload-shape-unrecognized',
-  'skill-unresolvable',
-  'gate-disabled',
-  'index-unwritable',
-  'digest-setting-invalid',
   'state-dir-unowned',
-  'hook-unknown',
-  // workspace and coder
-  'decision-extraction-failed',
-  'browser-unavailable',
-  // MCP surface: a client's roots/list went unanswered; a promise rejected with nobody waiting
-  'roots-unavailable',
-  'unhandled-rejection',
-  // after a run ended: its result stands even when these writes fail
-  'recipe-unwritable',
-  'output-unwritable',
-  'readback-failed',
 ] as const;
 
 export type FailOpenReason = (typeof FAIL_OPEN_REASONS)[number];
 
 const KNOWN = new Set<string>(FAIL_OPEN_REASONS);
 
-/** Reasons declared by packs, by reason → the pack that owns it (process-wide, like the packs). */
+/** Reasons declared outside core, by reason → its owner (process-wide, like the packs). */
 const REGISTERED = new Map<string, string>();
 
 /** A pack's reason clashes with core's or another pack's: the vocabulary stays one meaning per word. */
@@ -63,7 +44,19 @@ export function registerFailOpenReasons(owner: string, reasons: readonly string[
   for (const reason of reasons) REGISTERED.set(reason, owner);
 }
 
-/** The pack that declared a reason, if a pack did. */
+/**
+ * An owner's closed list of reasons (an agent, a surface, a pack's module), registered as the
+ * module that declares it loads: `export const MY_REASONS = declareFailOpenReasons('mine', [...])`.
+ */
+export function declareFailOpenReasons<const Reasons extends readonly string[]>(
+  owner: string,
+  reasons: Reasons,
+): Reasons {
+  registerFailOpenReasons(owner, reasons);
+  return reasons;
+}
+
+/** The owner that declared a reason, if not core. */
 export function failOpenReasonOwner(why: string): string | undefined {
   return REGISTERED.get(why);
 }

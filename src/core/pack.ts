@@ -1,6 +1,6 @@
 import type { Effect } from './effects.js';
-import type { LedgerEntry } from './ledger/entry.js';
 import type { Ledger } from './ledger/ledger.js';
+import type { AnyStatsContributor } from './ledger/stats-contributor.js';
 import type { ToolDefinition } from './tool.js';
 
 /**
@@ -62,11 +62,7 @@ export interface PackAdversaries {
   fail?: (call: ProbeCall) => ProbeCall | undefined;
 }
 
-/** A pack's share of `tally stats`: counts over the entries of a period (not wired into core's stats yet). */
-export interface StatsContributor {
-  name: string;
-  count: (entries: Iterable<LedgerEntry>) => Record<string, number>;
-}
+export type { DialectSql, StatsContributor, StatsSource } from './ledger/stats-contributor.js';
 
 export interface PackOptions {
   /** Lower-case, `a-z0-9-`: what `--packs` names. */
@@ -78,7 +74,8 @@ export interface PackOptions {
   prepare?: (context: PackContext) => void | Promise<void>;
   /** The pack's closed list of fail-open reasons (kebab-case); registered with the pack. */
   failOpenReasons?: readonly string[];
-  statsContributors?: readonly StatsContributor[];
+  /** Its shares of `tally stats` (see `StatsContributor`): core asks each for its own counts. */
+  statsContributors?: readonly AnyStatsContributor[];
   flags?: readonly PackFlag[];
   adversaries?: PackAdversaries;
   /** Releases what the pack holds for the whole process (not per session). */

@@ -134,17 +134,12 @@ const PACK_OR_AGENT_WORDS =
   /\b(?:fisherman|scout|coder|fs_[a-z_]+|records?_[a-z_]+|browser_console|get_endpoint_spec|PATH_OUTSIDE_PROJECT|chatId|chat_id|recipes?|how-do-i|am-i-done)\b|(?<![.\w])digests?\b/gi;
 
 /**
- * Today's exceptions, named so that none hides: a file or folder of core and the words it may
- * still use. Each fails the test once none of its words is left (then delete its line), and
- * no word outside it passes. Issue 20: the closed fail-open vocabulary lists pack and agent
- * reasons until packs declare their own (definePack); the ledger's stats and reads count the
- * workspace's and the Coder's concepts (core/ledger/ is the PostgreSQL backend's work in
- * progress, so the exception is the folder).
+ * Where core may still name a pack or agent concept: nowhere. The list stays so that a needed
+ * exception is written here, named, and fails once unused. Issue 20: the fail-open reasons of
+ * packs, agents and surfaces are declared by their owners (`declareFailOpenReasons`,
+ * `definePack({ failOpenReasons })`), and the Coder's stats are its own contributor.
  */
-const CORE_NAMING_EXCEPTIONS: Record<string, string[]> = {
-  'core/fail-open-reasons.ts': ['coder', 'digest', 'digests', 'recipe'],
-  'core/ledger/': ['chat_id', 'chatId', 'Coder', 'fs_tree', 'PATH_OUTSIDE_PROJECT', 'recipe'],
-};
+const CORE_NAMING_EXCEPTIONS: Record<string, string[]> = {};
 
 /** The naming hits no exception covers, and the exceptions nothing uses any more. */
 function namingOutsideExceptions(naming: Record<string, string[]>): {

@@ -2,7 +2,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createFailOpen } from '../../src/core/fail-open.js';
-import { FAIL_OPEN_REASONS } from '../../src/core/fail-open-reasons.js';
+import {
+  declareFailOpenReasons,
+  FAIL_OPEN_REASONS,
+  FailOpenReasonTakenError,
+  failOpenReasonOwner,
+  isFailOpenReason,
+} from '../../src/core/fail-open-reasons.js';
+// The modules that record the hooks' reasons, as a hook process loads them.
+import '../../src/packs/records/digests/hook-state.js';
+import '../../src/surfaces/claude-code/run-turn-check-hook.js';
 import { tempDir } from '../helpers.js';
 
 const readLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
@@ -58,17 +67,33 @@ describe('fail-open recorder', () => {
     stderr.mockRestore();
   });
 
-  it('declares its vocabulary in one place, with no duplicates', () => {
+  it("core's vocabulary holds only core's reasons; the hooks' modules declare theirs, by owner", () => {
     expect(new Set(FAIL_OPEN_REASONS).size).toBe(FAIL_OPEN_REASONS.length);
-    for (const why of [
-      'store-unwritable',
-      'malformed-payload',
-      'non-object-payload',
-      'payload-shape-unrecognized',
-      'skill-unresolvable',
-      'gate-tool-unregistered',
-    ]) {
-      expect(FAIL_OPEN_REASONS).toContain(why);
+    expect(FAIL_OPEN_REASONS).toContain('gate-tool-unregistered');
+    expect(FAIL_OPEN_REASONS).toContain('store-unwritable');
+    for (const [why, owner] of [
+      ['malformed-payload', 'records'],
+      ['non-object-payload', 'records'],
+      ['payload-shape-unrecognized', 'records'],
+      ['skill-unresolvable', 'claude-code'],
+      ['gate-disabled', 'claude-code'],
+    ] as const) {
+      expect(FAIL_OPEN_REASONS as readonly string[]).not.toContain(why);
+      expect(isFailOpenReason(why), why).toBe(true);
+      expect(failOpenReasonOwner(why)).toBe(owner);
     }
+  });
+
+  it("an owner's declared reason is recorded as itself; one that core or another owner holds is refused, naming the holder", () => {
+    expect(declareFailOpenReasons('test-owner', ['test-owner-jammed'])).toEqual(['test-owner-jammed']);
+    const log = join(tempDir(), 'fail-open.jsonl');
+    createFailOpen({ logPath: log })('test', 'test-owner-jammed');
+    expect(JSON.parse(readLines(log)[0] as string).why).toBe('test-owner-jammed');
+    expect(() => declareFailOpenReasons('intruder', ['ledger-unavailable'])).toThrow(
+      FailOpenReasonTakenError,
+    );
+    expect(() => declareFailOpenReasons('intruder', ['malformed-payload'])).toThrow(
+      'already declared by pack "records"',
+    );
   });
 });

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeDirs } from '../../src/core/make-dirs.js';
 import { runTally, tempDir } from '../helpers.js';
 
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hooks');
+
 describe('a hook never blocks its host', () => {
   it.each([
     [['hook', 'gate-from-a-newer-plugin']],
@@ -22,6 +24,28 @@ describe('a hook never blocks its host', () => {
     await runTally(['hook', 'nope'], { input: '{}', env: { XDG_STATE_HOME: home } });
     const log = readFileSync(join(home, 'tally', 'fail-open.jsonl'), 'utf8');
     expect(JSON.parse(log.trim().split('\n').at(-1) as string)).toMatchObject({ why: 'hook-unknown' });
+  });
+
+  it("each hook process records its own reasons by name, never as unrecognized: (they are declared by the hooks' modules, not core)", async () => {
+    const payload = readFileSync(join(FIXTURES, 'pre-tool-use-write.json'), 'utf8');
+    for (const [args, input, env, why] of [
+      [['hook', 'gate-how-do-i'], 'not JSON', {}, 'malformed-payload'],
+      [['hook', 'gate-am-i-done'], '[1,2]', {}, 'non-object-payload'],
+      [['hook', 'digest-record'], 'not JSON', {}, 'malformed-payload'],
+      [['hook', 'gate-how-do-i'], payload, { TALLY_GATE_HOW_DO_I: 'off' }, 'gate-disabled'],
+      [['hook', 'nope'], '{}', {}, 'hook-unknown'],
+    ] as const) {
+      const home = tempDir();
+      const result = await runTally([...args], { input, env: { XDG_STATE_HOME: home, ...env } });
+      expect(result.code, args.join(' ')).toBe(0);
+      const lines = readFileSync(join(home, 'tally', 'fail-open.jsonl'), 'utf8')
+        .trim()
+        .split('\n');
+      expect(
+        lines.map((line) => JSON.parse(line).why),
+        `${args.join(' ')} ${input.slice(0, 20)}`,
+      ).toEqual([why]);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGateHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
+import { runTurnCheckHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
 import {
   readTranscriptTurn,
   TRANSCRIPT_TURN_MAX_BYTES,
@@ -27,7 +27,7 @@ function setup() {
   const transcript = join(dir, 'transcript.jsonl');
   const lines = payload('transcript-writing-turn.jsonl').trimEnd().split('\n');
   const hook = (name: 'turn-reset' | 'gate-am-i-done', file: string) =>
-    runGateHook(name, payload(file), { env, cwd });
+    runTurnCheckHook(name, payload(file), { env, cwd });
   hook('turn-reset', 'user-prompt-submit.json');
   return { dir, cwd, transcript, lines, hook };
 }

@@ -10,6 +10,8 @@ import {
   type StatedDecision,
 } from './extract-decisions.js';
 import { type DecisionRecord, type DecisionSource, writeDecisionRecords } from './write-decision-records.js';
+// Registers decision-extraction-failed.
+import './coder-fail-open-reasons.js';
 
 export interface TurnDecisions {
   records: DecisionRecord[];

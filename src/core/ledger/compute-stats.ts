@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Ledger } from './ledger.js';
-import { type ChatCounts, type LedgerCounts, mergeCounts } from './ledger-counts.js';
+import { type LedgerCounts, mergeCounts } from './ledger-counts.js';
+import type { AnyStatsContributor, StatsSource } from './stats-contributor.js';
 
 export interface LedgerStats {
   since: string;
@@ -23,24 +24,22 @@ export interface LedgerStats {
   gateFires: Record<string, number>;
   rejectionsPerDay: Record<string, Record<string, number>>;
   failOpensByWhy: Record<string, number>;
-  /** Chat turns (runs whose meta carries a `chatId`, as the Coder's do); absent when there were none. */
-  chatTurns?: ChatTurnStats;
+  /** Each stats contributor's figures, by its name (`chatTurns`); absent where it counted nothing. */
+  [contribution: string]: unknown;
 }
 
-export interface ChatTurnStats {
-  turns: number;
-  chats: number;
-  /** Turns that ended badly (and so got a recovery summary), by reason, with their share of turns. */
-  recoveries: Record<string, { turns: number; rate: number }>;
-  /** Share of turns in which the silence nudge fired. */
-  nudgeRate: number;
-  /** Share of turns whose opening was classified conversational (no tools on round 1). */
-  conversationalRate: number;
-  /** PATH_OUTSIDE_PROJECT refusals in chat turns, by day. */
-  pathOutsideProjectPerDay: Record<string, number>;
-  /** fs_tree calls per chat (orientation included): how often a chat re-asked for the layout. */
-  treeCalls: { total: number; cached: number; perChat: number; maxPerChat: number };
-}
+/** Core's own keys of `LedgerStats`: a contributor's figures may not take one of them. */
+export const CORE_STATS_KEYS: readonly string[] = [
+  'since',
+  'runs',
+  'endingReasons',
+  'statusByAgent',
+  'recovery',
+  'guardFires',
+  'gateFires',
+  'rejectionsPerDay',
+  'failOpensByWhy',
+];
 
 function bump(map: Record<string, number>, key: string, by = 1): void {
   map[key] = (map[key] ?? 0) + by;
@@ -61,36 +60,62 @@ export function parseSince(value: string, now: number = Date.now()): string {
   return date.toISOString();
 }
 
+export interface CountOptions {
+  /** A fail-open log: fail-opens come from it, not the ledger (see `countForStats`). */
+  failOpenLog?: string;
+  /** The log is shared by several ledgers and was counted with another one already. */
+  logCounted?: boolean;
+  /** The packs' and agents' shares of the stats, each asked for its own counts. */
+  contributors?: readonly AnyStatsContributor[];
+}
+
 /** Stats of one ledger since `since` (an ISO time); see `statsFromCounts`. */
 export async function computeStats(
   ledger: Ledger,
   since: string,
-  failOpenLog?: string,
+  options: Omit<CountOptions, 'logCounted'> = {},
 ): Promise<LedgerStats> {
-  return statsFromCounts([await countForStats(ledger, since, failOpenLog)], since);
+  return statsFromCounts([await countForStats(ledger, since, options)], since, options.contributors);
 }
 
 /**
- * One ledger's counts since `since`. With a fail-open log, fail-opens come from it: it is the
- * complete numerator (hooks record there even when no run is active) — and count nothing when
- * `logCounted` says a log shared by several ledgers was counted with another one already.
+ * One ledger's counts since `since`: core's own, then each contributor's. With a fail-open log,
+ * fail-opens come from it: it is the complete numerator (hooks record there even when no run is
+ * active) — and count nothing when `logCounted` says a log shared by several ledgers was counted
+ * with another one already.
  */
 export async function countForStats(
   ledger: Ledger,
   since: string,
-  failOpenLog?: string,
-  logCounted = false,
+  options: CountOptions = {},
 ): Promise<LedgerCounts> {
-  const counts = await ledger.counts(since);
-  if (!failOpenLog) return counts;
-  return { ...counts, failOpensByWhy: logCounted ? {} : failOpensInLog(failOpenLog, since) };
+  const counts: LedgerCounts = { ...(await ledger.counts(since)) };
+  const source: StatsSource = {
+    backend: ledger.backend,
+    since,
+    rows: async (sql) => ledger.statsRows(sql, since),
+  };
+  for (const contributor of options.contributors ?? []) {
+    const contributed = await contributor.count(source);
+    if (contributed !== undefined)
+      counts.contributed = { ...counts.contributed, [contributor.name]: contributed };
+  }
+  if (!options.failOpenLog) return counts;
+  return {
+    ...counts,
+    failOpensByWhy: options.logCounted ? {} : failOpensInLog(options.failOpenLog, since),
+  };
 }
 
 /**
  * Stats from the counts of one or more ledgers (`tally stats` counts every ledger `tally runs`
  * lists): the counts add up, and the rates come from the sums.
  */
-export function statsFromCounts(all: LedgerCounts[], since: string): LedgerStats {
+export function statsFromCounts(
+  all: LedgerCounts[],
+  since: string,
+  contributors: readonly AnyStatsContributor[] = [],
+): LedgerStats {
   const counts = mergeCounts(all);
   const stats: LedgerStats = {
     since,
@@ -127,7 +152,14 @@ export function statsFromCounts(all: LedgerCounts[], since: string): LedgerStats
     const ended = agent.runs - agent.open;
     agent.successRate = ended > 0 ? agent.success / ended : null;
   }
-  if (counts.chat) stats.chatTurns = chatTurnStats(counts.chat);
+  // Each contributor's counts of every ledger, added up, then its figures from the sums.
+  for (const contributor of contributors) {
+    const mine = all.flatMap((one) =>
+      one.contributed && contributor.name in one.contributed ? [one.contributed[contributor.name]] : [],
+    );
+    if (mine.length === 0) continue;
+    stats[contributor.name] = contributor.figures(mine.reduce((into, from) => contributor.merge(into, from)));
+  }
   return stats;
 }
 
@@ -146,29 +178,4 @@ function failOpensInLog(path: string, since: string): Record<string, number> {
     if (typeof parsed.ts === 'string' && parsed.ts >= since) bump(counts, String(parsed.why));
   }
   return counts;
-}
-
-/** The chat-turn figures of issue 10 (see `countChatTurns`), as shares of turns and per chat. */
-function chatTurnStats(chat: ChatCounts): ChatTurnStats {
-  const turns = chat.turns;
-  const recoveries: ChatTurnStats['recoveries'] = {};
-  for (const [reason, count] of Object.entries(chat.recoveries))
-    recoveries[reason] = { turns: count, rate: count / turns };
-  const chats = chat.chatIds.length;
-  const treeCounts = Object.values(chat.treeByChat);
-  const total = treeCounts.reduce((sum, count) => sum + count, 0);
-  return {
-    turns,
-    chats,
-    recoveries,
-    nudgeRate: chat.nudgedTurns / turns,
-    conversationalRate: chat.conversationalTurns / turns,
-    pathOutsideProjectPerDay: chat.pathOutsideProjectPerDay,
-    treeCalls: {
-      total,
-      cached: chat.cachedTrees,
-      perChat: total / chats,
-      maxPerChat: Math.max(0, ...treeCounts),
-    },
-  };
 }

@@ -5,6 +5,7 @@ import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
 import { isPostgresUrl } from './postgres-url.js';
 import type { ImportResult, RunRecorder, StartRunOptions, StoredRun } from './recording-ledger.js';
 import { type LedgerOpenOptions, SqliteLedger } from './sqlite-ledger.js';
+import type { DialectSql, StatsRow } from './stats-contributor.js';
 
 export type { RunRecorder, StartRunOptions } from './recording-ledger.js';
 export { type LedgerOpenOptions, LIST_RUNS_SQL, SqliteLedger } from './sqlite-ledger.js';
@@ -38,6 +39,8 @@ export interface Ledger {
   runEntriesAfter(runId: string, afterSeq: number, limit: number): Awaitable<LedgerEntry[]>;
   listRuns(options?: { limit?: number; since?: string; agent?: string }): Awaitable<RunListing[]>;
   counts(since: string): Awaitable<LedgerCounts>;
+  /** The rows of a stats contributor's own read-only query over the period since `since`. */
+  statsRows(sql: DialectSql, since: string): Awaitable<StatsRow[]>;
   purge(before: string, options?: { dryRun?: boolean }): Awaitable<PurgeResult>;
   vacuum(): Awaitable<void>;
   check(): Awaitable<LedgerProblem[]>;

@@ -36,6 +36,7 @@ import {
   toRun,
 } from './recording-ledger.js';
 import type { LedgerOpenOptions } from './sqlite-ledger.js';
+import type { DialectSql, StatsRow } from './stats-contributor.js';
 
 /** As SQLite's: appends faster than this share one commit (one round trip for many entries). */
 const GROUP_COMMIT_MS = 5;
@@ -463,16 +464,14 @@ export class PostgresLedger extends RecordingLedger {
         runsByEnding: await all('runsByEnding'),
         fires: await all('fires'),
         rejections: await all('rejections'),
-        chatTurns: await all('chatTurns'),
-        pathOutsideProject: [],
-        treeCalls: [],
       };
-      if (rows.chatTurns.length > 0) {
-        rows.pathOutsideProject = await all('pathOutsideProject');
-        rows.treeCalls = await all('treeCalls');
-      }
       return foldCounts(rows);
     });
+  }
+
+  /** A stats contributor's query, `$1` bound to `since` (see `StatsContributor`). */
+  async statsRows(sql: DialectSql, since: string): Promise<StatsRow[]> {
+    return this.read(async (query) => (await query(sql.postgres, [since])).rows as StatsRow[]);
   }
 
   async entriesSince(since: string, kinds: EntryKind[]): Promise<LedgerEntry[]> {

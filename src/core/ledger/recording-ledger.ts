@@ -8,7 +8,7 @@ export interface StartRunOptions {
   task: string;
   meta?: Record<string, unknown>;
   redaction?: RedactorOptions;
-  /** Values known to be secret (a recipe's password, a session cookie): scrubbed wherever they reappear. */
+  /** Values known to be secret (a login's password, a session cookie): scrubbed wherever they reappear. */
   knownSecrets?: Iterable<string>;
 }
 

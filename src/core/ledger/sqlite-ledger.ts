@@ -40,6 +40,7 @@ import {
   toRun,
 } from './recording-ledger.js';
 import { applySchema } from './schema.js';
+import type { DialectSql, StatsRow } from './stats-contributor.js';
 
 export interface LedgerOpenOptions {
   readonly?: boolean;
@@ -451,6 +452,12 @@ export class SqliteLedger extends RecordingLedger {
   counts(since: string): LedgerCounts {
     this.flush();
     return countLedger(this.database, since);
+  }
+
+  /** A stats contributor's query, `@since` bound (see `StatsContributor`). */
+  statsRows(sql: DialectSql, since: string): StatsRow[] {
+    this.flush();
+    return this.database.prepare(sql.sqlite).all({ since }) as StatsRow[];
   }
 
   /** Retention: removes the runs wholly before `before` (an ISO time), never part of one. */

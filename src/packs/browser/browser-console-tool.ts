@@ -3,6 +3,8 @@ import { defineTool, type ToolOutcome } from '../../core/tool.js';
 import { BrowserUnavailableError, BrowserUrlRefusedError } from './browser-error.js';
 import { checkLoopbackUrl } from './check-loopback-url.js';
 import { type PageReport, renderPage } from './render-page.js';
+// Registers browser-unavailable (the tool is used outside a pack registry too).
+import './browser-fail-open-reasons.js';
 
 export interface BrowserConsoleOptions {
   /** Deadline for loading the page (ms, default 15 s); the tool's own deadline is this plus 10 s. */

@@ -7,18 +7,20 @@ import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from
 import { readTranscriptTurn } from './transcript-turn.js';
 import {
   freshTurn,
-  type GateStateDir,
-  gateStateDir,
   readTurnState,
   reapTurnStates,
+  type TurnCheckStateDir,
+  turnCheckStateDir,
   writeTurnState,
 } from './turn-check-state.js';
-import { gateSwitchedOff } from './turn-check-switch.js';
+import { type TurnCheckName, turnCheckSwitchedOff } from './turn-check-switch.js';
+// Registers the reasons this hook records.
+import './hook-fail-open-reasons.js';
 
-export const GATE_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
-export type GateHookName = (typeof GATE_HOOKS)[number];
+export const TURN_CHECK_HOOKS = ['turn-reset', 'turn-record', 'gate-how-do-i', 'gate-am-i-done'] as const;
+export type TurnCheckHookName = (typeof TURN_CHECK_HOOKS)[number];
 
-const EVENT: Record<GateHookName, string> = {
+const EVENT: Record<TurnCheckHookName, string> = {
   'turn-reset': 'UserPromptSubmit',
   'turn-record': 'PostToolUse',
   'gate-how-do-i': 'PreToolUse',
@@ -26,7 +28,7 @@ const EVENT: Record<GateHookName, string> = {
 };
 
 /** What a hook run decided, for the command to print and log. It never throws for a payload. */
-export interface GateHookReport {
+export interface TurnCheckReport {
   /** Claude Code's decision JSON, when the hook decides anything (deny, block). */
   stdout?: string;
   failOpens: { why: string; session?: string }[];
@@ -35,7 +37,7 @@ export interface GateHookReport {
   failOpenLog?: string;
 }
 
-export interface GateHookContext {
+export interface TurnCheckContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Set when stdin was cut off (too large, too slow): the payload is unreadable. */
@@ -93,14 +95,18 @@ function parsePayload(stdin: string): Parsed {
 }
 
 /**
- * One turn-gate hook, in process. `turn-reset` starts a turn (not for a background task's
+ * One turn-check hook, in process. `turn-reset` starts a turn (not for a background task's
  * notification), `turn-record` notes that the review ran, `gate-how-do-i` holds writing tools
  * until this turn's scout run is in the ledger,
  * `gate-am-i-done` asks for a review once per turn before the agent stops. Every way a gate
  * cannot decide releases (never wedges) and is recorded as a fail-open with its reason.
  */
-export function runGateHook(name: GateHookName, stdin: string, context: GateHookContext): GateHookReport {
-  const report: GateHookReport = { failOpens: [], notes: [] };
+export function runTurnCheckHook(
+  name: TurnCheckHookName,
+  stdin: string,
+  context: TurnCheckContext,
+): TurnCheckReport {
+  const report: TurnCheckReport = { failOpens: [], notes: [] };
   const env: NodeJS.ProcessEnv = {
     ...context.env,
     // The plugin's `records_root` option names the root the user gave Tally.
@@ -113,10 +119,10 @@ export function runGateHook(name: GateHookName, stdin: string, context: GateHook
   const session = typeof payload.session_id === 'string' ? payload.session_id : undefined;
   // The state folder (and the log beside it) is located only when a hook needs it: a read-only
   // call passes without touching the disk.
-  const memo: { located?: GateStateDir } = {};
-  const locate = (): GateStateDir => {
+  const memo: { located?: TurnCheckStateDir } = {};
+  const locate = (): TurnCheckStateDir => {
     if (!memo.located) {
-      memo.located = gateStateDir(env, payload.cwd, context.cwd);
+      memo.located = turnCheckStateDir(env, payload.cwd, context.cwd);
       const log = hookFailOpenLog(env, memo.located.project);
       if (log) report.failOpenLog = log;
     }
@@ -145,20 +151,20 @@ export function runGateHook(name: GateHookName, stdin: string, context: GateHook
     case 'turn-record':
       return turnRecord(report, payload, locate, session, fail);
     case 'gate-how-do-i':
-      return gateHowDoI(report, payload, env, locate, session, fail, context);
+      return checkHowDoI(report, payload, env, locate, session, fail, context);
     case 'gate-am-i-done':
-      return gateAmIDone(report, payload, env, locate, session, fail);
+      return checkAmIDone(report, payload, env, locate, session, fail);
   }
 }
 
 type Fail = (why: string, detail: string) => void;
 
 function turnReset(
-  report: GateHookReport,
-  located: GateStateDir,
+  report: TurnCheckReport,
+  located: TurnCheckStateDir,
   session: unknown,
   fail: Fail,
-): GateHookReport {
+): TurnCheckReport {
   if ('refused' in located) {
     fail(located.refused, located.why);
     return report;
@@ -170,12 +176,12 @@ function turnReset(
 }
 
 function turnRecord(
-  report: GateHookReport,
+  report: TurnCheckReport,
   payload: Payload,
-  locate: () => GateStateDir,
+  locate: () => TurnCheckStateDir,
   session: unknown,
   fail: Fail,
-): GateHookReport {
+): TurnCheckReport {
   if (!reviewRan(payload)) return report; // another skill or tool: nothing to record, not a failure
   const located = locate();
   if ('refused' in located) {
@@ -192,18 +198,21 @@ function turnRecord(
 }
 
 /**
- * What a gate needs before it can hold anything: its skill installed, and this session's turn
- * state readable. Undefined (the gate releases, the reason logged by `fail`) when either is not.
+ * What a turn check needs before it can hold anything: its skill installed, and this session's
+ * turn state readable. Undefined (the check releases, the reason logged by `fail`) when either is
+ * not. ("Gate" in Tally is the gate-keeper of an agent's tools; the plugin's hook names
+ * `gate-how-do-i` and `gate-am-i-done`, its `gate_*` options and the `gate-*` fail-open reasons
+ * keep their published spelling.)
  */
 function heldTurn(
-  gate: 'how-do-i' | 'am-i-done',
+  check: TurnCheckName,
   payload: Payload,
   env: NodeJS.ProcessEnv,
-  locate: () => GateStateDir,
+  locate: () => TurnCheckStateDir,
   session: unknown,
   fail: Fail,
 ) {
-  const skill = resolveSkill(gate, env, payload.cwd);
+  const skill = resolveSkill(check, env, payload.cwd);
   if ('unresolvable' in skill) {
     fail('skill-unresolvable', skill.unresolvable);
     return undefined;
@@ -221,16 +230,16 @@ function heldTurn(
   return { skill, dir: located.dir, state: read.state };
 }
 
-function gateHowDoI(
-  report: GateHookReport,
+function checkHowDoI(
+  report: TurnCheckReport,
   payload: Payload,
   env: NodeJS.ProcessEnv,
-  locate: () => GateStateDir,
+  locate: () => TurnCheckStateDir,
   session: unknown,
   fail: Fail,
-  context: GateHookContext,
-): GateHookReport {
-  const off = gateSwitchedOff('how-do-i', env);
+  context: TurnCheckContext,
+): TurnCheckReport {
+  const off = turnCheckSwitchedOff('how-do-i', env);
   if (off) {
     fail('gate-disabled', `switched off by ${off}`);
     return report;
@@ -300,15 +309,15 @@ function howDoIReason(
   );
 }
 
-function gateAmIDone(
-  report: GateHookReport,
+function checkAmIDone(
+  report: TurnCheckReport,
   payload: Payload,
   env: NodeJS.ProcessEnv,
-  locate: () => GateStateDir,
+  locate: () => TurnCheckStateDir,
   session: unknown,
   fail: Fail,
-): GateHookReport {
-  const off = gateSwitchedOff('am-i-done', env);
+): TurnCheckReport {
+  const off = turnCheckSwitchedOff('am-i-done', env);
   if (off) {
     fail('gate-disabled', `switched off by ${off}`);
     return report;

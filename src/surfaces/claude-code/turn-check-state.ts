@@ -28,7 +28,7 @@ const MAX_STATE_BYTES = 64 * 1024;
 /** Sessions older than this are reaped by turn-reset. */
 const STATE_TTL_MS = 2 * 24 * 3600 * 1000;
 
-export type GateStateDir =
+export type TurnCheckStateDir =
   | { dir: StateDir; where: string; project?: StateDir }
   | { refused: 'store-unwritable' | 'state-dir-unowned'; why: string; project?: StateDir };
 
@@ -38,7 +38,11 @@ export type GateStateDir =
  * session id is global, so the user's own folder is a natural home. Never `<cwd>/.tally` made
  * by a hook, never through a symlink.
  */
-export function gateStateDir(env: NodeJS.ProcessEnv, payloadCwd: unknown, processCwd: string): GateStateDir {
+export function turnCheckStateDir(
+  env: NodeJS.ProcessEnv,
+  payloadCwd: unknown,
+  processCwd: string,
+): TurnCheckStateDir {
   const project = hookTallyDir(env, payloadCwd, processCwd);
   const base = 'tally' in project ? project.tally : userStateDir(env);
   const owned = 'tally' in project ? { project: project.tally } : {};

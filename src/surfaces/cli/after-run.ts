@@ -1,5 +1,7 @@
 import { createFailOpen } from '../../core/fail-open.js';
-import type { FailOpenReason } from '../../core/fail-open-reasons.js';
+// Registers the CLI's reasons.
+import './cli-fail-open-reasons.js';
+import type { CliFailOpenReason } from './cli-fail-open-reasons.js';
 
 /**
  * Something that failed after a run ended (a file the command was to write, a digest, a
@@ -9,7 +11,7 @@ export function afterRunWarning(
   failOpenLog: string,
   runId: string,
   warning: string,
-  why: FailOpenReason = 'output-unwritable',
+  why: CliFailOpenReason = 'output-unwritable',
 ): string {
   createFailOpen({ logPath: failOpenLog })('cli', why, runId);
   return warning;

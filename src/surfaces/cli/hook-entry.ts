@@ -6,6 +6,6 @@ export async function runHookEntry(argv: string[]): Promise<number> {
   const name = argv[2];
   if (name === 'digest-record') return (await import('./hook-digest-record-command.js')).default();
   const gates = await import('./hook-turn-check-command.js');
-  if (gates.isGateHook(name)) return gates.runGateCommand(name);
+  if (gates.isTurnCheckHook(name)) return gates.runTurnCheckCommand(name);
   return (await import('./hook-unknown-command.js')).default(name);
 }

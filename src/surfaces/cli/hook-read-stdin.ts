@@ -1,5 +1,5 @@
 /** Gate payloads carry a tool's input (a Write's whole content): generous, but bounded. */
-export const MAX_GATE_PAYLOAD_BYTES = 16 * 1024 * 1024;
+export const MAX_HOOK_PAYLOAD_BYTES = 16 * 1024 * 1024;
 /** Claude Code writes the payload and closes stdin at once; a host that does not is not waited on. */
 export const HOOK_STDIN_TIMEOUT_MS = 10_000;
 
@@ -11,7 +11,7 @@ export function readHookStdin(
   stdin: NodeJS.ReadStream = process.stdin,
   limits: { maxBytes?: number; timeoutMs?: number } = {},
 ): Promise<{ text: string; problem?: string }> {
-  const maxBytes = limits.maxBytes ?? MAX_GATE_PAYLOAD_BYTES;
+  const maxBytes = limits.maxBytes ?? MAX_HOOK_PAYLOAD_BYTES;
   const timeoutMs = limits.timeoutMs ?? HOOK_STDIN_TIMEOUT_MS;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
 import {
-  GATE_HOOKS,
-  type GateHookName,
-  runGateHook,
+  runTurnCheckHook,
+  TURN_CHECK_HOOKS,
+  type TurnCheckHookName,
 } from '../../surfaces/claude-code/run-turn-check-hook.js';
 import { EXIT } from './exit-codes.js';
 import { readHookStdin } from './hook-read-stdin.js';
+// Registers the reasons this hook records (gate-state-unreadable before the check loads).
+import '../claude-code/hook-fail-open-reasons.js';
 
-export function isGateHook(name: unknown): name is GateHookName {
-  return (GATE_HOOKS as readonly unknown[]).includes(name);
+export function isTurnCheckHook(name: unknown): name is TurnCheckHookName {
+  return (TURN_CHECK_HOOKS as readonly unknown[]).includes(name);
 }
 
 /**
@@ -17,11 +19,11 @@ export function isGateHook(name: unknown): name is GateHookName {
  * payload on stdin, prints the decision JSON (if any) on stdout, and always exits 0 — its own
  * faults become fail-open lines and a release.
  */
-export async function runGateCommand(name: GateHookName): Promise<number> {
+export async function runTurnCheckCommand(name: TurnCheckHookName): Promise<number> {
   const component = `hook-${name}`;
   try {
     const stdin = await readHookStdin();
-    const report = runGateHook(name, stdin.text, {
+    const report = runTurnCheckHook(name, stdin.text, {
       env: process.env,
       cwd: process.cwd(),
       ...(stdin.problem ? { stdinProblem: stdin.problem } : {}),
@@ -55,8 +57,8 @@ export async function runGateCommand(name: GateHookName): Promise<number> {
 }
 
 /** Commander's entry: the subcommand's own name says which gate hook runs. */
-export default async function hookGateCommand(...args: unknown[]): Promise<number> {
+export default async function hookTurnCheckCommand(...args: unknown[]): Promise<number> {
   const command = args.at(-1) as Command;
   const name = command.name();
-  return isGateHook(name) ? runGateCommand(name) : EXIT.ok;
+  return isTurnCheckHook(name) ? runTurnCheckCommand(name) : EXIT.ok;
 }

@@ -1,6 +1,8 @@
 import { createFailOpen } from '../../core/fail-open.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
 import { EXIT } from './exit-codes.js';
+// Registers hook-unknown.
+import '../claude-code/hook-fail-open-reasons.js';
 
 /**
  * `tally hook <name>` for a name this version does not know (a newer plugin, a typo): a hook

@@ -3,6 +3,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { errorMessage } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { userStateDir } from '../../packs/records/digests/hook-state.js';
+// Registers registry-unwritable.
+import './cli-fail-open-reasons.js';
 
 /**
  * The user-level list of ledgers this user's Tally has written to, one JSON line each

@@ -78,6 +78,11 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     )
     .option('--since <when>', 'a duration (7d, 12h) or a date', '7d')
     .option('--json', 'machine-readable output')
+    .option(
+      '--pack-module <path>',
+      "a pack module whose packs' stats contributors add their figures",
+      collect,
+    )
     .action(lazy(() => import('./stats-command.js'), setCode));
 
   const ledger = program

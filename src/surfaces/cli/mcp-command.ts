@@ -16,6 +16,8 @@ import { EXIT } from './exit-codes.js';
 import type { FishFlags } from './fish-options.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
+// Registers unhandled-rejection and roots-unavailable.
+import '../mcp/mcp-fail-open-reasons.js';
 
 interface McpFlags extends FishFlags {
   root: string;

@@ -1,15 +1,11 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import {
-  type ChatTurnStats,
-  countForStats,
-  parseSince,
-  statsFromCounts,
-} from '../../core/ledger/compute-stats.js';
+import { countForStats, parseSince, statsFromCounts } from '../../core/ledger/compute-stats.js';
 import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import { EXIT } from './exit-codes.js';
 import { eachLedger, knownLedgerPaths } from './known-ledgers.js';
 import { ledgerNamed, ledgerPathFor } from './open-ledger.js';
+import { statsContributorsFor } from './stats-contributors.js';
 
 function list(title: string, counts: Record<string, number>): string[] {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
@@ -21,32 +17,12 @@ function percent(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
 }
 
-/** The Coder's section: how its chat turns went. */
-function chatTurnLines(chat: ChatTurnStats): string[] {
-  const recoveries = Object.entries(chat.recoveries).sort((a, b) => b[1].turns - a[1].turns);
-  const days = Object.entries(chat.pathOutsideProjectPerDay).sort();
-  return [
-    `Coder chat turns: ${chat.turns} in ${chat.chats} chat(s)`,
-    recoveries.length === 0
-      ? '  Recoveries (turns that ended badly): none'
-      : '  Recoveries (turns that ended badly), by reason:',
-    ...recoveries.map(
-      ([reason, figure]) => `    ${reason.padEnd(20)} ${figure.turns} (${percent(figure.rate)} of turns)`,
-    ),
-    `  Silence nudge fired in:           ${percent(chat.nudgeRate)} of turns`,
-    `  Conversational guard fired in:    ${percent(chat.conversationalRate)} of turns`,
-    days.length === 0
-      ? '  PATH_OUTSIDE_PROJECT per day: none'
-      : `  PATH_OUTSIDE_PROJECT per day: ${days.map(([day, count]) => `${day} ${count}`).join(', ')}`,
-    `  fs_tree calls per chat: ${chat.treeCalls.perChat.toFixed(2)} (max ${chat.treeCalls.maxPerChat}; ${chat.treeCalls.total} in all, ${chat.treeCalls.cached} from the cache)`,
-  ];
-}
-
 export default async function statsCommand(
-  options: { since: string; json?: boolean },
+  options: { since: string; json?: boolean; packModule?: string[] },
   command: Command,
 ): Promise<number> {
   const since = parseSince(options.since);
+  const contributors = await statsContributorsFor(options.packModule ?? []);
   // The ledgers `tally runs` lists (issue 23, finding 6): --ledger/TALLY_LEDGER names one,
   // else this project's and every ledger of this user's.
   const paths = knownLedgerPaths(command);
@@ -60,11 +36,15 @@ export default async function statsCommand(
   const counts = await eachLedger(paths, async (ledger) => {
     // Each ledger's own fail-open log beside it, unless one log is set for all: read once.
     const log = sharedLog ?? join(ledgerStateDir(ledger.path), 'fail-open.jsonl');
-    const ledgerCounts = await countForStats(ledger, since, log, logsCounted.has(log));
+    const ledgerCounts = await countForStats(ledger, since, {
+      failOpenLog: log,
+      logCounted: logsCounted.has(log),
+      contributors,
+    });
     logsCounted.add(log);
     return ledgerCounts;
   });
-  const stats = statsFromCounts(counts, since);
+  const stats = statsFromCounts(counts, since, contributors);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
     return EXIT.ok;
@@ -95,7 +75,9 @@ export default async function statsCommand(
     );
   }
   lines.push(...list('Fail-opens by why', stats.failOpensByWhy));
-  if (stats.chatTurns) lines.push(...chatTurnLines(stats.chatTurns));
+  // Each contributor's section, where it counted something.
+  for (const contributor of contributors)
+    if (stats[contributor.name] !== undefined) lines.push(...contributor.lines(stats[contributor.name]));
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FailOpen } from '../../core/fail-open.js';
 import { type ProjectRoot, realLocation } from '../../packs/workspace/project-root.js';
+// Registers roots-unavailable.
+import './mcp-fail-open-reasons.js';
 
 /**
  * How long a tool call waits for the client's `roots/list` answer before it goes on without

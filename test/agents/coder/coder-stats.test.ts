@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chatTurnStats } from '../../../src/agents/coder/chat-turn-stats.js';
 import { runTurn } from '../../../src/agents/coder/run-turn.js';
 import { computeStats } from '../../../src/core/ledger/compute-stats.js';
 import { callTool, say, scriptedModel } from '../../../src/testing/scripted-model.js';
@@ -27,7 +28,7 @@ describe('tally stats for coder turns', () => {
       model: scriptedModel([callTool('fs_read', { path: 'missing.ts' }), say('It does not exist.')]),
     });
 
-    const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z');
+    const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z', { contributors: [chatTurnStats] });
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.chatTurns).toEqual({
       turns: 3,

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { chatTurnStats } from '../../../src/agents/coder/chat-turn-stats.js';
 import { computeStats } from '../../../src/core/ledger/compute-stats.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { POSTGRES_SCHEMA_VERSION } from '../../../src/core/ledger/postgres-schema.js';
@@ -293,7 +294,7 @@ describe.each(backends)('ledger on $name', (backend) => {
       });
       chat.append({ kind: 'guard', name: 'silence', outcome: 'nudge', data: {} });
       chat.append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
-      const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z');
+      const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z', { contributors: [chatTurnStats] });
       expect(stats.runs).toBe(4);
       expect(stats.endingReasons).toEqual({ finished: 3, open: 1 });
       expect(stats.statusByAgent.a).toMatchObject({ runs: 2, success: 1, failed: 1 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHAT_TURN_SQL } from '../../../src/agents/coder/chat-turn-stats.js';
 import { LIST_RUNS_SQL } from '../../../src/core/ledger/ledger.js';
 import { COUNT_SQL } from '../../../src/core/ledger/ledger-counts.js';
 import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
@@ -48,22 +49,21 @@ describe('query plans at scale', () => {
     expect(plan).toContain('SEARCH e USING PRIMARY KEY (run_id=? AND seq=?) LEFT-JOIN');
   });
 
-  it.each(Object.entries(COUNT_SQL))(
-    'stats query %s reads entries through an index, never whole',
-    (_, sql) => {
-      const plan = planOf(ledgerWithRuns(), sql);
-      expect(plan.filter((line) => line.startsWith('SCAN') && !MAY_SCAN.test(line))).toEqual([]);
-      const searches = plan.filter((line) => line.startsWith('SEARCH') && !/^SEARCH (r|runs)\b/.test(line));
-      expect(searches.length).toBeGreaterThan(0);
-      for (const line of searches)
-        expect(line).toMatch(/INDEX entries_(run_kind|kind_outcome_ts)|PRIMARY KEY/);
-    },
-  );
+  it.each([
+    ...Object.entries(COUNT_SQL),
+    ...Object.entries(CHAT_TURN_SQL).map(([name, sql]) => [name, sql.sqlite] as const),
+  ])('stats query %s reads entries through an index, never whole', (_, sql) => {
+    const plan = planOf(ledgerWithRuns(), sql);
+    expect(plan.filter((line) => line.startsWith('SCAN') && !MAY_SCAN.test(line))).toEqual([]);
+    const searches = plan.filter((line) => line.startsWith('SEARCH') && !/^SEARCH (r|runs)\b/.test(line));
+    expect(searches.length).toBeGreaterThan(0);
+    for (const line of searches) expect(line).toMatch(/INDEX entries_(run_kind|kind_outcome_ts)|PRIMARY KEY/);
+  });
 
   it.each(['chatTurns', 'pathOutsideProject', 'treeCalls'] as const)(
-    'chat query %s goes from each chat run to its own entries, never through all tool calls or guards',
+    "the Coder's chat query %s goes from each chat run to its own entries, never through all tool calls or guards",
     (name) => {
-      const plan = planOf(ledgerWithRuns(), COUNT_SQL[name]);
+      const plan = planOf(ledgerWithRuns(), CHAT_TURN_SQL[name].sqlite);
       const entries = plan.filter((line) => /^SEARCH (t|g|x|e)\b/.test(line));
       expect(entries.length).toBeGreaterThan(0);
       for (const line of entries) expect(line).toMatch(/\(run_id=\?/);

@@ -9,6 +9,8 @@ import type { DataRequest } from '../parse-data-request.js';
 import { createdTree } from './created-tree.js';
 import { deriveRecipe, recipeId, recipePlan, requestShape } from './recipe.js';
 import { RecipeStore, RecipeStoreError } from './recipe-store.js';
+// Registers recipe-unwritable.
+import '../fisherman-fail-open-reasons.js';
 
 /** What happened with recipes in one `prepareData` call. */
 export interface RecipeOutcome {

@@ -7,6 +7,8 @@ import {
   statIfAny,
   unusablePath,
 } from '../../../core/io/private-dir.js';
+// Registers the payload reasons every hook process records (each one finds its log here).
+import './digest-fail-open-reasons.js';
 
 export type HookTallyDir =
   | { tally: StateDir; root: string }

@@ -6,7 +6,7 @@ import { runDeterministicScout } from '../../src/agents/scout/deterministic-scou
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import { openRecordSource } from '../../src/packs/records/open-record-source.js';
 import { listStores } from '../../src/packs/records/stores.js';
-import { runGateHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
+import { runTurnCheckHook } from '../../src/surfaces/claude-code/run-turn-check-hook.js';
 import { tempDir } from '../helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -80,8 +80,8 @@ function setup(options: { plugin?: string | undefined; tally?: boolean } = {}): 
   };
 }
 
-const run = (s: Setup, name: Parameters<typeof runGateHook>[0], stdin: string) =>
-  runGateHook(name, stdin, { env: s.env, cwd: s.cwd });
+const run = (s: Setup, name: Parameters<typeof runTurnCheckHook>[0], stdin: string) =>
+  runTurnCheckHook(name, stdin, { env: s.env, cwd: s.cwd });
 
 const decision = (stdout: string | undefined) => (stdout ? JSON.parse(stdout) : undefined);
 
@@ -333,7 +333,7 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
       ['CLAUDE_PLUGIN_OPTION_GATE_HOW_DO_I', 'false'],
       ['CLAUDE_PLUGIN_OPTION_gate_how_do_i', 'false'],
     ] as const) {
-      const report = runGateHook('gate-how-do-i', s.fixture('pre-tool-use-write.json'), {
+      const report = runTurnCheckHook('gate-how-do-i', s.fixture('pre-tool-use-write.json'), {
         env: { ...s.env, [variable]: value },
         cwd: s.cwd,
       });
@@ -341,13 +341,13 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
       expect(report.notes[0]).toContain(`${variable}=${value}`);
     }
     s.transcript('transcript-writing-turn.jsonl');
-    const stop = runGateHook('gate-am-i-done', s.fixture('stop.json'), {
+    const stop = runTurnCheckHook('gate-am-i-done', s.fixture('stop.json'), {
       env: { ...s.env, CLAUDE_PLUGIN_OPTION_GATE_AM_I_DONE: 'false' },
       cwd: s.cwd,
     });
     expect(stop).toMatchObject({ failOpens: [{ why: 'gate-disabled' }] });
     // `true` is not off.
-    const on = runGateHook('gate-how-do-i', s.fixture('pre-tool-use-write.json'), {
+    const on = runTurnCheckHook('gate-how-do-i', s.fixture('pre-tool-use-write.json'), {
       env: { ...s.env, CLAUDE_PLUGIN_OPTION_GATE_HOW_DO_I: 'true' },
       cwd: s.cwd,
     });

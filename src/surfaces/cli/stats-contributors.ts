@@ -1,0 +1,39 @@
+import { chatTurnStats } from '../../agents/coder/chat-turn-stats.js';
+import { TallyError } from '../../core/errors.js';
+import { CORE_STATS_KEYS } from '../../core/ledger/compute-stats.js';
+import type { AnyStatsContributor } from '../../core/ledger/stats-contributor.js';
+
+/** The built-in agents' and packs' shares of `tally stats`: the Coder's chat turns. */
+export const BUILT_IN_STATS_CONTRIBUTORS: readonly AnyStatsContributor[] = [chatTurnStats];
+
+/**
+ * What `tally stats` asks for beyond core's counts: the built-in contributors, then those of the
+ * packs in `--pack-module` files. Two contributors of one name, or one named like a figure of
+ * core's, would overwrite each other's figures, so that is refused.
+ */
+export async function statsContributorsFor(modules: readonly string[]): Promise<AnyStatsContributor[]> {
+  const contributors = [...BUILT_IN_STATS_CONTRIBUTORS];
+  if (modules.length === 0) return contributors;
+  // Loaded only when asked: a pack module may bring the agent runtime with it.
+  const { asTallyError, loadPackModule } = await import('./pack-modules.js');
+  try {
+    for (const path of modules)
+      for (const pack of await loadPackModule(path)) contributors.push(...(pack.statsContributors ?? []));
+  } catch (error) {
+    throw asTallyError(error);
+  }
+  const names = contributors.map((contributor) => contributor.name);
+  const core = names.find((name) => CORE_STATS_KEYS.includes(name));
+  if (core !== undefined)
+    throw new TallyError(
+      'STATS_CONTRIBUTOR_TAKEN',
+      `A stats contributor is named "${core}", which is one of core's figures in tally stats --json: rename it after what it counts.`,
+    );
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined)
+    throw new TallyError(
+      'STATS_CONTRIBUTOR_TAKEN',
+      `Two stats contributors are named "${twice}": each one's figures go under its own name in tally stats --json, so rename one.`,
+    );
+  return contributors;
+}
