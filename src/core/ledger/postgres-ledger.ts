@@ -46,7 +46,7 @@ const POOL_SIZE = 4;
 
 /**
  * Finished runs whose entries stay in memory after their `end` (what a caller reads right after
- * `runAgent` returns, a scout's sub-run its parent checks). Older ones are read with `getRun`:
+ * `runAgent` returns, a sub-run its parent checks). Older ones are read with `getRun`:
  * a long-lived `tally mcp` holds at most this many finished runs, not every run it served.
  */
 export const FINISHED_RUNS_KEPT = 64;
