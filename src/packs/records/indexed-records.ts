@@ -18,7 +18,8 @@ import { recallMatchQuery, writeRecords } from './write-records.js';
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), names BLOB NOT NULL, numbers BLOB NOT NULL)',
-  `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL,
+  // `rid` is the rowid the FTS rows share; an INTEGER PRIMARY KEY, so no VACUUM renumbers it.
+  `CREATE TABLE IF NOT EXISTS records (rid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, store TEXT NOT NULL,
      id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, skipped TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
@@ -217,7 +218,7 @@ export class IndexedRecords implements RecordSource {
       const terms = [...new Set(tokenize(query.keyword))];
       if (terms.length === 0) return { params };
       // Weights: keywords 3, title 2, gloss 1 — the same as the scan's BM25.
-      sql = `SELECT ${columns} FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? AND ${where.join(' AND ')} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
+      sql = `SELECT ${columns} FROM fts JOIN records r ON r.rowid = fts.rowid WHERE fts MATCH ? AND ${where.join(' AND ')} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
       params.unshift(terms.map((term) => `"${term}"`).join(' OR '));
     } else {
       sql = `SELECT ${columns} FROM records r WHERE ${where.join(' AND ')} ORDER BY r.path`;
@@ -250,12 +251,12 @@ export class IndexedRecords implements RecordSource {
     const rows = (
       match === undefined
         ? this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL ORDER BY r.path',
           )
             .raw()
             .all()
         : this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
           )
             .raw()
             .all(match)
