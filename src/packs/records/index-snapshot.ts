@@ -67,11 +67,18 @@ export function unpackSnapshot(packed: PackedSnapshot): RecordDirEntry[] {
 }
 
 /**
+ * Which files a check `stat`s, besides every directory: all (`files`), none (`dirs`), or those
+ * `wanted` says could change the answer (a record path and its store) — the others keep their
+ * old numbers in the snapshot, so a later full check still sees their edits.
+ */
+export type FileCheck = 'files' | 'dirs' | { wanted: (path: string, store: string) => boolean };
+
+/**
  * Checks the snapshot against the disk: `relist` when a directory changed (a file added,
  * removed, renamed or saved atomically); else the files whose mtime or size changed (an edit
  * in place — directory mtimes cannot see it), or none. `dirs` skips the per-file `stat`s.
  */
-export function changesSince(packed: PackedSnapshot, check: 'files' | 'dirs'): 'relist' | ScannedFile[] {
+export function changesSince(packed: PackedSnapshot, check: FileCheck): 'relist' | ScannedFile[] {
   const names = packed.names.toString('utf8').split('\0');
   const numbers = numbersOf(packed);
   const changed: ScannedFile[] = [];
@@ -90,8 +97,10 @@ export function changesSince(packed: PackedSnapshot, check: 'files' | 'dirs'): '
       number += 2 * count;
       continue;
     }
+    const wanted = check === 'files' ? undefined : check.wanted;
     for (let index = 0; index < count; index++, name++, number += 2) {
       const file = names[name] as string;
+      if (wanted && !wanted(recordPathOf(dir, file), store)) continue;
       const absolute = absoluteOf(dir, file);
       const current = statSync(absolute, { throwIfNoEntry: false });
       if (!current || current.mtimeMs !== numbers[number] || current.size !== numbers[number + 1])

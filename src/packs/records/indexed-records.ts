@@ -2,9 +2,22 @@ import { rmSync, statSync } from 'node:fs';
 import { openSqlite } from '../../core/sqlite/open-sqlite.js';
 import type { SqliteDatabase, SqliteStatement } from '../../core/sqlite/sqlite-database.js';
 import { tokenize } from './bm25.js';
-import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
+import {
+  changesSince,
+  type FileCheck,
+  type PackedSnapshot,
+  packSnapshot,
+  unpackSnapshot,
+} from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
-import type { RecallCandidate, RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
+import {
+  FAILURE_STORE,
+  type RecallCandidate,
+  type RecordQuery,
+  type RecordRow,
+  type RecordSource,
+  type SkippedRecord,
+} from './record-query.js';
 import {
   ensureRecordsIndexDir,
   INDEX_VERSION,
@@ -33,6 +46,21 @@ const SCHEMA = [
 const SCHEMA_VERSION = Number(INDEX_VERSION);
 
 /**
+ * How much of the disk a call checks before it answers. Every check `stat`s every directory of
+ * the stores (an add, a removal, a rename or an atomic save changes its directory). Then:
+ * - `files` (the default): every record file too, so an in-place edit of any record is seen.
+ * - `failure-modes` (--recall): only the files --recall ranks — every file of the failure-mode
+ *   store and every record indexed as `kind: failure-mode`. Not seen until the next full check:
+ *   an in-place edit that turns a record of another store INTO a failure mode.
+ * - `{ paths }` (--cat): only the named records; --cat reads them from disk anyway, so its
+ *   answer is as fresh as with `files`.
+ * - `dirs`: no file (TALLY_RECORDS_INDEX_CHECK=dirs): blind to every in-place edit.
+ * A file a partial check skips keeps its old numbers in the snapshot, so the next full check
+ * still sees its edit.
+ */
+export type RecordsCheck = 'files' | 'dirs' | 'failure-modes' | { paths: string[] };
+
+/**
  * The on-disk index (SQLite + FTS5, BM25 ranking), in the user's cache folder, never in the
  * records folder. Every call checks it against the stores: a changed directory (a file added,
  * removed, renamed or saved atomically) re-lists files; a changed file mtime or size (an
@@ -43,15 +71,13 @@ export class IndexedRecords implements RecordSource {
   private constructor(private readonly database: SqliteDatabase) {}
 
   /**
-   * `check: 'files'` (default) also stats every record, catching in-place edits; `'dirs'`
-   * trusts directory mtimes alone (adds, removes, renames and atomic saves) — faster on very
-   * large corpora, blind to an editor that rewrites a file in place.
+   * `check`: which files are `stat`ed before the answer (see RecordsCheck); `files` by default.
    */
   static open(
     root: string,
     stores: StoreInfo[],
     where?: string | RecordsIndexLocation,
-    check: 'files' | 'dirs' = 'files',
+    check: RecordsCheck = 'files',
   ): IndexedRecords {
     const location =
       where === undefined ? recordsIndexPath(root) : typeof where === 'string' ? { path: where } : where;
@@ -75,7 +101,7 @@ export class IndexedRecords implements RecordSource {
     path: string,
     root: string,
     stores: StoreInfo[],
-    check: 'files' | 'dirs',
+    check: RecordsCheck,
   ): IndexedRecords {
     const database = openSqlite(path, { timeout: 10_000 });
     try {
@@ -105,7 +131,7 @@ export class IndexedRecords implements RecordSource {
     return statement;
   }
 
-  private refresh(root: string, stores: StoreInfo[], check: 'files' | 'dirs'): void {
+  private refresh(root: string, stores: StoreInfo[], check: RecordsCheck): void {
     const db = this.database;
     const signature = JSON.stringify({
       INDEX_VERSION,
@@ -116,7 +142,7 @@ export class IndexedRecords implements RecordSource {
     const packed = fresh
       ? (db.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as PackedSnapshot | undefined)
       : undefined;
-    const changes = packed ? changesSince(packed, check) : 'relist';
+    const changes = packed ? changesSince(packed, this.fileCheck(check)) : 'relist';
     if (changes !== 'relist' && changes.length === 0) return;
     const previous = packed ? unpackSnapshot(packed) : [];
     let dirs: RecordDirEntry[];
@@ -176,6 +202,28 @@ export class IndexedRecords implements RecordSource {
       );
       db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('signature', signature);
     }).immediate();
+  }
+
+  private fileCheck(check: RecordsCheck): FileCheck {
+    if (check === 'files' || check === 'dirs') return check;
+    if (check === 'failure-modes') {
+      // Failure modes outside their store, by the kind the index holds (records_kind index).
+      const elsewhere = new Set(
+        this.database
+          .prepare("SELECT path FROM records WHERE kind = 'failure-mode' AND store != ?")
+          .pluck()
+          .all(FAILURE_STORE) as string[],
+      );
+      return { wanted: (path, store) => store === FAILURE_STORE || elsewhere.has(path) };
+    }
+    const named = new Set(check.paths);
+    return { wanted: (path) => named.has(path) };
+  }
+
+  /** Which of `paths` a query can return: --cat's membership check without listing them all. */
+  pathsAmong(paths: string[]): Set<string> {
+    const lookup = this.statement('SELECT 1 FROM records WHERE path = ? AND skipped IS NULL').pluck();
+    return new Set(paths.filter((path) => lookup.get(path) !== undefined));
   }
 
   /** Path and gloss only, for the survey: no per-row JSON when nothing else is printed. */

@@ -15,7 +15,9 @@ export function writeRecords(
   // The FTS tables share the record's rowid: a drop is a rowid lookup, not a scan of an
   // UNINDEXED path column (two full scans per changed file at 50,000 records).
   const rowidOf = db.prepare('SELECT rowid FROM records WHERE path = ?').pluck();
-  const dropByRowid = ['fts', 'recall_fts'].map((table) => db.prepare(`DELETE FROM ${table} WHERE rowid = ?`));
+  const dropByRowid = ['fts', 'recall_fts'].map((table) =>
+    db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
+  );
   const dropByPath = ['records', 'links'].map((table) => db.prepare(`DELETE FROM ${table} WHERE path = ?`));
   const drop = (path: string) => {
     const rowid = rowidOf.get(path);
@@ -27,7 +29,9 @@ export function writeRecords(
     'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, row, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
-  const insertFts = db.prepare('INSERT INTO fts (rowid, path, keywords, title, gloss) VALUES (?, ?, ?, ?, ?)');
+  const insertFts = db.prepare(
+    'INSERT INTO fts (rowid, path, keywords, title, gloss) VALUES (?, ?, ?, ?, ?)',
+  );
   const insertRecall = db.prepare('INSERT INTO recall_fts (rowid, path, text) VALUES (?, ?, ?)');
   // An empty index (the first query) has nothing to drop: skip four lookups per record.
   const empty = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined;
