@@ -26,7 +26,7 @@ import {
 } from './records-index-path.js';
 import { readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
-import { recallMatchQuery, writeRecords } from './write-records.js';
+import { recallMatchQuery, recordsWriter } from './write-records.js';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
@@ -44,6 +44,8 @@ const SCHEMA = [
   "CREATE VIRTUAL TABLE IF NOT EXISTS recall_fts USING fts5(path UNINDEXED, text, tokenize = 'unicode61 remove_diacritics 2')",
 ];
 const SCHEMA_VERSION = Number(INDEX_VERSION);
+/** Records read and written per step of a build: what a build holds in memory at once. */
+const WRITE_CHUNK = 500;
 
 /**
  * How much of the disk a call checks before it answers. Every check `stat`s every directory of
@@ -172,29 +174,36 @@ export class IndexedRecords implements RecordSource {
       dirs = previous;
       changed = changes;
     }
-    const entries = new Map(changed.map((file) => [file.path, readRecord(file)]));
-    // Record the stats of what was read; a file gone or no longer regular since it was listed
-    // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
-    for (const dir of dirs) {
-      dir.files = dir.files.filter((file) => {
-        const path = recordPathOf(dir, file.name);
-        if (!entries.has(path)) return true;
-        const entry = entries.get(path);
-        if (!entry) return false;
-        file.mtimeMs = entry.mtimeMs;
-        file.size = entry.size;
-        return true;
-      });
-    }
     db.transaction(() => {
       // No snapshot, or one of another root or store set: nothing in the tables can be kept.
       if (!packed)
         for (const table of ['records', 'links', 'fts', 'recall_fts']) db.exec(`DELETE FROM ${table}`);
-      writeRecords(
-        db,
-        removed,
-        changed.map((file) => ({ path: file.path, entry: entries.get(file.path) })),
-      );
+      const writer = recordsWriter(db);
+      writer.remove(removed);
+      // Streamed: a chunk of records is read, written and let go, so a build holds one chunk's
+      // bodies in memory, not the corpus's (500,000 records); only each file's stats are kept.
+      const read = new Map<string, { mtimeMs: number; size: number } | undefined>();
+      for (let start = 0; start < changed.length; start += WRITE_CHUNK)
+        writer.write(
+          changed.slice(start, start + WRITE_CHUNK).map((file) => {
+            const entry = readRecord(file);
+            read.set(file.path, entry && { mtimeMs: entry.mtimeMs, size: entry.size });
+            return { path: file.path, entry };
+          }),
+        );
+      // Record the stats of what was read; a file gone or no longer regular since it was listed
+      // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
+      for (const dir of dirs) {
+        dir.files = dir.files.filter((file) => {
+          const path = recordPathOf(dir, file.name);
+          if (!read.has(path)) return true;
+          const stats = read.get(path);
+          if (!stats) return false;
+          file.mtimeMs = stats.mtimeMs;
+          file.size = stats.size;
+          return true;
+        });
+      }
       const snapshot = packSnapshot(dirs);
       db.prepare('INSERT OR REPLACE INTO snapshot (id, names, numbers) VALUES (0, ?, ?)').run(
         snapshot.names,
