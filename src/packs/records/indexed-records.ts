@@ -223,10 +223,9 @@ export class IndexedRecords implements RecordSource {
           .pluck()
           .all(FAILURE_STORE) as string[],
       );
-      return { wanted: (path, store) => store === FAILURE_STORE || elsewhere.has(path) };
+      return { stores: new Set([FAILURE_STORE]), paths: elsewhere };
     }
-    const named = new Set(check.paths);
-    return { wanted: (path) => named.has(path) };
+    return { stores: new Set(), paths: new Set(check.paths) };
   }
 
   /** Which of `paths` a query can return: --cat's membership check without listing them all. */
