@@ -90,10 +90,8 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             commit: (limitMs) => recorder.commit(limitMs),
             append: (entry) => {
               recorder.append(entry);
-              const event = eventOf({
-                ...entry,
-                data: recorder.redactor.redact(entry.data) as NewEntry['data'],
-              });
+              // The same kind with its data redacted: still that kind's data.
+              const event = eventOf({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry);
               if (event) listener(event);
             },
           };
