@@ -46,8 +46,7 @@ export function safeListener(listener: TurnEventListener | undefined): TurnEvent
 function eventOf(entry: NewEntry): TurnEvent | undefined {
   const data = entry.data;
   if (entry.kind === 'tool_call') {
-    const evidence = data.evidence as { via?: unknown } | undefined;
-    const error = data.error as { code?: unknown; message?: unknown } | undefined;
+    const { evidence, error } = entry.data;
     return {
       type: 'tool-call',
       tool: String(data.tool ?? entry.name ?? ''),

@@ -159,3 +159,6 @@ export function entryDataProblems(kind: string, data: unknown): string[] {
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`);
 }
+
+/** A `tool_call` entry's data: what `invokeTool` records. */
+export type ToolCallData = EntryData<'tool_call'>;
