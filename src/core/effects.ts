@@ -100,7 +100,9 @@ function fold(net: NetEffect, effect: Effect, step: EffectStep): void {
  * and the call's other effects still count.
  */
 export function effectsOf(evidence: { effects?: unknown[] } | undefined): Effect[] {
-  return (evidence?.effects ?? []).filter(
+  // An entry built in memory (not read from the store) may hold anything here.
+  if (!Array.isArray(evidence?.effects)) return [];
+  return evidence.effects.filter(
     (effect): effect is Effect =>
       effect !== null &&
       typeof effect === 'object' &&

@@ -1,4 +1,4 @@
-import { effectsOf } from '../effects.js';
+import type { Effect } from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
 import type { ToolCallData } from '../ledger/entry-schemas.js';
 import type { ToolDefinition } from '../tool.js';
@@ -110,8 +110,10 @@ export function unrecoveredFailures(
     const data = entry.data;
     const name = String(data.tool);
     if (entry.outcome === 'ok') {
-      for (const effect of effectsOf(data.evidence))
-        if (effect.recovers) recover(open, effect.recovers.tool, effect.recovers.intent);
+      // Any effect that names the call it recovers counts, whatever else it records.
+      const effects = data.evidence?.effects;
+      for (const effect of Array.isArray(effects) ? (effects as (Effect | null)[]) : [])
+        if (effect?.recovers) recover(open, effect.recovers.tool, effect.recovers.intent);
     }
     const tool = byName.get(name);
     const intent = tool ? intentOf(tool, data) : recordedIntent(name, data);
