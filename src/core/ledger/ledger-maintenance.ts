@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { ENTRY_KINDS } from './entry.js';
+import { entryDataProblems } from './entry-schemas.js';
 import { APPEND_ONLY_DELETE_TRIGGER, SCHEMA_VERSION } from './schema.js';
 
 export interface PurgeResult {
@@ -48,7 +49,7 @@ export function vacuumLedger(database: SqliteDatabase): void {
 }
 
 export interface LedgerProblem {
-  /** Which check found it: integrity, schema, runs, sequence, end, kind, json. */
+  /** Which check found it: integrity, schema, runs, sequence, end, kind, shape, json. */
   check: string;
   message: string;
 }
@@ -88,10 +89,19 @@ export function notJson(row: Row): LedgerProblem {
     : { check: 'json', message: `run ${row.id}: meta is not JSON` };
 }
 
+/** An entry whose data does not fit its kind's schema: readers see it as a malformed entry. */
+export function malformedEntry(row: Row, problems: string[]): LedgerProblem {
+  return {
+    check: 'shape',
+    message: `entry ${row.run_id}#${row.seq} (${row.kind}) does not fit its kind: ${problems.join('; ')}`,
+  };
+}
+
 /**
  * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
  * append-only triggers in place, every entry belongs to a run that has its start row, each run's
- * entries are numbered 1..n without gaps, at most one end per run, known kinds, JSON data.
+ * entries are numbered 1..n without gaps, at most one end per run, known kinds, JSON data, and
+ * data that fits its kind's schema (every entry is read: this is the one full scan `check` makes).
  */
 export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem[] {
   const problems: LedgerProblem[] = [];
@@ -127,6 +137,15 @@ export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem
     `SELECT kind, COUNT(*) AS n FROM entries WHERE kind NOT IN (${known}) GROUP BY kind LIMIT ${limit}`,
   ))
     problems.push(unknownKind(row));
+  let misfits = 0;
+  for (const row of database
+    .prepare(`SELECT run_id, seq, kind, data FROM entries WHERE kind IN (${known}) AND json_valid(data)`)
+    .iterate() as IterableIterator<Row & { kind: string; data: string }>) {
+    const found = entryDataProblems(row.kind, JSON.parse(row.data));
+    if (found.length > 0 && ++misfits <= limit) problems.push(malformedEntry(row, found));
+  }
+  if (misfits > limit)
+    problems.push({ check: 'shape', message: `${misfits - limit} more entries do not fit their kind` });
   for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
     problems.push(notJson(row));
   for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))

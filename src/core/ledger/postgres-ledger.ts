@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
-import { LedgerError, RunNotFoundError, TallyError } from '../errors.js';
+import { isTallyError, LedgerError, RunNotFoundError, TallyError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
 import {
@@ -389,7 +389,7 @@ export class PostgresLedger extends RecordingLedger {
     try {
       return await work(this.pool.query.bind(this.pool) as Pool['query']);
     } catch (error) {
-      if (error instanceof TallyError) throw error;
+      if (isTallyError(error)) throw error;
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
       throw new LedgerError(
         'LEDGER_UNAVAILABLE',
