@@ -25,6 +25,7 @@ declare module '../../core/errors.js' {
     PACK_UNKNOWN: true;
     QUERY_EMPTY: true;
     RECALL_EMPTY: true;
+    STATS_CONTRIBUTOR_TAKEN: true;
     TRANSPORT_UNKNOWN: true;
     USAGE: true;
   }
