@@ -97,6 +97,36 @@ export function malformedEntry(row: Row, problems: string[]): LedgerProblem {
   };
 }
 
+export type ShapeRow = Row & { run_id: string; seq: number | string; kind: string; data: string };
+
+/**
+ * The shape check both stores run over every entry: each known kind's data against its schema
+ * (data that is not JSON, or of an unknown kind, is another check's finding); the first `limit`
+ * misfits named, the rest counted.
+ */
+export function shapeCheck(limit: number): { see(row: ShapeRow): void; problems(): LedgerProblem[] } {
+  const named: LedgerProblem[] = [];
+  let misfits = 0;
+  return {
+    see(row) {
+      if (!(ENTRY_KINDS as readonly string[]).includes(row.kind)) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(row.data);
+      } catch {
+        return;
+      }
+      const found = entryDataProblems(row.kind, data);
+      if (found.length > 0 && ++misfits <= limit) named.push(malformedEntry(row, found));
+    },
+    problems() {
+      return misfits > limit
+        ? [...named, { check: 'shape', message: `${misfits - limit} more entries do not fit their kind` }]
+        : named;
+    },
+  };
+}
+
 /**
  * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
  * append-only triggers in place, every entry belongs to a run that has its start row, each run's
@@ -137,15 +167,12 @@ export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem
     `SELECT kind, COUNT(*) AS n FROM entries WHERE kind NOT IN (${known}) GROUP BY kind LIMIT ${limit}`,
   ))
     problems.push(unknownKind(row));
-  let misfits = 0;
+  const shapes = shapeCheck(limit);
   for (const row of database
     .prepare(`SELECT run_id, seq, kind, data FROM entries WHERE kind IN (${known}) AND json_valid(data)`)
-    .iterate() as IterableIterator<Row & { kind: string; data: string }>) {
-    const found = entryDataProblems(row.kind, JSON.parse(row.data));
-    if (found.length > 0 && ++misfits <= limit) problems.push(malformedEntry(row, found));
-  }
-  if (misfits > limit)
-    problems.push({ check: 'shape', message: `${misfits - limit} more entries do not fit their kind` });
+    .iterate() as IterableIterator<ShapeRow>)
+    shapes.see(row);
+  problems.push(...shapes.problems());
   for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
     problems.push(notJson(row));
   for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))

@@ -18,6 +18,8 @@ import {
   orphanedEntries,
   type PurgeResult,
   runOrderProblems,
+  type ShapeRow,
+  shapeCheck,
   unknownKind,
 } from './ledger-maintenance.js';
 import { trackOpenLedger } from './open-ledgers.js';
@@ -554,9 +556,26 @@ export class PostgresLedger extends RecordingLedger {
         )
       ).rows)
         problems.push(unknownKind(row));
+      problems.push(...(await this.shapeProblems(limit)));
       problems.push(...(await this.notJsonRows(limit)));
       return problems;
     });
+  }
+
+  /** Every entry's data against its kind's schema, a page at a time (keyset on run and seq). */
+  private async shapeProblems(limit: number): Promise<LedgerProblem[]> {
+    const shapes = shapeCheck(limit);
+    let after = { run: '', seq: 0 };
+    for (;;) {
+      const page = await this.pool.query<ShapeRow>(
+        `SELECT run_id, seq, kind, data FROM entries WHERE (run_id, seq) > ($1, $2) ORDER BY run_id, seq LIMIT 5000`,
+        [after.run, after.seq],
+      );
+      for (const row of page.rows) shapes.see(row);
+      const last = page.rows.at(-1);
+      if (!last || page.rows.length < 5000) return shapes.problems();
+      after = { run: last.run_id, seq: Number(last.seq) };
+    }
   }
 
   /**
