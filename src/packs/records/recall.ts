@@ -47,12 +47,17 @@ interface ParsedLog {
   malformedLineNumbers: number[];
 }
 
-// The last log parsed, by its exact content: a long-lived process (the MCP server) reads the
-// file on every call, so an edit is always seen, but parses it again only when it changed.
-let lastLog: { content: string; parsed: ParsedLog } | undefined;
+/**
+ * The last log parsed, by its exact content, held by a long-lived caller (the MCP server's
+ * records tools): it reads the file on every call, so an edit is always seen, but parses it
+ * again only when it changed.
+ */
+export interface FailureLogMemo {
+  last?: { content: string; parsed: ParsedLog };
+}
 
-function parseFailureLog(content: string): ParsedLog {
-  if (lastLog?.content === content) return lastLog.parsed;
+function parseFailureLog(content: string, memo: FailureLogMemo): ParsedLog {
+  if (memo.last?.content === content) return memo.last.parsed;
   const parsed: ParsedLog = { lines: [], malformedLineNumbers: [] };
   content.split('\n').forEach((line, index) => {
     if (!line.trim()) return;
@@ -75,19 +80,21 @@ function parseFailureLog(content: string): ParsedLog {
       summary: summary.replace(/\s+/g, ' ').trim(),
     });
   });
-  lastLog = { content, parsed };
+  memo.last = { content, parsed };
   return parsed;
 }
 
 /**
  * `--recall`: the failure log and failure-mode records, each ranked by terms matched, then hits,
  * the two sources interleaved. `candidates` (`source.recallCandidates(terms)`) may be narrowed
- * already to the records that can match.
+ * already to the records that can match; `memo` spares a caller that recalls again a re-parse
+ * of an unchanged log.
  */
 export function recall(
   root: string,
   candidates: RecallCandidate[],
   terms: string,
+  memo: FailureLogMemo = {},
 ): { hits: RecallHit[]; malformedLines: number; malformedLineNumbers: number[] } {
   const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
   const hits: RecallHit[] = [];
@@ -97,7 +104,7 @@ export function recall(
       hits.push({ source: 'record', where: candidate.path, text: candidate.gloss, score: value });
   }
   const log = readFailureLog(join(root, 'mistakes.jsonl'));
-  const parsed = log === undefined ? { lines: [], malformedLineNumbers: [] } : parseFailureLog(log);
+  const parsed = log === undefined ? { lines: [], malformedLineNumbers: [] } : parseFailureLog(log, memo);
   for (const line of parsed.lines) {
     const value = score(line.text, patterns);
     if (value > 0) hits.push({ source: 'failure-log', where: line.where, text: line.summary, score: value });

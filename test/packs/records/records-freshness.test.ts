@@ -6,7 +6,7 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexedRecords, type RecordsCheck } from '../../../src/packs/records/indexed-records.js';
-import { recall } from '../../../src/packs/records/recall.js';
+import { type FailureLogMemo, recall } from '../../../src/packs/records/recall.js';
 import { listStores } from '../../../src/packs/records/stores.js';
 import { tempDir } from '../../helpers.js';
 import { corpus, tally } from './records-fixture.js';
@@ -99,14 +99,16 @@ describe('records freshness checks', () => {
 
   it('recall in one long-lived process sees the failure log edited in place, same size', () => {
     const { root } = setup();
-    const first = recall(root, [], 'race-condition');
+    // The memo the MCP server's recall tool keeps between calls.
+    const memo: FailureLogMemo = {};
+    const first = recall(root, [], 'race-condition', memo);
     expect(first.hits.map((hit) => hit.where)).toEqual(['mistakes.jsonl:4']);
     const log = join(root, 'mistakes.jsonl');
     writeFileSync(log, readFileSync(log, 'utf8').replaceAll('race', 'zepo'));
-    expect(recall(root, [], 'race-condition').hits).toEqual([]);
-    expect(recall(root, [], 'zepo').hits.map((hit) => hit.where)).toEqual(['mistakes.jsonl:4']);
+    expect(recall(root, [], 'race-condition', memo).hits).toEqual([]);
+    expect(recall(root, [], 'zepo', memo).hits.map((hit) => hit.where)).toEqual(['mistakes.jsonl:4']);
     // The malformed line is still reported on every call, not only the first parse.
-    expect(recall(root, [], 'zepo').malformedLineNumbers).toEqual([3]);
+    expect(recall(root, [], 'zepo', memo).malformedLineNumbers).toEqual([3]);
   });
 
   it('the CLI: --recall and --cat see an in-place edit of what they answer from', async () => {

@@ -5,7 +5,7 @@ import { defineTool, type ToolDefinition } from '../../../core/tool.js';
 import { catRecords, normalizeRecordPath } from '../cat-records.js';
 import { extractCommands } from '../extract-commands.js';
 import { parseRecord } from '../parse-record.js';
-import { recall } from '../recall.js';
+import { type FailureLogMemo, recall } from '../recall.js';
 import type { RecordSource } from '../record-query.js';
 
 export interface RecordsToolContext {
@@ -90,6 +90,7 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
       };
     },
   });
+  const failureLog: FailureLogMemo = {};
   const recallTool = defineTool({
     name: 'records_recall',
     description:
@@ -98,7 +99,12 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `recall ${input.terms}`,
     execute: async (input) => {
-      const { hits } = recall(context.root, context.source.recallCandidates(input.terms), input.terms);
+      const { hits } = recall(
+        context.root,
+        context.source.recallCandidates(input.terms),
+        input.terms,
+        failureLog,
+      );
       return {
         result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
         // Recall shows hits; it reads no record (records_cat does).
