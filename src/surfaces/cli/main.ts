@@ -1,4 +1,7 @@
 import { Command, CommanderError } from 'commander';
+import type { AgentSurface } from '../agent-surface.js';
+import { BUILT_IN_AGENT_SURFACES } from '../agent-surfaces.js';
+import { addAgentSurfaceCommand, loadSurfaceModules, surfaceModulesIn } from './agent-surface-commands.js';
 import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
@@ -20,7 +23,11 @@ function lazy(
   };
 }
 
-export function buildProgram(setCode: (code: number) => void, errors: ReportErrorOptions = {}): Command {
+export function buildProgram(
+  setCode: (code: number) => void,
+  errors: ReportErrorOptions = {},
+  moduleSurfaces: readonly AgentSurface[] = [],
+): Command {
   const program = new Command('tally')
     .description('Run LLM agents whose reports tally with what they actually did.')
     .version(packageVersion(), '-v, --version', 'print the version (-V too)')
@@ -29,6 +36,11 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--quiet', 'no live progress while agents run')
     .option('--verbose', 'live progress with tool inputs, nudges, claims and whole model texts')
     .option('--events', 'every run event as one JSON line on stderr (works with --json)')
+    .option(
+      '--surface-module <path>',
+      'a JavaScript module exporting agent surfaces (defineAgentSurface): each becomes a command',
+      collect,
+    )
     .exitOverride();
   // Under --json a usage error is reported once, as JSON on stdout (see main), not as text.
   if (errors.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
@@ -218,17 +230,8 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./records-lint-command.js'), setCode));
 
-  program
-    .command('scout')
-    .description(
-      'Find the records that govern a goal (no model needed): recall, probes, one --cat batch, verified.',
-    )
-    .argument('<goal>', 'what you are about to do, e.g. "release a version of acme/shop"')
-    .option('--root <dir>', 'records root')
-    .option('--session <id>', 'session id for warm start and the digest (default $TALLY_SESSION_ID)')
-    .option('--model <spec>', 'a model chooses the probes and judges what governs (empty: no model)')
-    .option('--json', 'machine-readable output')
-    .action(lazy(() => import('./scout-command.js'), setCode));
+  // Agents declared with defineAgentSurface (agent-surfaces.ts): one command each.
+  for (const surface of BUILT_IN_AGENT_SURFACES) addAgentSurfaceCommand(program, surface, setCode);
 
   program
     .command('digest')
@@ -362,6 +365,9 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./demo-command.js'), setCode));
 
+  // After every built-in command, so a module's surface cannot take a built-in name.
+  for (const surface of moduleSurfaces) addAgentSurfaceCommand(program, surface, setCode);
+
   hintAfterUsageErrors(program);
   return program;
 }
@@ -369,9 +375,21 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const errors = errorOptionsFrom(argv);
-  const program = buildProgram((next) => {
-    code = next;
-  }, errors);
+  let program: Command;
+  try {
+    // Loaded only when named: without --surface-module nothing more is imported at start-up.
+    const paths = surfaceModulesIn(argv);
+    const surfaces = paths.length === 0 ? [] : await loadSurfaceModules(paths);
+    program = buildProgram(
+      (next) => {
+        code = next;
+      },
+      errors,
+      surfaces,
+    );
+  } catch (error) {
+    return reportError(error, errors);
+  }
   try {
     await program.parseAsync(
       splitVariadicValues(argv.map((word, at) => (at === 2 && word === '-V' ? '--version' : word))),
