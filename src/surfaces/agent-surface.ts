@@ -36,8 +36,13 @@ export interface AgentSurfaceOptions<Flags> {
   /** One line for `tally --help`. */
   readonly description: string;
   readonly cli: AgentSurfaceCli<Flags>;
-  /** The agent's shares of `tally stats` (see core/ledger/stats-contributor.ts). */
-  readonly statsContributors?: readonly AnyStatsContributor[];
+  /**
+   * The agent's shares of `tally stats` (see core/ledger/stats-contributor.ts), or a function that
+   * loads them: a built-in surface is imported at every start-up, its contributors only by stats.
+   */
+  readonly statsContributors?:
+    | readonly AnyStatsContributor[]
+    | (() => Promise<readonly AnyStatsContributor[]>);
 }
 
 export const AGENT_SURFACE_MARK: unique symbol = Symbol.for('tally-harness.agent-surface') as never;
@@ -84,4 +89,10 @@ export function isAgentSurface(value: unknown): value is AgentSurface {
     value !== null &&
     (value as Record<symbol, unknown>)[AGENT_SURFACE_MARK] === true
   );
+}
+
+/** A surface's stats contributors, loaded if it declared them as a function. */
+export async function statsContributorsOf(surface: AgentSurface): Promise<readonly AnyStatsContributor[]> {
+  const declared = surface.statsContributors ?? [];
+  return typeof declared === 'function' ? await declared() : declared;
 }

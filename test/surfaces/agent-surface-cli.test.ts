@@ -137,7 +137,7 @@ describe('defineAgentSurface', () => {
   });
 
   it('scout is a built-in surface, and --surface-module is read from the raw arguments up to --', () => {
-    expect(BUILT_IN_AGENT_SURFACES.map((surface) => surface.name)).toEqual(['scout']);
+    expect(BUILT_IN_AGENT_SURFACES.map((surface) => surface.name)).toEqual(['scout', 'code']);
     expect(
       surfaceModulesIn([
         'node',

@@ -322,29 +322,6 @@ export function buildProgram(
     .action(lazy(() => import('./agent-command.js'), setCode));
 
   program
-    .command('code')
-    .description(
-      'One chat turn of the Coder in --root (no task: an interactive chat; Ctrl-D ends). Prints the reply, the files this turn changed, and any false statements.',
-    )
-    .argument('[task...]', 'what to do, e.g. "add a health check to src/server.ts"')
-    .option('--root <dir>', 'the project root every path resolves against', '.')
-    .option('--chat <id>', 'continue this chat (the id a previous turn printed)')
-    .option(
-      '--model <spec>',
-      'model, e.g. openai:gpt-4.1-mini (default $TALLY_MODEL); may change between turns',
-    )
-    .option('--json', 'machine-readable output')
-    .option('--replay <cassette>', 'replay a recorded model transcript through the real loop (no key)')
-    .option('--var <name=value>', "--replay: fill the cassette's {{NAME}} placeholders", collect)
-    .option('--ui', 'serve a chat page on 127.0.0.1 instead of the terminal chat')
-    .option('--port <n>', '--ui: port (0 picks a free one)', parsePort, '0')
-    .option(
-      '--records-root <dir>',
-      'records root: where decision records go, and what the scout tool searches (default: --root when it has references/)',
-    )
-    .action(lazy(() => import('./code-command.js'), setCode));
-
-  program
     .command('demo-app')
     .description('Start the demo target app (login demo@tally.test / demo-password).')
     .option('--port <n>', 'port (0 picks a free one)', parsePort, '0')

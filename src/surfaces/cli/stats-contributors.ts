@@ -1,17 +1,15 @@
-import { chatTurnStats } from '../../agents/coder/chat-turn-stats.js';
 import { TallyError } from '../../core/errors.js';
 import { CORE_STATS_KEYS } from '../../core/ledger/compute-stats.js';
 import type { AnyStatsContributor } from '../../core/ledger/stats-contributor.js';
+import { statsContributorsOf } from '../agent-surface.js';
 import { BUILT_IN_AGENT_SURFACES } from '../agent-surfaces.js';
 
-/**
- * The built-in agents' and packs' shares of `tally stats`: the Coder's chat turns (its command is
- * not an agent surface yet), then those the built-in agent surfaces declare.
- */
-export const BUILT_IN_STATS_CONTRIBUTORS: readonly AnyStatsContributor[] = [
-  chatTurnStats,
-  ...BUILT_IN_AGENT_SURFACES.flatMap((surface) => surface.statsContributors ?? []),
-];
+/** The built-in agents' shares of `tally stats`, as their surfaces declare them (the Coder's chat turns). */
+export async function builtInStatsContributors(): Promise<AnyStatsContributor[]> {
+  const contributors: AnyStatsContributor[] = [];
+  for (const surface of BUILT_IN_AGENT_SURFACES) contributors.push(...(await statsContributorsOf(surface)));
+  return contributors;
+}
 
 /**
  * What `tally stats` asks for beyond core's counts: the built-in contributors, then those of the
@@ -23,11 +21,11 @@ export async function statsContributorsFor(
   modules: readonly string[],
   surfaceModules: readonly string[] = [],
 ): Promise<AnyStatsContributor[]> {
-  const contributors = [...BUILT_IN_STATS_CONTRIBUTORS];
+  const contributors = await builtInStatsContributors();
   if (surfaceModules.length > 0) {
     const { loadSurfaceModules } = await import('./agent-surface-commands.js');
     for (const surface of await loadSurfaceModules(surfaceModules))
-      contributors.push(...(surface.statsContributors ?? []));
+      contributors.push(...(await statsContributorsOf(surface)));
   }
   if (modules.length === 0) return checkedNames(contributors);
   // Loaded only when asked: a pack module may bring the agent runtime with it.
