@@ -1,6 +1,7 @@
 // Agent surfaces: an agent declared with defineAgentSurface becomes a `tally` command — the
 // built-in scout that way, and a user's agent from --surface-module without an edit to main.ts.
 // The built CLI in a child process, real SQLite files, a scripted model (no key).
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/core/sqlite/open-sqlite.js';
@@ -134,6 +135,12 @@ describe('defineAgentSurface', () => {
     // Recognised by the Symbol.for mark, as a copy compiled against another tally-harness would be.
     expect(isAgentSurface({ ...surface })).toBe(true);
     expect(isAgentSurface({ name: 'shop', cli })).toBe(false);
+  });
+
+  it("the fish fast-path bundle keeps the built-in surfaces' command modules out (they load from dist/ when run)", () => {
+    const bundle = readFileSync(join(repo, 'dist', 'fast', 'cli', 'fish.cjs'), 'utf8');
+    expect(bundle).toContain('import("../../surfaces/cli/scout-command.js")');
+    expect(bundle).not.toMatch(/function (scoutCommand|codeCommand)\b/);
   });
 
   it('scout is a built-in surface, and --surface-module is read from the raw arguments up to --', () => {
