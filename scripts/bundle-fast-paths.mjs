@@ -50,13 +50,13 @@ await build({
     {
       name: 'fish-only',
       setup(builder) {
-        // main.js imports command modules lazily, and so do the agent surfaces it lists
-        // (scout-surface.js, code-surface.js): those stay ES modules in dist/, not in this file.
+        // main.js imports command modules lazily, and so do the built-in agent surfaces it lists
+        // (agent-surface-commands.js: scout, code): those stay ES modules in dist/, not in this file.
         builder.onResolve({ filter: /^\.\/[a-z-]+-command\.js$/ }, (args) =>
           args.path === './fish-command.js' ||
           !(
             args.importer.endsWith(join('surfaces', 'cli', 'main.js')) ||
-            args.importer.endsWith('-surface.js')
+            args.importer.endsWith('agent-surface-commands.js')
           )
             ? undefined
             : { path: `../../surfaces/cli/${args.path.slice(2)}`, external: true },

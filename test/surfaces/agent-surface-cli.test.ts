@@ -11,8 +11,8 @@ import {
   defineAgentSurface,
   isAgentSurface,
 } from '../../src/surfaces/agent-surface.js';
-import { BUILT_IN_AGENT_SURFACES } from '../../src/surfaces/agent-surfaces.js';
-import { surfaceModulesIn } from '../../src/surfaces/cli/agent-surface-commands.js';
+import { BUILT_IN_AGENT_SURFACES, surfaceModulesIn } from '../../src/surfaces/cli/agent-surface-commands.js';
+
 import { runTally, tempDir } from '../helpers.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');

@@ -1,7 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import type { AgentSurface } from '../agent-surface.js';
-import { BUILT_IN_AGENT_SURFACES } from '../agent-surfaces.js';
-import { addAgentSurfaceCommand, loadSurfaceModules, surfaceModulesIn } from './agent-surface-commands.js';
+import {
+  addAgentSurfaceCommand,
+  BUILT_IN_AGENT_SURFACES,
+  loadSurfaceModules,
+  surfaceModulesIn,
+} from './agent-surface-commands.js';
 import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
@@ -230,7 +234,7 @@ export function buildProgram(
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./records-lint-command.js'), setCode));
 
-  // Agents declared with defineAgentSurface (agent-surfaces.ts): one command each.
+  // Agents declared with defineAgentSurface (agent-surface-commands.ts): one command each.
   for (const surface of BUILT_IN_AGENT_SURFACES) addAgentSurfaceCommand(program, surface, setCode);
 
   program

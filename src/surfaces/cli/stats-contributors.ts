@@ -2,7 +2,7 @@ import { TallyError } from '../../core/errors.js';
 import { CORE_STATS_KEYS } from '../../core/ledger/compute-stats.js';
 import type { AnyStatsContributor } from '../../core/ledger/stats-contributor.js';
 import { statsContributorsOf } from '../agent-surface.js';
-import { BUILT_IN_AGENT_SURFACES } from '../agent-surfaces.js';
+import { BUILT_IN_AGENT_SURFACES } from './agent-surface-commands.js';
 
 /** The built-in agents' shares of `tally stats`, as their surfaces declare them (the Coder's chat turns). */
 export async function builtInStatsContributors(): Promise<AnyStatsContributor[]> {
