@@ -63,12 +63,15 @@ export {
 } from './core/effects.js';
 export {
   AgentConfigError,
+  isTallyError,
   LedgerError,
   ModelNotConfiguredError,
   ModelSpecError,
   PromptLintError,
   RunNotFoundError,
   TallyError,
+  type TallyErrorCode,
+  type TallyErrorCodes,
   ToolRejectedError,
 } from './core/errors.js';
 export { createFailOpen, type FailOpen, failOpenLine } from './core/fail-open.js';
@@ -86,7 +89,17 @@ export {
   toolResultForModel,
 } from './core/invoke-tool.js';
 export { computeStats, type LedgerStats, parseSince } from './core/ledger/compute-stats.js';
-export type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './core/ledger/entry.js';
+export type {
+  EntryKind,
+  LedgerEntry,
+  MalformedEntry,
+  NewEntry,
+  RunInfo,
+  RunListing,
+  RunRecord,
+  TypedEntry,
+} from './core/ledger/entry.js';
+export type { EntryData } from './core/ledger/entry-schemas.js';
 export { type Awaitable, Ledger, openLedger, type RunRecorder, SqliteLedger } from './core/ledger/ledger.js';
 export { resolveLedgerPath } from './core/ledger/resolve-ledger-path.js';
 export { parseModelSpec, resolveModel, selectModelSpec } from './core/models/resolve-model.js';

@@ -95,6 +95,23 @@ function fold(net: NetEffect, effect: Effect, step: EffectStep): void {
 }
 
 /**
+ * The well-formed effects a call's evidence lists: an object with a string key and a known kind.
+ * The ledger keeps effects as they were written; one that is not well formed is skipped here,
+ * and the call's other effects still count.
+ */
+export function effectsOf(evidence: { effects?: unknown[] } | undefined): Effect[] {
+  // An entry built in memory (not read from the store) may hold anything here.
+  if (!Array.isArray(evidence?.effects)) return [];
+  return evidence.effects.filter(
+    (effect): effect is Effect =>
+      effect !== null &&
+      typeof effect === 'object' &&
+      typeof (effect as Effect).key === 'string' &&
+      EFFECT_KINDS.includes((effect as Effect).kind),
+  );
+}
+
+/**
  * Folds a run's effects, in ledger order, into one final state per resource. Computed from
  * the ledger alone (successful `tool_call` entries and their `evidence.effects`), so anyone
  * can recompute it.
@@ -103,12 +120,10 @@ export function netEffects(entries: readonly LedgerEntry[]): NetEffects {
   const nets: NetEffects = new Map();
   for (const entry of entries) {
     if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') continue;
-    const evidence = entry.data.evidence as { effects?: Effect[]; via?: string } | undefined;
-    const effects = evidence?.effects;
-    if (!Array.isArray(effects)) continue;
-    const via = String(evidence?.via ?? `${String(entry.data.tool)} ${String(entry.data.target ?? '')}`);
-    for (const effect of effects) {
-      if (!effect || typeof effect.key !== 'string' || !EFFECT_KINDS.includes(effect.kind)) continue;
+    const evidence = entry.data.evidence;
+    if (!Array.isArray(evidence?.effects)) continue;
+    const via = evidence.via ?? `${String(entry.data.tool)} ${entry.data.target ?? ''}`;
+    for (const effect of effectsOf(evidence)) {
       const id = resourceId(effect.space, effect.key);
       let net = nets.get(id);
       if (!net) {

@@ -1,13 +1,68 @@
 /**
+ * Every error code Tally throws, as keys (the values are unused). Core lists its own here; a
+ * pack, agent or surface adds its codes where it lives, by declaration merging, so core names
+ * none of them:
+ *
+ *     declare module '../../core/errors.js' {
+ *       interface TallyErrorCodes { RECIPE_INVALID: true }
+ *     }
+ */
+export interface TallyErrorCodes {
+  ABORTED: true;
+  AGENT_CONFIG_INVALID: true;
+  CONTRACT_FIXED: true;
+  FINISH_NOT_ALONE: true;
+  FINISH_REJECTED: true;
+  GATE_DENIED: true;
+  INVALID_INPUT: true;
+  LEDGER_BUSY: true;
+  LEDGER_UNAVAILABLE: true;
+  LEDGER_WRITE_FAILED: true;
+  MODEL_NOT_CONFIGURED: true;
+  MODEL_SPEC_INVALID: true;
+  NOT_A_DIRECTORY: true;
+  PLAN_REQUIRED: true;
+  PROMPT_NAMES_UNKNOWN_TOOL: true;
+  RUN_ABORTED: true;
+  RUN_ENDED: true;
+  RUN_NOT_FOUND: true;
+  RUN_NOT_IN_PROCESS: true;
+  TIMEOUT: true;
+}
+
+/** A code a `TallyError` may carry: a typo fails the type check. */
+export type TallyErrorCode = keyof TallyErrorCodes;
+
+// Registered, not a fresh symbol: two copies of Tally in one process (a library and a plugin
+// each bundling it) mark their errors alike, where `instanceof` sees two unrelated classes.
+const TALLY_ERROR = Symbol.for('tally.error');
+
+/** True for an error thrown by any copy of Tally: use this, not `instanceof TallyError`. */
+export function isTallyError(value: unknown): value is TallyError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [TALLY_ERROR]?: unknown })[TALLY_ERROR] === true &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
+/**
  * One error hierarchy for all of Tally. Every error has a stable `code`, structured
- * fields, and a message that ends with what to do next.
+ * fields, and a message that ends with what to do next; `cause` keeps the error underneath.
  */
 export class TallyError extends Error {
-  readonly code: string;
+  readonly code: TallyErrorCode;
   readonly details: Record<string, unknown>;
+  readonly [TALLY_ERROR] = true;
 
-  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+  constructor(
+    code: TallyErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.code = code;
     this.details = details;
@@ -82,7 +137,7 @@ export class RunNotFoundError extends TallyError {
 }
 
 export function errorCode(error: unknown): string {
-  if (error instanceof TallyError) return error.code;
+  if (isTallyError(error)) return error.code;
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
     return error.code;
   return 'TOOL_THREW';

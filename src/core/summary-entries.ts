@@ -11,7 +11,7 @@ export function keepForSummary(entry: LedgerEntry): LedgerEntry | undefined {
   if (entry.kind === 'claim' || entry.kind === 'contract' || entry.kind === 'intent' || entry.kind === 'end')
     return entry;
   if (entry.kind !== 'tool_call') return undefined;
-  const evidence = entry.data.evidence as { effects?: unknown; via?: unknown } | undefined;
+  const evidence = entry.data.evidence;
   const effects = entry.outcome === 'ok' && Array.isArray(evidence?.effects) ? evidence.effects : undefined;
   const intents = Array.isArray(entry.data.intents) ? entry.data.intents : undefined;
   if (!effects && !intents) return undefined;

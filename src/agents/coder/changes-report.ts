@@ -1,4 +1,4 @@
-import { EFFECT_KINDS, type Effect, type NetEffects } from '../../core/effects.js';
+import { type Effect, effectsOf, type NetEffects } from '../../core/effects.js';
 import type { LedgerEntry } from '../../core/ledger/entry.js';
 import type { FileChange } from './chat-record.js';
 
@@ -68,12 +68,11 @@ export function fileHistories(entries: readonly LedgerEntry[]): Map<string, Path
   const paths = new Map<string, PathHistory>();
   for (const entry of entries) {
     if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') continue;
-    const evidence = entry.data.evidence as { effects?: Effect[]; via?: string } | undefined;
+    const evidence = entry.data.evidence;
     if (!Array.isArray(evidence?.effects)) continue;
-    const via = String(evidence.via ?? `${String(entry.data.tool)} ${String(entry.data.target ?? '')}`);
-    for (const effect of evidence.effects) {
-      if (effect?.space !== 'file' || typeof effect.key !== 'string') continue;
-      if (!EFFECT_KINDS.includes(effect.kind)) continue;
+    const via = evidence.via ?? `${String(entry.data.tool)} ${entry.data.target ?? ''}`;
+    for (const effect of effectsOf(evidence)) {
+      if (effect.space !== 'file') continue;
       let path = paths.get(effect.key);
       if (!path) {
         const first = beforeOf(effect);

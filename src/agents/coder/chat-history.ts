@@ -12,8 +12,7 @@ export function toolCallsOf(entries: readonly LedgerEntry[]): ChatToolCall[] {
   return entries
     .filter((entry) => entry.kind === 'tool_call')
     .map((entry) => {
-      const evidence = entry.data.evidence as { via?: unknown } | undefined;
-      const error = entry.data.error as { code?: unknown; message?: unknown } | undefined;
+      const { evidence, error } = entry.data;
       return {
         tool: String(entry.data.tool ?? entry.name ?? ''),
         target: String(entry.data.target ?? ''),

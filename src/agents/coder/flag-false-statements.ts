@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { TallyError } from '../../core/errors.js';
+import { isTallyError } from '../../core/errors.js';
 import { PathOutsideProjectError } from '../../packs/workspace/path-outside-project-error.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
 import type { PathHistory } from './changes-report.js';
@@ -115,7 +115,7 @@ export async function canonicalOf(
   try {
     canonical = (await facts.root.resolve(spelling)).relative;
   } catch (error) {
-    if (!(error instanceof TallyError)) throw error;
+    if (!isTallyError(error)) throw error;
     return {
       outside: `not a file in the project (${error instanceof PathOutsideProjectError ? error.reason : error.code})`,
     };

@@ -46,8 +46,7 @@ export function safeListener(listener: TurnEventListener | undefined): TurnEvent
 function eventOf(entry: NewEntry): TurnEvent | undefined {
   const data = entry.data;
   if (entry.kind === 'tool_call') {
-    const evidence = data.evidence as { via?: unknown } | undefined;
-    const error = data.error as { code?: unknown; message?: unknown } | undefined;
+    const { evidence, error } = entry.data;
     return {
       type: 'tool-call',
       tool: String(data.tool ?? entry.name ?? ''),
@@ -90,10 +89,8 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             commit: (limitMs) => recorder.commit(limitMs),
             append: (entry) => {
               recorder.append(entry);
-              const event = eventOf({
-                ...entry,
-                data: recorder.redactor.redact(entry.data) as NewEntry['data'],
-              });
+              // The same kind with its data redacted: still that kind's data.
+              const event = eventOf({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry);
               if (event) listener(event);
             },
           };

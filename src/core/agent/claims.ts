@@ -1,6 +1,14 @@
 import type { CanonicalKeys, ClaimResolver } from '../claim-resolver.js';
-import { changingStep, type EffectKind, type NetEffect, type NetEffects, netEffects } from '../effects.js';
+import {
+  changingStep,
+  type EffectKind,
+  effectsOf,
+  type NetEffect,
+  type NetEffects,
+  netEffects,
+} from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
+import type { ToolCallData } from '../ledger/entry-schemas.js';
 import type { Evidence } from '../tool.js';
 import { sameType } from '../type-words.js';
 import type { VerifiedItem } from './ending.js';
@@ -56,6 +64,12 @@ export interface EvidenceView {
 /** Maps each claim to ledger evidence from this run. Must not trust anything the model wrote. */
 export type ClaimVerifier = (claims: Claim[], view: EvidenceView) => ClaimVerdict[] | Promise<ClaimVerdict[]>;
 
+function evidenceOf(evidence: ToolCallData['evidence']): Evidence {
+  if (!evidence) return {};
+  const { effects, ...rest } = evidence;
+  return effects ? { ...rest, effects: effectsOf(evidence) } : rest;
+}
+
 export function evidenceView(
   runId: string,
   entries: LedgerEntry[],
@@ -72,7 +86,8 @@ export function evidenceView(
       target: String(data.target),
       input: data.input,
       result: data.result,
-      evidence: (data.evidence as Evidence | undefined) ?? {},
+      // Only well-formed effects: a claim is matched against what the system observed.
+      evidence: evidenceOf(data.evidence),
       readOnly: readOnlyTools.has(tool),
     });
   }

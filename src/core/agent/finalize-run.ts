@@ -3,7 +3,7 @@ import { netEffects } from '../effects.js';
 import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
-import type { LedgerEntry } from '../ledger/entry.js';
+import type { LedgerEntry, NewEntry } from '../ledger/entry.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
@@ -70,7 +70,8 @@ function countingRecorder(
             type: 'entry',
             runId: recorder.runId,
             agent,
-            entry: { ...entry, data: recorder.redactor.redact(entry.data) },
+            // The same kind with its data redacted: still that kind's data.
+            entry: { ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry,
             time: Date.now(),
           });
       },

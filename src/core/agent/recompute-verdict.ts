@@ -355,7 +355,7 @@ const worseOf = (a: RunStatus, b: RunStatus | undefined): RunStatus =>
   b !== undefined && RANK[b] > RANK[a] ? b : a;
 
 function verdictTarget(entry: LedgerEntry): unknown {
-  const claim = entry.data.claim as { target?: unknown; type?: unknown } | undefined;
+  const claim = entry.kind === 'claim' ? entry.data.claim : undefined;
   return `${claim?.type ? `${String(claim.type)} ` : ''}${String(claim?.target ?? '?')}`;
 }
 

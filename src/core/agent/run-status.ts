@@ -1,5 +1,6 @@
 import type { Effect } from '../effects.js';
 import type { LedgerEntry } from '../ledger/entry.js';
+import type { ToolCallData } from '../ledger/entry-schemas.js';
 import type { ToolDefinition } from '../tool.js';
 import { PLAN_TOOL } from './contract.js';
 import type { ReportedFailure } from './ending.js';
@@ -18,10 +19,10 @@ export interface UnrecoveredFailure {
 }
 
 /** The server's or tool's own words for a failure, when the result carries them. */
-function failureWords(data: Record<string, unknown>): string {
-  const error = data.error as { code?: string; message?: string } | undefined;
+function failureWords(data: ToolCallData): string {
+  const { error, evidence } = data;
+  // The result is the tool's own: its shape is not the ledger's.
   const result = data.result as { status?: unknown; message?: unknown } | undefined;
-  const evidence = data.evidence as { via?: unknown } | undefined;
   if (typeof evidence?.via === 'string') {
     const message = typeof result?.message === 'string' ? `: ${result.message}` : '';
     return `${evidence.via}${message}`;
@@ -38,12 +39,9 @@ const UNREAD_INPUT = new Set(['INVALID_INPUT']);
  * with the same intent. Undefined for calls that change nothing (read-only tools). `invokeTool`
  * records it on each `tool_call` entry (`intentKey`), so the rule can be re-run from the ledger.
  */
-export function intentOf(
-  tool: ToolDefinition | undefined,
-  data: Record<string, unknown>,
-): string | undefined {
+export function intentOf(tool: ToolDefinition | undefined, data: ToolCallData): string | undefined {
   if (!tool) return undefined;
-  const code = (data.error as { code?: unknown } | undefined)?.code;
+  const code = data.error?.code;
   // Any later success of the tool recovers a call whose input could not be read.
   if (typeof code === 'string' && UNREAD_INPUT.has(code)) return tool.annotations.readOnly ? undefined : '';
   if (tool.intent) {
@@ -78,7 +76,7 @@ function recover(open: Map<string, UnrecoveredFailure>, tool: string, intent: st
 const HARNESS_TOOLS = new Set([FINISH_TOOL, STOP_TOOL, PLAN_TOOL]);
 
 /** The intent `invokeTool` recorded, for a tool the caller does not have (a re-check from the ledger). */
-function recordedIntent(name: string, data: Record<string, unknown>): string | undefined {
+function recordedIntent(name: string, data: ToolCallData): string | undefined {
   if (HARNESS_TOOLS.has(name)) return undefined;
   return typeof data.intentKey === 'string' ? data.intentKey : undefined;
 }
@@ -112,8 +110,9 @@ export function unrecoveredFailures(
     const data = entry.data;
     const name = String(data.tool);
     if (entry.outcome === 'ok') {
-      const effects = (data.evidence as { effects?: Effect[] } | undefined)?.effects ?? [];
-      for (const effect of Array.isArray(effects) ? effects : [])
+      // Any effect that names the call it recovers counts, whatever else it records.
+      const effects = data.evidence?.effects;
+      for (const effect of Array.isArray(effects) ? (effects as (Effect | null)[]) : [])
         if (effect?.recovers) recover(open, effect.recovers.tool, effect.recovers.intent);
     }
     const tool = byName.get(name);
@@ -122,8 +121,7 @@ export function unrecoveredFailures(
     const identity = `${name}\u0000${intent}`;
     if (entry.outcome === 'ok') recover(open, name, intent);
     else if (entry.outcome === 'error' || entry.outcome === 'rejected') {
-      const suggestion = (data.error as { details?: { suggestion?: unknown } } | undefined)?.details
-        ?.suggestion;
+      const suggestion = data.error?.details?.suggestion;
       open.set(identity, {
         seq: entry.seq,
         tool: name,

@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../ledger/entry.js';
+import type { LedgerEntry, TypedEntry } from '../ledger/entry.js';
 import { type EndingReason, explainEnding, type RunCounts } from './ending.js';
 
 function countRun(entries: LedgerEntry[]): RunCounts {
@@ -15,11 +15,10 @@ function countRun(entries: LedgerEntry[]): RunCounts {
   return { modelCalls, toolCalls, failures };
 }
 
-function describeCall(entry: LedgerEntry): string {
+function describeCall(entry: TypedEntry<'tool_call'>): string {
   const data = entry.data;
   const target = data.target && data.target !== data.tool ? ` ${String(data.target)}` : '';
-  const error = data.error as { code?: string; message?: string } | undefined;
-  const why = error?.message ? `: ${error.message}` : '';
+  const why = data.error?.message ? `: ${data.error.message}` : '';
   return `${String(data.tool)}${target} (${entry.outcome}${why})`;
 }
 

@@ -1,34 +1,50 @@
-/** The closed set of ledger entry kinds. */
-export const ENTRY_KINDS = [
-  'tool_call',
-  // Written and committed before a tool changes something; its tool_call entry is the outcome.
-  'intent',
-  'model_call',
-  'guard',
-  'nudge',
-  'gate',
-  'fail_open',
-  'claim',
-  'contract',
-  'end',
-] as const;
+import { ENTRY_DATA_SCHEMAS, type EntryData, type EntryDataInput } from './entry-schemas.js';
 
-export type EntryKind = (typeof ENTRY_KINDS)[number];
+/** The closed set of ledger entry kinds: one per data schema (see entry-schemas.ts). */
+export const ENTRY_KINDS = Object.keys(ENTRY_DATA_SCHEMAS) as EntryKind[];
 
-export interface NewEntry {
-  kind: EntryKind;
+export type EntryKind = keyof typeof ENTRY_DATA_SCHEMAS;
+
+interface EntryHead<K> {
+  kind: K;
   /** Tool, guard or gate name, model id… whatever the kind is about. */
   name?: string;
   /** ok / error / rejected for tool calls; verified / dropped for claims; the reason for an end. */
   outcome?: string;
-  data: Record<string, unknown>;
 }
 
-export interface LedgerEntry extends NewEntry {
+/** An entry as a writer appends it: `data` typed by its kind. */
+export type NewEntry = { [K in EntryKind]: EntryHead<K> & { data: EntryDataInput<K> } }[EntryKind];
+
+interface Stored {
   runId: string;
   seq: number;
   ts: string;
 }
+
+/** A stored entry whose data fits its kind's schema. */
+export type TypedEntry<K extends EntryKind = EntryKind> = {
+  [T in K]: EntryHead<T> & Stored & { data: EntryData<T> };
+}[K];
+
+/**
+ * A stored entry that does not fit its kind's schema (a hand-edited or damaged ledger, or a
+ * kind this Tally does not know): kept, never coerced, so no reader trips on it. `runs show`
+ * prints it as malformed and `tally ledger check` reports it.
+ */
+export interface MalformedEntry extends Stored {
+  kind: 'malformed';
+  /** The kind the row was stored with. */
+  storedKind: string;
+  name?: string;
+  outcome?: string;
+  /** The stored data as parsed (empty when it is not a JSON object). */
+  data: Record<string, unknown>;
+  /** What does not fit, one line each. */
+  problems: string[];
+}
+
+export type LedgerEntry = TypedEntry | MalformedEntry;
 
 export interface RunInfo {
   id: string;

@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { ENTRY_KINDS } from './entry.js';
+import { entryDataProblems } from './entry-schemas.js';
 import { APPEND_ONLY_DELETE_TRIGGER, SCHEMA_VERSION } from './schema.js';
 
 export interface PurgeResult {
@@ -48,7 +49,7 @@ export function vacuumLedger(database: SqliteDatabase): void {
 }
 
 export interface LedgerProblem {
-  /** Which check found it: integrity, schema, runs, sequence, end, kind, json. */
+  /** Which check found it: integrity, schema, runs, sequence, end, kind, shape, json. */
   check: string;
   message: string;
 }
@@ -88,10 +89,49 @@ export function notJson(row: Row): LedgerProblem {
     : { check: 'json', message: `run ${row.id}: meta is not JSON` };
 }
 
+/** An entry whose data does not fit its kind's schema: readers see it as a malformed entry. */
+export function malformedEntry(row: Row, problems: string[]): LedgerProblem {
+  return {
+    check: 'shape',
+    message: `entry ${row.run_id}#${row.seq} (${row.kind}) does not fit its kind: ${problems.join('; ')}`,
+  };
+}
+
+export type ShapeRow = Row & { run_id: string; seq: number | string; kind: string; data: string };
+
+/**
+ * The shape check both stores run over every entry: each known kind's data against its schema
+ * (data that is not JSON, or of an unknown kind, is another check's finding); the first `limit`
+ * misfits named, the rest counted.
+ */
+export function shapeCheck(limit: number): { see(row: ShapeRow): void; problems(): LedgerProblem[] } {
+  const named: LedgerProblem[] = [];
+  let misfits = 0;
+  return {
+    see(row) {
+      if (!(ENTRY_KINDS as readonly string[]).includes(row.kind)) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(row.data);
+      } catch {
+        return;
+      }
+      const found = entryDataProblems(row.kind, data);
+      if (found.length > 0 && ++misfits <= limit) named.push(malformedEntry(row, found));
+    },
+    problems() {
+      return misfits > limit
+        ? [...named, { check: 'shape', message: `${misfits - limit} more entries do not fit their kind` }]
+        : named;
+    },
+  };
+}
+
 /**
  * SQLite's own integrity check, then Tally's invariants: the schema is one this Tally knows,
  * append-only triggers in place, every entry belongs to a run that has its start row, each run's
- * entries are numbered 1..n without gaps, at most one end per run, known kinds, JSON data.
+ * entries are numbered 1..n without gaps, at most one end per run, known kinds, JSON data, and
+ * data that fits its kind's schema (every entry is read: this is the one full scan `check` makes).
  */
 export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem[] {
   const problems: LedgerProblem[] = [];
@@ -127,6 +167,12 @@ export function checkLedger(database: SqliteDatabase, limit = 20): LedgerProblem
     `SELECT kind, COUNT(*) AS n FROM entries WHERE kind NOT IN (${known}) GROUP BY kind LIMIT ${limit}`,
   ))
     problems.push(unknownKind(row));
+  const shapes = shapeCheck(limit);
+  for (const row of database
+    .prepare(`SELECT run_id, seq, kind, data FROM entries WHERE kind IN (${known}) AND json_valid(data)`)
+    .iterate() as IterableIterator<ShapeRow>)
+    shapes.see(row);
+  problems.push(...shapes.problems());
   for (const row of rows(`SELECT run_id, seq FROM entries WHERE NOT json_valid(data) LIMIT ${limit}`))
     problems.push(notJson(row));
   for (const row of rows(`SELECT id FROM runs WHERE NOT json_valid(meta) LIMIT ${limit}`))

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
-import { LedgerError, RunNotFoundError, TallyError } from '../errors.js';
+import { isTallyError, LedgerError, RunNotFoundError, TallyError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
 import {
@@ -18,6 +18,8 @@ import {
   orphanedEntries,
   type PurgeResult,
   runOrderProblems,
+  type ShapeRow,
+  shapeCheck,
   unknownKind,
 } from './ledger-maintenance.js';
 import { trackOpenLedger } from './open-ledgers.js';
@@ -389,7 +391,7 @@ export class PostgresLedger extends RecordingLedger {
     try {
       return await work(this.pool.query.bind(this.pool) as Pool['query']);
     } catch (error) {
-      if (error instanceof TallyError) throw error;
+      if (isTallyError(error)) throw error;
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
       throw new LedgerError(
         'LEDGER_UNAVAILABLE',
@@ -554,9 +556,26 @@ export class PostgresLedger extends RecordingLedger {
         )
       ).rows)
         problems.push(unknownKind(row));
+      problems.push(...(await this.shapeProblems(limit)));
       problems.push(...(await this.notJsonRows(limit)));
       return problems;
     });
+  }
+
+  /** Every entry's data against its kind's schema, a page at a time (keyset on run and seq). */
+  private async shapeProblems(limit: number): Promise<LedgerProblem[]> {
+    const shapes = shapeCheck(limit);
+    let after = { run: '', seq: 0 };
+    for (;;) {
+      const page = await this.pool.query<ShapeRow>(
+        `SELECT run_id, seq, kind, data FROM entries WHERE (run_id, seq) > ($1, $2) ORDER BY run_id, seq LIMIT 5000`,
+        [after.run, after.seq],
+      );
+      for (const row of page.rows) shapes.see(row);
+      const last = page.rows.at(-1);
+      if (!last || page.rows.length < 5000) return shapes.problems();
+      after = { run: last.run_id, seq: Number(last.seq) };
+    }
   }
 
   /**

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRunIdGenerator } from '../ids.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
-import type { EntryKind, LedgerEntry, NewEntry } from './entry.js';
+import type { LedgerEntry, NewEntry } from './entry.js';
+import { entryDataProblems } from './entry-schemas.js';
 
 export interface StartRunOptions {
   agent: string;
@@ -72,15 +73,34 @@ export interface ImportResult {
   entries: number;
 }
 
+/**
+ * A stored row as an entry: its data is checked against its kind's schema here, where it comes
+ * out of the store, so readers get typed fields. A row that does not fit (or whose data is not
+ * JSON) becomes a `malformed` entry carrying its problems: nothing is coerced, no reader crashes.
+ */
 export function toEntry(row: EntryRow): LedgerEntry {
-  return {
+  const head = {
     runId: row.run_id,
     seq: Number(row.seq),
     ts: row.ts,
-    kind: row.kind as EntryKind,
     ...(row.name === null ? {} : { name: row.name }),
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
-    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(row.data);
+  } catch {
+    return { ...head, kind: 'malformed', storedKind: row.kind, data: {}, problems: ['data is not JSON'] };
+  }
+  const problems = entryDataProblems(row.kind, data);
+  if (problems.length === 0) return { ...head, kind: row.kind, data } as LedgerEntry;
+  const record = data !== null && typeof data === 'object' && !Array.isArray(data);
+  return {
+    ...head,
+    kind: 'malformed',
+    storedKind: row.kind,
+    data: record ? (data as Record<string, unknown>) : {},
+    problems,
   };
 }
 

@@ -187,6 +187,7 @@ export class SqliteLedger extends RecordingLedger {
             'LEDGER_BUSY',
             `The ledger at ${path} stayed locked by another process while it was opened (${reason}). Wait for that process to finish, or pass --ledger PATH to use another file.`,
             { path },
+            { cause: error },
           )
         : new LedgerError(
             'LEDGER_UNAVAILABLE',
@@ -194,6 +195,8 @@ export class SqliteLedger extends RecordingLedger {
               ? `${path} is not a Tally ledger (${reason}). Pass --ledger with a ledger file, such as .tally/ledger.db, or remove that file.`
               : `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
             { path },
+            // The driver's error underneath (its code, errno): the message keeps only its words.
+            { cause: error },
           );
     }
     return new SqliteLedger(path, database, options);
@@ -289,6 +292,7 @@ export class SqliteLedger extends RecordingLedger {
       'LEDGER_WRITE_FAILED',
       `Cannot write to the ledger at ${this.path}: ${reason}. ${this.queue.length} entries are kept in memory; free disk space or fix the file's permissions, or pass --ledger PATH.`,
       { path: this.path },
+      { cause: error },
     );
   }
 

@@ -67,11 +67,18 @@ export function unpackSnapshot(packed: PackedSnapshot): RecordDirEntry[] {
 }
 
 /**
+ * Which files a check `stat`s, besides every directory: all (`files`), none (`dirs`), or every
+ * file of `stores` and the record `paths` named — those that could change the answer; the
+ * others keep their old numbers in the snapshot, so a later full check still sees their edits.
+ */
+export type FileCheck = 'files' | 'dirs' | { stores: Set<string>; paths: Set<string> };
+
+/**
  * Checks the snapshot against the disk: `relist` when a directory changed (a file added,
  * removed, renamed or saved atomically); else the files whose mtime or size changed (an edit
  * in place — directory mtimes cannot see it), or none. `dirs` skips the per-file `stat`s.
  */
-export function changesSince(packed: PackedSnapshot, check: 'files' | 'dirs'): 'relist' | ScannedFile[] {
+export function changesSince(packed: PackedSnapshot, check: FileCheck): 'relist' | ScannedFile[] {
   const names = packed.names.toString('utf8').split('\0');
   const numbers = numbersOf(packed);
   const changed: ScannedFile[] = [];
@@ -85,13 +92,16 @@ export function changesSince(packed: PackedSnapshot, check: 'files' | 'dirs'): '
     if (!stats || stats.mtimeMs !== numbers[number]) return 'relist';
     name += 3;
     number += 2;
-    if (check === 'dirs') {
+    // A folder none of whose files is wanted is skipped without a string built per file.
+    const every = check === 'files' || (check !== 'dirs' && check.stores.has(store));
+    if (check === 'dirs' || (!every && check.paths.size === 0)) {
       name += count;
       number += 2 * count;
       continue;
     }
     for (let index = 0; index < count; index++, name++, number += 2) {
       const file = names[name] as string;
+      if (!every && !(check as { paths: Set<string> }).paths.has(recordPathOf(dir, file))) continue;
       const absolute = absoluteOf(dir, file);
       const current = statSync(absolute, { throwIfNoEntry: false });
       if (!current || current.mtimeMs !== numbers[number] || current.size !== numbers[number + 1])

@@ -2,9 +2,22 @@ import { rmSync, statSync } from 'node:fs';
 import { openSqlite } from '../../core/sqlite/open-sqlite.js';
 import type { SqliteDatabase, SqliteStatement } from '../../core/sqlite/sqlite-database.js';
 import { tokenize } from './bm25.js';
-import { changesSince, type PackedSnapshot, packSnapshot, unpackSnapshot } from './index-snapshot.js';
+import {
+  changesSince,
+  type FileCheck,
+  type PackedSnapshot,
+  packSnapshot,
+  unpackSnapshot,
+} from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
-import type { RecallCandidate, RecordQuery, RecordRow, RecordSource, SkippedRecord } from './record-query.js';
+import {
+  FAILURE_STORE,
+  type RecallCandidate,
+  type RecordQuery,
+  type RecordRow,
+  type RecordSource,
+  type SkippedRecord,
+} from './record-query.js';
 import {
   ensureRecordsIndexDir,
   INDEX_VERSION,
@@ -13,12 +26,13 @@ import {
 } from './records-index-path.js';
 import { readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
-import { recallMatchQuery, writeRecords } from './write-records.js';
+import { recallMatchQuery, recordsWriter } from './write-records.js';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), names BLOB NOT NULL, numbers BLOB NOT NULL)',
-  `CREATE TABLE IF NOT EXISTS records (path TEXT PRIMARY KEY, store TEXT NOT NULL,
+  // `rid` is the rowid the FTS rows share; an INTEGER PRIMARY KEY, so no VACUUM renumbers it.
+  `CREATE TABLE IF NOT EXISTS records (rid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, store TEXT NOT NULL,
      id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, skipped TEXT)`,
   'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
   'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
@@ -30,6 +44,23 @@ const SCHEMA = [
   "CREATE VIRTUAL TABLE IF NOT EXISTS recall_fts USING fts5(path UNINDEXED, text, tokenize = 'unicode61 remove_diacritics 2')",
 ];
 const SCHEMA_VERSION = Number(INDEX_VERSION);
+/** Records read and written per step of a build: what a build holds in memory at once. */
+const WRITE_CHUNK = 500;
+
+/**
+ * How much of the disk a call checks before it answers. Every check `stat`s every directory of
+ * the stores (an add, a removal, a rename or an atomic save changes its directory). Then:
+ * - `files` (the default): every record file too, so an in-place edit of any record is seen.
+ * - `failure-modes` (--recall): only the files --recall ranks — every file of the failure-mode
+ *   store and every record indexed as `kind: failure-mode`. Not seen until the next full check:
+ *   an in-place edit that turns a record of another store INTO a failure mode.
+ * - `{ paths }` (--cat): only the named records; --cat reads them from disk anyway, so its
+ *   answer is as fresh as with `files`.
+ * - `dirs`: no file (TALLY_RECORDS_INDEX_CHECK=dirs): blind to every in-place edit.
+ * A file a partial check skips keeps its old numbers in the snapshot, so the next full check
+ * still sees its edit.
+ */
+export type RecordsCheck = 'files' | 'dirs' | 'failure-modes' | { paths: string[] };
 
 /**
  * The on-disk index (SQLite + FTS5, BM25 ranking), in the user's cache folder, never in the
@@ -42,15 +73,13 @@ export class IndexedRecords implements RecordSource {
   private constructor(private readonly database: SqliteDatabase) {}
 
   /**
-   * `check: 'files'` (default) also stats every record, catching in-place edits; `'dirs'`
-   * trusts directory mtimes alone (adds, removes, renames and atomic saves) — faster on very
-   * large corpora, blind to an editor that rewrites a file in place.
+   * `check`: which files are `stat`ed before the answer (see RecordsCheck); `files` by default.
    */
   static open(
     root: string,
     stores: StoreInfo[],
     where?: string | RecordsIndexLocation,
-    check: 'files' | 'dirs' = 'files',
+    check: RecordsCheck = 'files',
   ): IndexedRecords {
     const location =
       where === undefined ? recordsIndexPath(root) : typeof where === 'string' ? { path: where } : where;
@@ -74,7 +103,7 @@ export class IndexedRecords implements RecordSource {
     path: string,
     root: string,
     stores: StoreInfo[],
-    check: 'files' | 'dirs',
+    check: RecordsCheck,
   ): IndexedRecords {
     const database = openSqlite(path, { timeout: 10_000 });
     try {
@@ -104,7 +133,7 @@ export class IndexedRecords implements RecordSource {
     return statement;
   }
 
-  private refresh(root: string, stores: StoreInfo[], check: 'files' | 'dirs'): void {
+  private refresh(root: string, stores: StoreInfo[], check: RecordsCheck): void {
     const db = this.database;
     const signature = JSON.stringify({
       INDEX_VERSION,
@@ -115,7 +144,7 @@ export class IndexedRecords implements RecordSource {
     const packed = fresh
       ? (db.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as PackedSnapshot | undefined)
       : undefined;
-    const changes = packed ? changesSince(packed, check) : 'relist';
+    const changes = packed ? changesSince(packed, this.fileCheck(check)) : 'relist';
     if (changes !== 'relist' && changes.length === 0) return;
     const previous = packed ? unpackSnapshot(packed) : [];
     let dirs: RecordDirEntry[];
@@ -145,29 +174,36 @@ export class IndexedRecords implements RecordSource {
       dirs = previous;
       changed = changes;
     }
-    const entries = new Map(changed.map((file) => [file.path, readRecord(file)]));
-    // Record the stats of what was read; a file gone or no longer regular since it was listed
-    // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
-    for (const dir of dirs) {
-      dir.files = dir.files.filter((file) => {
-        const path = recordPathOf(dir, file.name);
-        if (!entries.has(path)) return true;
-        const entry = entries.get(path);
-        if (!entry) return false;
-        file.mtimeMs = entry.mtimeMs;
-        file.size = entry.size;
-        return true;
-      });
-    }
     db.transaction(() => {
       // No snapshot, or one of another root or store set: nothing in the tables can be kept.
       if (!packed)
         for (const table of ['records', 'links', 'fts', 'recall_fts']) db.exec(`DELETE FROM ${table}`);
-      writeRecords(
-        db,
-        removed,
-        changed.map((file) => ({ path: file.path, entry: entries.get(file.path) })),
-      );
+      const writer = recordsWriter(db);
+      writer.remove(removed);
+      // Streamed: a chunk of records is read, written and let go, so a build holds one chunk's
+      // bodies in memory, not the corpus's (500,000 records); only each file's stats are kept.
+      const read = new Map<string, { mtimeMs: number; size: number } | undefined>();
+      for (let start = 0; start < changed.length; start += WRITE_CHUNK)
+        writer.write(
+          changed.slice(start, start + WRITE_CHUNK).map((file) => {
+            const entry = readRecord(file);
+            read.set(file.path, entry && { mtimeMs: entry.mtimeMs, size: entry.size });
+            return { path: file.path, entry };
+          }),
+        );
+      // Record the stats of what was read; a file gone or no longer regular since it was listed
+      // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
+      for (const dir of dirs) {
+        dir.files = dir.files.filter((file) => {
+          const path = recordPathOf(dir, file.name);
+          if (!read.has(path)) return true;
+          const stats = read.get(path);
+          if (!stats) return false;
+          file.mtimeMs = stats.mtimeMs;
+          file.size = stats.size;
+          return true;
+        });
+      }
       const snapshot = packSnapshot(dirs);
       db.prepare('INSERT OR REPLACE INTO snapshot (id, names, numbers) VALUES (0, ?, ?)').run(
         snapshot.names,
@@ -175,6 +211,27 @@ export class IndexedRecords implements RecordSource {
       );
       db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('signature', signature);
     }).immediate();
+  }
+
+  private fileCheck(check: RecordsCheck): FileCheck {
+    if (check === 'files' || check === 'dirs') return check;
+    if (check === 'failure-modes') {
+      // Failure modes outside their store, by the kind the index holds (records_kind index).
+      const elsewhere = new Set(
+        this.database
+          .prepare("SELECT path FROM records WHERE kind = 'failure-mode' AND store != ?")
+          .pluck()
+          .all(FAILURE_STORE) as string[],
+      );
+      return { stores: new Set([FAILURE_STORE]), paths: elsewhere };
+    }
+    return { stores: new Set(), paths: new Set(check.paths) };
+  }
+
+  /** Which of `paths` a query can return: --cat's membership check without listing them all. */
+  pathsAmong(paths: string[]): Set<string> {
+    const lookup = this.statement('SELECT 1 FROM records WHERE path = ? AND skipped IS NULL').pluck();
+    return new Set(paths.filter((path) => lookup.get(path) !== undefined));
   }
 
   /** Path and gloss only, for the survey: no per-row JSON when nothing else is printed. */
@@ -217,7 +274,7 @@ export class IndexedRecords implements RecordSource {
       const terms = [...new Set(tokenize(query.keyword))];
       if (terms.length === 0) return { params };
       // Weights: keywords 3, title 2, gloss 1 — the same as the scan's BM25.
-      sql = `SELECT ${columns} FROM fts JOIN records r ON r.path = fts.path WHERE fts MATCH ? AND ${where.join(' AND ')} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
+      sql = `SELECT ${columns} FROM fts JOIN records r ON r.rowid = fts.rowid WHERE fts MATCH ? AND ${where.join(' AND ')} ORDER BY bm25(fts, 0, 3.0, 2.0, 1.0), r.path`;
       params.unshift(terms.map((term) => `"${term}"`).join(' OR '));
     } else {
       sql = `SELECT ${columns} FROM records r WHERE ${where.join(' AND ')} ORDER BY r.path`;
@@ -250,12 +307,12 @@ export class IndexedRecords implements RecordSource {
     const rows = (
       match === undefined
         ? this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL ORDER BY r.path',
           )
             .raw()
             .all()
         : this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.path = t.path WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
           )
             .raw()
             .all(match)

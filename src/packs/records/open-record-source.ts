@@ -1,4 +1,4 @@
-import { IndexedRecords } from './indexed-records.js';
+import { IndexedRecords, type RecordsCheck } from './indexed-records.js';
 import type { RecordSource } from './record-query.js';
 import { recordsIndexPath } from './records-index-path.js';
 import { scanRecords } from './scanned-records.js';
@@ -17,12 +17,14 @@ export function openRecordSource(
     /** `--index PATH`: wins over TALLY_RECORDS_INDEX and the cache folder. */
     indexPath?: string;
     onFallback?: (why: string) => void;
+    /** What the call stats before it answers (RecordsCheck); TALLY_RECORDS_INDEX_CHECK=dirs wins. */
+    check?: RecordsCheck;
   } = {},
 ): RecordSource {
   if (options.noIndex) return scanRecords(root, stores);
   try {
     const env = options.env ?? process.env;
-    const check = env.TALLY_RECORDS_INDEX_CHECK === 'dirs' ? 'dirs' : 'files';
+    const check = env.TALLY_RECORDS_INDEX_CHECK === 'dirs' ? 'dirs' : (options.check ?? 'files');
     return IndexedRecords.open(root, stores, recordsIndexPath(root, env, options.indexPath), check);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';

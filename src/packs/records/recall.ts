@@ -41,6 +41,44 @@ function score(text: string, patterns: RegExp[]): number {
   return distinct === 0 ? 0 : distinct * 100 + occurrences;
 }
 
+interface ParsedLog {
+  /** Each object line: where it is, the text recall searches, and the summary it shows. */
+  lines: { where: string; text: string; summary: string }[];
+  malformedLineNumbers: number[];
+}
+
+// The last log parsed, by its exact content: a long-lived process (the MCP server) reads the
+// file on every call, so an edit is always seen, but parses it again only when it changed.
+let lastLog: { content: string; parsed: ParsedLog } | undefined;
+
+function parseFailureLog(content: string): ParsedLog {
+  if (lastLog?.content === content) return lastLog.parsed;
+  const parsed: ParsedLog = { lines: [], malformedLineNumbers: [] };
+  content.split('\n').forEach((line, index) => {
+    if (!line.trim()) return;
+    let entry: Record<string, unknown>;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('not an object');
+      entry = value as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      parsed.malformedLineNumbers.push(index + 1);
+      return;
+    }
+    const summary = `${entry.category ? `[${String(entry.category)}] ` : ''}${String(entry.description ?? entry.trigger ?? '')}${entry.correction ? ` → ${String(entry.correction)}` : ''}`;
+    parsed.lines.push({
+      where: `mistakes.jsonl:${index + 1}`,
+      text: Object.values(entry)
+        .filter((value) => typeof value === 'string')
+        .join('\n'),
+      summary: summary.replace(/\s+/g, ' ').trim(),
+    });
+  });
+  lastLog = { content, parsed };
+  return parsed;
+}
+
 /**
  * `--recall`: the failure log and failure-mode records, each ranked by terms matched, then hits,
  * the two sources interleaved. `candidates` (`source.recallCandidates(terms)`) may be narrowed
@@ -58,41 +96,18 @@ export function recall(
     if (value > 0)
       hits.push({ source: 'record', where: candidate.path, text: candidate.gloss, score: value });
   }
-  const malformedLineNumbers: number[] = [];
   const log = readFailureLog(join(root, 'mistakes.jsonl'));
-  if (log !== undefined) {
-    log.split('\n').forEach((line, index) => {
-      if (!line.trim()) return;
-      let entry: Record<string, unknown>;
-      try {
-        const parsed: unknown = JSON.parse(line);
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-          throw new SyntaxError('not an object');
-        entry = parsed as Record<string, unknown>;
-      } catch (error) {
-        if (!(error instanceof SyntaxError)) throw error;
-        malformedLineNumbers.push(index + 1);
-        return;
-      }
-      const text = Object.values(entry)
-        .filter((value) => typeof value === 'string')
-        .join('\n');
-      const value = score(text, patterns);
-      if (value === 0) return;
-      const summary = `${entry.category ? `[${String(entry.category)}] ` : ''}${String(entry.description ?? entry.trigger ?? '')}${entry.correction ? ` → ${String(entry.correction)}` : ''}`;
-      hits.push({
-        source: 'failure-log',
-        where: `mistakes.jsonl:${index + 1}`,
-        text: summary.replace(/\s+/g, ' ').trim(),
-        score: value,
-      });
-    });
+  const parsed = log === undefined ? { lines: [], malformedLineNumbers: [] } : parseFailureLog(log);
+  for (const line of parsed.lines) {
+    const value = score(line.text, patterns);
+    if (value > 0) hits.push({ source: 'failure-log', where: line.where, text: line.summary, score: value });
   }
+  const { malformedLineNumbers } = parsed;
   hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
   return {
     hits: interleaveSources(hits),
     malformedLines: malformedLineNumbers.length,
-    malformedLineNumbers,
+    malformedLineNumbers: [...malformedLineNumbers],
   };
 }
 

@@ -1,5 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { TallyError } from '../../core/errors.js';
+import { TallyError, type TallyErrorCode } from '../../core/errors.js';
+
+// The worker posts the code of what it caught: the pack's own (a TallyError's) or a system one
+// (EACCES), kept as it is so the caller sees what failed; only the worker's own codes are typed.
+const workerCode = (code: string | undefined): TallyErrorCode => (code ?? 'SEARCH_FAILED') as TallyErrorCode;
+
 import type { SearchRequest, SearchResult } from './search-files.js';
 
 /** Long enough for a real search of a large project; short of the 10 s a client will wait. */
@@ -68,7 +73,7 @@ export function searchInWorker(
           else
             reject(
               new TallyError(
-                message.failure?.code ?? 'SEARCH_FAILED',
+                workerCode(message.failure?.code),
                 `The search failed: ${message.failure?.message}. Check that the directory is readable, or narrow path or glob.`,
               ),
             );
@@ -78,7 +83,7 @@ export function searchInWorker(
       finish(() =>
         reject(
           new TallyError(
-            (error as { code?: string }).code ?? 'SEARCH_FAILED',
+            workerCode((error as { code?: string }).code),
             `The search failed: ${error.message}. Narrow path or glob and try again.`,
           ),
         ),

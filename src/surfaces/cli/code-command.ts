@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { CassetteModel } from '../../agents/coder/cassette-model.js';
 import { type RunTurnOptions, runTurn, type TurnResult } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
-import { ModelNotConfiguredError, TallyError } from '../../core/errors.js';
+import { isTallyError, ModelNotConfiguredError, TallyError } from '../../core/errors.js';
 import { sweepOrphanedTempFiles } from '../../core/io/temp-files.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { selectModelSpec } from '../../core/models/resolve-model.js';
@@ -153,7 +153,7 @@ async function interactive(
         }
       } catch (error) {
         // A turn that could not run (a refused model, a broken chat file) ends the session.
-        if (!(error instanceof TallyError)) throw error;
+        if (!isTallyError(error)) throw error;
         lines.close();
         return reportError(error, { json: options.json });
       }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { TallyError } from '../../core/errors.js';
-import { EXIT } from './exit-codes.js';
+import { isTallyError } from '../../core/errors.js';
+import { EXIT, UNAVAILABLE_CODES } from './exit-codes.js';
 
 /**
  * Commander's errors by shape, not `instanceof`: the records and hook fast paths report errors
@@ -24,17 +24,7 @@ export interface DescribedError {
   exit: number;
 }
 
-/** Tally error codes that mean "could not run at all" (exit 3) rather than "bad input" (exit 2). */
-const UNAVAILABLE = new Set([
-  'LEDGER_UNAVAILABLE',
-  'ROOT_NOT_FOUND',
-  'STORE_UNREADABLE',
-  'INDEX_UNAVAILABLE',
-  'LOGIN_UNREACHABLE',
-  'SERVER_UNREACHABLE',
-  'NO_RECORD_STORES',
-  'CLEANUP_RUNNING',
-]);
+const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_CODES);
 
 interface SystemError {
   code?: string;
@@ -146,7 +136,7 @@ function describeSystem(cause: SystemError): DescribedError | undefined {
 
 /** Maps any thrown value to what the user sees. Only unforeseen failures are called bugs. */
 export function describeError(error: unknown): DescribedError {
-  if (error instanceof TallyError)
+  if (isTallyError(error))
     return {
       code: error.code,
       message: error.message,

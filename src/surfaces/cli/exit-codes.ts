@@ -1,3 +1,5 @@
+import type { TallyErrorCode } from '../../core/errors.js';
+
 /** Stable exit codes for every `tally` command. */
 export const EXIT = {
   ok: 0,
@@ -12,6 +14,21 @@ export const EXIT = {
   /** Interrupted (SIGINT/SIGTERM): the run ended `aborted`, its summary printed. 128 + SIGINT. */
   interrupted: 130,
 } as const;
+
+/**
+ * Tally error codes that mean "could not run at all" (exit 3) rather than "bad input" (exit 2);
+ * every other TallyError exits 2. Typed by the code union: a misspelt code fails the type check.
+ */
+export const UNAVAILABLE_CODES = [
+  'LEDGER_UNAVAILABLE',
+  'ROOT_NOT_FOUND',
+  'STORE_UNREADABLE',
+  'INDEX_UNAVAILABLE',
+  'LOGIN_UNREACHABLE',
+  'SERVER_UNREACHABLE',
+  'NO_RECORD_STORES',
+  'CLEANUP_RUNNING',
+] as const satisfies readonly TallyErrorCode[];
 
 /**
  * The one exit-code table: README's "Exit codes" table is checked against it and each row is

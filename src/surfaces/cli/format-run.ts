@@ -5,40 +5,74 @@ import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js
 import { flagLine } from '../report/flag-line.js';
 import { truncate } from './format-table.js';
 
+/** `label value` for each field that is there; absent fields are left out, never "undefined". */
+function present(parts: [label: string, value: unknown][]): string {
+  return parts
+    .filter(([, value]) => value !== undefined && value !== null && value !== '')
+    .map(([label, value]) => (label ? `${label} ${String(value)}` : String(value)))
+    .join('  ');
+}
+
 function describe(entry: LedgerEntry, full: boolean): string {
   const compact = (value: unknown, max = 100): string => {
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
     return full ? text : truncate(text, max);
   };
-  const data = entry.data;
   switch (entry.kind) {
     case 'tool_call': {
+      const { data } = entry;
       const outcome = entry.outcome === 'ok' ? pc.green('ok') : pc.red(String(entry.outcome));
-      const error = data.error as { code?: string; message?: string } | undefined;
+      const error = data.error;
       const evidence = data.evidence ? `  evidence ${compact(data.evidence)}` : '';
-      const why = error ? `  ${error.code}: ${compact(error.message, 160)}` : '';
-      return `tool   ${String(data.tool)} ${outcome}  input ${compact(data.input)}${evidence}${why}`;
+      const code = error?.code ?? 'ERROR';
+      const why = error
+        ? `  ${error.message === undefined ? code : `${code}: ${compact(error.message, 160)}`}`
+        : '';
+      const input = 'input' in data ? `  input ${compact(data.input)}` : '';
+      return `tool   ${data.tool ?? entry.name ?? '?'} ${outcome}${input}${evidence}${why}`;
     }
-    case 'model_call':
-      return `model  ${String(data.model)} round ${String(data.round)}  ${String(data.finishReason)}  in ${String(data.inputTokens)} / out ${String(data.outputTokens)}  ${String(data.durationMs)} ms`;
-    case 'claim':
-      return `claim  ${entry.outcome === 'verified' ? pc.green('verified') : pc.yellow(String(entry.outcome))} ${compact(data.claim)}  ${data.via ? `via ${String(data.via)}` : `why ${String(data.why)}`}`;
+    case 'model_call': {
+      const { data } = entry;
+      const tokens =
+        data.inputTokens == null && data.outputTokens == null
+          ? undefined
+          : `in ${data.inputTokens ?? '?'} / out ${data.outputTokens ?? '?'}`;
+      return `model  ${present([
+        ['', data.model ?? entry.name],
+        ['round', data.round],
+        ['', data.finishReason],
+        ['', tokens],
+        ['', data.durationMs === undefined ? undefined : `${data.durationMs} ms`],
+      ])}`;
+    }
+    case 'claim': {
+      const { data } = entry;
+      const outcome = entry.outcome === 'verified' ? pc.green('verified') : pc.yellow(String(entry.outcome));
+      return `claim  ${outcome} ${compact(data.claim)}${data.via ? `  via ${data.via}` : data.why ? `  why ${data.why}` : ''}`;
+    }
     case 'contract': {
-      const dropped = (data.dropped as string[] | undefined) ?? [];
-      return `contract ${String(data.source)}: ${String(data.description)}${dropped.length ? pc.yellow(`  leaves out ${dropped.map((word) => `"${word}"`).join(', ')}`) : ''}`;
+      const { data } = entry;
+      const dropped = data.dropped ?? [];
+      return `contract ${data.source ?? entry.name ?? '?'}: ${data.description ?? ''}${dropped.length ? pc.yellow(`  leaves out ${dropped.map((word) => `"${word}"`).join(', ')}`) : ''}`;
     }
     case 'intent': {
-      const resources = Array.isArray(data.resources)
-        ? data.resources.map(
-            (item: { space?: unknown; key?: unknown }) => `${String(item.space)} ${String(item.key)}`,
-          )
-        : [];
-      return `intent ${String(data.tool)} ${String(data.action)} ${resources.join(', ')}`;
+      const { data } = entry;
+      const resources = (data.resources ?? []).map((item) => `${item.space} ${item.key}`);
+      return `intent ${present([
+        ['', data.tool ?? entry.name],
+        ['', data.action],
+        ['', resources.join(', ')],
+      ])}`;
     }
-    case 'end':
-      return `end    ${pc.bold(String(data.reason))} (${String(data.status)})`;
+    case 'end': {
+      const { data } = entry;
+      const reason = data.reason ?? entry.outcome ?? '?';
+      return `end    ${pc.bold(reason)}${data.status ? ` (${data.status})` : ''}`;
+    }
+    case 'malformed':
+      return pc.red(`malformed entry #${entry.seq} (${entry.storedKind}): ${entry.problems.join('; ')}`);
     default:
-      return `${entry.kind.padEnd(6)} ${entry.name ?? ''} ${entry.outcome ?? ''}  ${compact(data, 160)}`;
+      return `${entry.kind.padEnd(6)} ${entry.name ?? ''} ${entry.outcome ?? ''}  ${compact(entry.data, 160)}`;
   }
 }
 
@@ -71,17 +105,15 @@ export function runTailLines(entries: readonly LedgerEntry[]): string[] {
     for (const intent of unresolved) lines.push(`  #${intent.seq} ${unresolvedIntentWords(intent)}`);
   }
   const end = entries.find((entry) => entry.kind === 'end');
-  lines.push(
-    '',
-    end
-      ? `summary: ${String(end.data.summary)}`
-      : 'summary: the run has not ended (still running, or its process died).',
-  );
-  if (end) {
-    lines.push(`status: ${String(end.data.status)} (${String(end.data.reason)})`);
-    for (const reason of (end.data.unmet as string[] | undefined) ?? []) lines.push(`  unmet: ${reason}`);
-    for (const flag of (end.data.flags as Record<string, unknown>[] | undefined) ?? [])
-      lines.push(`  flagged: ${flagLine(flag)}`);
+  lines.push('');
+  if (!end) lines.push('summary: the run has not ended (still running, or its process died).');
+  else {
+    if (end.data.summary !== undefined) lines.push(`summary: ${end.data.summary}`);
+    const reason = end.data.reason ?? end.outcome;
+    const status = [end.data.status, reason ? `(${reason})` : undefined].filter(Boolean).join(' ');
+    if (status) lines.push(`status: ${status}`);
+    for (const unmet of end.data.unmet ?? []) lines.push(`  unmet: ${unmet}`);
+    for (const flag of end.data.flags ?? []) lines.push(`  flagged: ${flagLine(flag)}`);
   }
   return lines;
 }

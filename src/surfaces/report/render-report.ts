@@ -39,15 +39,13 @@ export function timelineRow(entry: LedgerEntry): string {
   switch (entry.kind) {
     case 'tool_call': {
       what = `${String(data.tool)} ${data.target && data.target !== data.tool ? String(data.target) : ''}`;
-      const evidence = data.evidence as { via?: string } | undefined;
+      const evidence = entry.data.evidence;
       body = [
         evidence?.via ? `<div class="via">${escapeHtml(evidence.via)}</div>` : '',
         details('input', data.input),
         details('evidence', data.evidence),
         details('result', data.result ?? data.resultPreview),
-        data.error
-          ? `<div class="bad">${escapeHtml((data.error as { message?: string }).message)}</div>`
-          : '',
+        entry.data.error ? `<div class="bad">${escapeHtml(entry.data.error.message)}</div>` : '',
       ].join('');
       break;
     }
@@ -108,9 +106,9 @@ export function reportHead(run: RunInfo, entries: readonly LedgerEntry[], entryC
   const status = end ? String(end.data.status) : 'open';
   const nets = [...netEffects(entries).values()];
   const claims = entries.filter((entry) => entry.kind === 'claim');
-  const unmet = (end?.data.unmet as string[] | undefined) ?? [];
-  const failed = (end?.data.failed as { target?: string; type?: string; reason: string }[] | undefined) ?? [];
-  const flags = (end?.data.flags as Record<string, unknown>[] | undefined) ?? [];
+  const unmet = end?.data.unmet ?? [];
+  const failed = end?.data.failed ?? [];
+  const flags = end?.data.flags ?? [];
   const contract = (end?.data.contract ?? entries.find((entry) => entry.kind === 'contract')?.data) as
     | { source?: string; description?: string; dropped?: string[] }
     | undefined;

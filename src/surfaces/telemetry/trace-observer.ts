@@ -126,7 +126,7 @@ export function traceObserver(tracer: Tracer): TraceObserver {
     }
     if (entry.kind === 'tool_call') {
       const tool = text(data.tool) ?? entry.name ?? 'unknown';
-      const error = data.error as { code?: unknown; message?: unknown } | undefined;
+      const error = entry.data.error;
       const span = childSpan(
         run,
         `execute_tool ${tool}`,

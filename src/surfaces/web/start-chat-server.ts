@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type RunTurnOptions, runTurn } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
-import { errorCode, errorMessage, TallyError } from '../../core/errors.js';
+import { errorCode, errorMessage, isTallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { CHAT_CSS, CHAT_JS, chatPageHtml } from './chat-page.js';
 import { checkChatRequest } from './check-chat-request.js';
@@ -157,10 +157,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       });
     } catch (error) {
       // The page shows the error as such; a non-Tally error is a bug and is also printed here.
-      if (!(error instanceof TallyError))
-        process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);
+      if (!isTallyError(error)) process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);
       write('error', {
-        code: error instanceof TallyError ? errorCode(error) : 'INTERNAL',
+        code: isTallyError(error) ? errorCode(error) : 'INTERNAL',
         message: errorMessage(error),
       });
     }

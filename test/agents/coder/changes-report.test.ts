@@ -33,7 +33,8 @@ function call(
         effects: effects.map((effect) => ({ space: 'file', kind: 'updated', ...effect })),
       },
     },
-  };
+    // Readers are checked against shapes the store would mark malformed, too.
+  } as unknown as LedgerEntry;
 }
 
 const file = (sha256?: string, bytes?: number) => ({
@@ -51,7 +52,7 @@ describe('fileHistories: each path before the turn and after it', () => {
       call([{ ...effect, space: 'http' }]),
       call([{ ...effect, key: 7 as unknown as string }]),
       call([{ ...effect, kind: 'moved' as unknown as Effect['kind'] }]),
-      { ...call([]), data: { tool: 'fs_write', evidence: { effects: 'none' } } },
+      { ...call([]), data: { tool: 'fs_write', evidence: { effects: 'none' } } } as unknown as LedgerEntry,
       { ...call([]), data: { tool: 'fs_write' } },
       { ...call([]), data: { tool: 'fs_write', evidence: { effects: [null] } } },
     ];

@@ -530,7 +530,7 @@ describe('the evidence view is this run’s successful calls', () => {
         name: 'lookup',
         outcome: 'ok',
         data: { tool: 'lookup', target: 7, input: { q: 1 }, result: 'r' },
-      },
+      } as unknown as LedgerEntry,
       {
         runId: 'r',
         seq: 3,

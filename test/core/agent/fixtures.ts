@@ -90,3 +90,10 @@ export function itemAgent(overrides: Partial<AgentOptions> = {}) {
   });
   return { agent, items };
 }
+
+// A user's tool declares its own error codes, as packs do.
+declare module '../../../src/core/errors.js' {
+  interface TallyErrorCodes {
+    ITEM_NOT_FOUND: true;
+  }
+}

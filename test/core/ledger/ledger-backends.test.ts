@@ -240,7 +240,7 @@ describe.each(backends)('ledger on $name', (backend) => {
     await expect(backend.raw(target, 'DELETE FROM entries')).rejects.toThrow(/append-only/);
   });
 
-  test("check names each broken invariant: a run without its start, a gap in a run's order, two ends, an unknown kind, data that is not JSON, a missing trigger", async () => {
+  test("check names each broken invariant: a run without its start, a gap in a run's order, two ends, an unknown kind, data that does not fit its kind, data that is not JSON, a missing trigger", async () => {
     const target = backend.target();
     const ledger = await backend.open(target);
     await ledger.importRuns([
@@ -258,6 +258,7 @@ describe.each(backends)('ledger on $name', (backend) => {
         row('run_ok', 4, 'end', '{}'),
         row('run_ok', 5, 'teleport', '{}'),
         row('run_ok', 6, 'claim', 'not json'),
+        row('run_ok', 7, 'model_call', '{"inputTokens":"many"}'),
       ].join(', ')}`,
     );
     const trigger = backend.name === 'sqlite' ? 'runs_append_only_update' : 'runs_append_only';
@@ -267,9 +268,14 @@ describe.each(backends)('ledger on $name', (backend) => {
       expect(await reader.check()).toEqual([
         { check: 'schema', message: `the append-only trigger ${trigger} is missing` },
         { check: 'runs', message: '1 entries of run run_ghost, which has no start row' },
-        { check: 'sequence', message: 'run run_ok: 5 entries numbered 1..6 (a gap or a duplicate)' },
+        { check: 'sequence', message: 'run run_ok: 6 entries numbered 1..7 (a gap or a duplicate)' },
         { check: 'end', message: 'run run_ok has 2 end entries' },
         { check: 'kind', message: '1 entries of unknown kind "teleport"' },
+        {
+          check: 'shape',
+          message:
+            'entry run_ok#7 (model_call) does not fit its kind: inputTokens: Invalid input: expected number, received string',
+        },
         { check: 'json', message: 'entry run_ok#6: data is not JSON' },
       ]);
     } finally {

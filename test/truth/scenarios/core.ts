@@ -980,3 +980,10 @@ export const coreScenarios: Scenario[] = [
     met: (judged) => createdExactly(judged, alpha.concat(alpha)),
   }),
 ];
+
+// A user's tool declares its own error codes, as packs do.
+declare module '../../../src/core/errors.js' {
+  interface TallyErrorCodes {
+    ITEM_NOT_FOUND: true;
+  }
+}

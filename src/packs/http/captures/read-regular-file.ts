@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { TallyError } from '../../../core/errors.js';
+import { isTallyError, TallyError } from '../../../core/errors.js';
 import {
   absentError,
   type RegularFileRead,
@@ -60,7 +60,7 @@ export function readRegularFile(path: string, what: string, limit: number): stri
 
 /** A system error (ENOENT, EACCES, ELOOP…) as a clear Tally error; anything else unchanged. */
 export function asInputFileError(path: string, what: string, error: unknown): unknown {
-  if (error instanceof TallyError) return error;
+  if (isTallyError(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string') return error;
   const reason = code === 'ENOENT' ? 'it does not exist' : `${code}`;

@@ -1,4 +1,4 @@
-import { TallyError, ToolRejectedError } from '../../../core/errors.js';
+import { isTallyError, TallyError, ToolRejectedError } from '../../../core/errors.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import {
@@ -370,7 +370,7 @@ export class ApiClient {
         request.body,
         `${method} ${url.pathname} → no response`,
       );
-      if (error instanceof TallyError && error.code === 'RESPONSE_TOO_LARGE')
+      if (isTallyError(error) && error.code === 'RESPONSE_TOO_LARGE')
         throw new TallyError(
           'RESPONSE_TOO_LARGE',
           `${method} ${url.pathname}: ${error.message}. ${method === 'GET' ? 'Ask for less (a page, a filter).' : 'The server may have acted; lookup the collection before retrying.'}`,

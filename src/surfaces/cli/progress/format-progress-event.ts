@@ -22,7 +22,7 @@ function toolLine(event: Extract<RunEvent, { type: 'entry' }>, style: ProgressSt
   const data = entry.data;
   const tool = text(data.tool) ?? entry.name ?? 'tool';
   const target = text(data.target);
-  const error = data.error as { code?: unknown; message?: unknown } | undefined;
+  const error = entry.kind === 'tool_call' ? entry.data.error : undefined;
   const mark =
     entry.outcome === 'ok' ? pc.green('✓') : entry.outcome === 'rejected' ? pc.yellow('⊘') : pc.red('✗');
   const head = `${mark} ${pc.bold(tool)}${target && target !== tool ? ` ${truncate(target, 80)}` : ''}`;
