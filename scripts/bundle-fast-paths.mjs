@@ -50,8 +50,14 @@ await build({
     {
       name: 'fish-only',
       setup(builder) {
+        // main.js imports command modules lazily, and so do the built-in agent surfaces it lists
+        // (agent-surface-commands.js: scout, code): those stay ES modules in dist/, not in this file.
         builder.onResolve({ filter: /^\.\/[a-z-]+-command\.js$/ }, (args) =>
-          args.path === './fish-command.js' || !args.importer.endsWith(join('surfaces', 'cli', 'main.js'))
+          args.path === './fish-command.js' ||
+          !(
+            args.importer.endsWith(join('surfaces', 'cli', 'main.js')) ||
+            args.importer.endsWith('agent-surface-commands.js')
+          )
             ? undefined
             : { path: `../../surfaces/cli/${args.path.slice(2)}`, external: true },
         );

@@ -21,7 +21,7 @@ import {
 } from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
 
-interface CodeFlags {
+export interface CodeFlags {
   root: string;
   chat?: string;
   model?: string;

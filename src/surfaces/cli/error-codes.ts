@@ -1,6 +1,8 @@
 // The CLI's error codes, added to core's `TallyErrorCodes` here (core names none of them).
 declare module '../../core/errors.js' {
   interface TallyErrorCodes {
+    AGENT_SURFACE_INVALID: true;
+    AGENT_SURFACE_TAKEN: true;
     AGENT_UNKNOWN: true;
     AUTH_FAILED: true;
     CLEANUP_RUNNING: true;
@@ -26,6 +28,8 @@ declare module '../../core/errors.js' {
     QUERY_EMPTY: true;
     RECALL_EMPTY: true;
     STATS_CONTRIBUTOR_TAKEN: true;
+    SURFACE_MODULE_EMPTY: true;
+    SURFACE_MODULE_UNLOADABLE: true;
     TRANSPORT_UNKNOWN: true;
     USAGE: true;
   }

@@ -1,4 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import type { AgentSurface } from '../agent-surface.js';
+import {
+  addAgentSurfaceCommand,
+  BUILT_IN_AGENT_SURFACES,
+  loadSurfaceModules,
+  surfaceModulesIn,
+} from './agent-surface-commands.js';
 import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
@@ -20,7 +27,11 @@ function lazy(
   };
 }
 
-export function buildProgram(setCode: (code: number) => void, errors: ReportErrorOptions = {}): Command {
+export function buildProgram(
+  setCode: (code: number) => void,
+  errors: ReportErrorOptions = {},
+  moduleSurfaces: readonly AgentSurface[] = [],
+): Command {
   const program = new Command('tally')
     .description('Run LLM agents whose reports tally with what they actually did.')
     .version(packageVersion(), '-v, --version', 'print the version (-V too)')
@@ -29,6 +40,11 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--quiet', 'no live progress while agents run')
     .option('--verbose', 'live progress with tool inputs, nudges, claims and whole model texts')
     .option('--events', 'every run event as one JSON line on stderr (works with --json)')
+    .option(
+      '--surface-module <path>',
+      'a JavaScript module exporting agent surfaces (defineAgentSurface): each becomes a command',
+      collect,
+    )
     .exitOverride();
   // Under --json a usage error is reported once, as JSON on stdout (see main), not as text.
   if (errors.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
@@ -218,17 +234,8 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./records-lint-command.js'), setCode));
 
-  program
-    .command('scout')
-    .description(
-      'Find the records that govern a goal (no model needed): recall, probes, one --cat batch, verified.',
-    )
-    .argument('<goal>', 'what you are about to do, e.g. "release a version of acme/shop"')
-    .option('--root <dir>', 'records root')
-    .option('--session <id>', 'session id for warm start and the digest (default $TALLY_SESSION_ID)')
-    .option('--model <spec>', 'a model chooses the probes and judges what governs (empty: no model)')
-    .option('--json', 'machine-readable output')
-    .action(lazy(() => import('./scout-command.js'), setCode));
+  // Agents declared with defineAgentSurface (agent-surface-commands.ts): one command each.
+  for (const surface of BUILT_IN_AGENT_SURFACES) addAgentSurfaceCommand(program, surface, setCode);
 
   program
     .command('digest')
@@ -319,29 +326,6 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .action(lazy(() => import('./agent-command.js'), setCode));
 
   program
-    .command('code')
-    .description(
-      'One chat turn of the Coder in --root (no task: an interactive chat; Ctrl-D ends). Prints the reply, the files this turn changed, and any false statements.',
-    )
-    .argument('[task...]', 'what to do, e.g. "add a health check to src/server.ts"')
-    .option('--root <dir>', 'the project root every path resolves against', '.')
-    .option('--chat <id>', 'continue this chat (the id a previous turn printed)')
-    .option(
-      '--model <spec>',
-      'model, e.g. openai:gpt-4.1-mini (default $TALLY_MODEL); may change between turns',
-    )
-    .option('--json', 'machine-readable output')
-    .option('--replay <cassette>', 'replay a recorded model transcript through the real loop (no key)')
-    .option('--var <name=value>', "--replay: fill the cassette's {{NAME}} placeholders", collect)
-    .option('--ui', 'serve a chat page on 127.0.0.1 instead of the terminal chat')
-    .option('--port <n>', '--ui: port (0 picks a free one)', parsePort, '0')
-    .option(
-      '--records-root <dir>',
-      'records root: where decision records go, and what the scout tool searches (default: --root when it has references/)',
-    )
-    .action(lazy(() => import('./code-command.js'), setCode));
-
-  program
     .command('demo-app')
     .description('Start the demo target app (login demo@tally.test / demo-password).')
     .option('--port <n>', 'port (0 picks a free one)', parsePort, '0')
@@ -362,6 +346,9 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
     .option('--json', 'machine-readable output')
     .action(lazy(() => import('./demo-command.js'), setCode));
 
+  // After every built-in command, so a module's surface cannot take a built-in name.
+  for (const surface of moduleSurfaces) addAgentSurfaceCommand(program, surface, setCode);
+
   hintAfterUsageErrors(program);
   return program;
 }
@@ -369,9 +356,21 @@ export function buildProgram(setCode: (code: number) => void, errors: ReportErro
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const errors = errorOptionsFrom(argv);
-  const program = buildProgram((next) => {
-    code = next;
-  }, errors);
+  let program: Command;
+  try {
+    // Loaded only when named: without --surface-module nothing more is imported at start-up.
+    const paths = surfaceModulesIn(argv);
+    const surfaces = paths.length === 0 ? [] : await loadSurfaceModules(paths);
+    program = buildProgram(
+      (next) => {
+        code = next;
+      },
+      errors,
+      surfaces,
+    );
+  } catch (error) {
+    return reportError(error, errors);
+  }
   try {
     await program.parseAsync(
       splitVariadicValues(argv.map((word, at) => (at === 2 && word === '-V' ? '--version' : word))),

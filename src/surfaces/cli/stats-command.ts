@@ -22,7 +22,10 @@ export default async function statsCommand(
   command: Command,
 ): Promise<number> {
   const since = parseSince(options.since);
-  const contributors = await statsContributorsFor(options.packModule ?? []);
+  const contributors = await statsContributorsFor(
+    options.packModule ?? [],
+    (command.optsWithGlobals() as { surfaceModule?: string[] }).surfaceModule ?? [],
+  );
   // The ledgers `tally runs` lists (issue 23, finding 6): --ledger/TALLY_LEDGER names one,
   // else this project's and every ledger of this user's.
   const paths = knownLedgerPaths(command);
