@@ -63,6 +63,12 @@ function fastPath() {
     const fish = fast('fish');
     if (fish) return fish.main(argv);
   }
+  // `runs`, `runs show`, `report`, `stats`: the read commands, bundled in the same file (zod
+  // with them: the ledger checks each entry it reads against its kind's schema).
+  if (command === 'runs' || command === 'report' || command === 'stats') {
+    const cli = fast('fish');
+    if (cli) return cli.main(argv);
+  }
   if (command === 'records' && sub === 'query') {
     const records = fast('records-query');
     const flags = records?.parseRecordsQueryArgs(rest);

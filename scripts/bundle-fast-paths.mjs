@@ -43,6 +43,17 @@ await build({
 // run; `bin/tally.js` sends only `fish REQUEST` here (not `fish cleanup` / `fish recipes`, whose
 // modules would otherwise hold second copies of the error classes the bundle checks against).
 // Packages other than zod stay in node_modules: the AI SDK, swagger-parser and yaml load lazily.
+// The read commands a user runs most against a big ledger (issue 21: `runs`, `runs show`,
+// `report` within ~0.3 s) ride in the same file: the ledger's entry schemas need zod, whose ES
+// modules cost ~130 ms to load here, bundled a fraction of that. bin/tally.js sends them here.
+const BUNDLED_COMMANDS = new Set([
+  './fish-command.js',
+  './runs-command.js',
+  './runs-show-command.js',
+  './report-command.js',
+  './stats-command.js',
+]);
+
 await build({
   entryPoints: { fish: join(root, 'dist', 'surfaces', 'cli', 'main.js') },
   ...common,
@@ -53,7 +64,7 @@ await build({
         // main.js imports command modules lazily, and so do the built-in agent surfaces it lists
         // (agent-surface-commands.js: scout, code): those stay ES modules in dist/, not in this file.
         builder.onResolve({ filter: /^\.\/[a-z-]+-command\.js$/ }, (args) =>
-          args.path === './fish-command.js' ||
+          BUNDLED_COMMANDS.has(args.path) ||
           !(
             args.importer.endsWith(join('surfaces', 'cli', 'main.js')) ||
             args.importer.endsWith('agent-surface-commands.js')
