@@ -73,17 +73,8 @@ function removeOrphan(name: string, path: string, now: number): boolean {
  * files, only orphans: a concurrent write's file is never touched.
  */
 export function reapStaleTempFiles(target: string, now = Date.now()): void {
-  const directory = dirname(target);
   const name = basename(target);
-  let names: string[];
-  try {
-    names = readdirSync(directory);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return;
-    throw error;
-  }
-  for (const candidate of names)
-    if (TEMP_NAME.exec(candidate)?.[1] === name) removeOrphan(candidate, join(directory, candidate), now);
+  reapIn(dirname(target), (owner) => owner === name, now);
 }
 
 /**
@@ -92,6 +83,11 @@ export function reapStaleTempFiles(target: string, now = Date.now()): void {
  * and then rather than on every write.
  */
 export function reapStaleTempFilesIn(directory: string, now = Date.now()): void {
+  reapIn(directory, () => true, now);
+}
+
+/** Orphaned temporary files in `directory` whose target's name `owns` accepts, removed. */
+function reapIn(directory: string, owns: (target: string) => boolean, now: number): void {
   let names: string[];
   try {
     names = readdirSync(directory);
@@ -99,8 +95,10 @@ export function reapStaleTempFilesIn(directory: string, now = Date.now()): void 
     if ((error as { code?: string }).code === 'ENOENT') return;
     throw error;
   }
-  for (const candidate of names)
-    if (TEMP_NAME.test(candidate)) removeOrphan(candidate, join(directory, candidate), now);
+  for (const candidate of names) {
+    const target = TEMP_NAME.exec(candidate)?.[1];
+    if (target !== undefined && owns(target)) removeOrphan(candidate, join(directory, candidate), now);
+  }
 }
 
 export interface SweepResult {
