@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../../../src/core/agent/summarize-run.js';
 import { netEffects } from '../../../src/core/effects.js';
@@ -147,7 +148,8 @@ describe('runs show leaves out what an entry does not record', () => {
     const ledger = Ledger.open(path);
     const record = ledger.getRun(runId);
     ledger.close();
-    const shown = formatRun(record);
+    // Colours are on where CI is set (picocolors): compare the text a reader sees.
+    const shown = stripVTControlCharacters(formatRun(record));
     expect(shown).not.toContain('undefined');
     const lines = shown.split('\n');
     expect(lines.find((line) => line.includes('openai:gpt-4.1-mini'))?.trimEnd()).toMatch(
