@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Launcher (CommonJS: bin/package.json): the CLI lives in dist/, built by `npm ci` through the
 // prepare script. Hooks and `records query` run from one-file bundles without commander when
-// their arguments are plain, and `fish REQUEST` from a bundle of the CLI entry with the fish
-// command (dist/fast/cli, see scripts/bundle-fast-paths.mjs); everything else, and anything
-// those paths do not recognise, goes to the full CLI.
+// their arguments are plain, and `fish REQUEST` and the read commands from a bundle of the CLI
+// entry with those commands (dist/fast/cli, see scripts/bundle-fast-paths.mjs); everything else,
+// and anything those paths do not recognise, goes to the full CLI. Compiled code of the bundles
+// is kept between runs (see compiled-code-cache.js).
 'use strict';
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
@@ -14,23 +15,7 @@ const argv = process.argv;
 function fast(name) {
   const file = join(dist, 'fast', 'cli', `${name}.cjs`);
   if (!existsSync(file)) return undefined;
-  if (name === 'fish') keepCompiledCode();
-  return require(file);
-}
-
-/**
- * Compiling the fish bundle (~0.9 MB) is a good part of what `tally fish` costs before its first
- * request (issue 22): where Node keeps compiled code between runs (>= 22.1, in the OS temp
- * folder) it is asked to. Node 20 has no such switch: its `vm.Script` cachedData would do, but
- * code read from such a cache loses the bundle's `import()` (the lazy model SDK, pg) there.
- */
-function keepCompiledCode() {
-  const { enableCompileCache } = require('node:module');
-  try {
-    if (typeof enableCompileCache === 'function') enableCompileCache();
-  } catch {
-    // No cache (an unwritable temp folder) only costs the compile.
-  }
+  return require('./compiled-code-cache.js').requireBundle(file);
 }
 
 function finish(promise) {
@@ -57,16 +42,16 @@ function fastPath() {
         return 0;
       });
   }
-  // `tally fish REQUEST`: the same CLI entry, bundled with the fish command (see
-  // scripts/bundle-fast-paths.mjs); its subcommands run from dist/ like every other command.
-  if (command === 'fish' && sub !== 'cleanup' && sub !== 'recipes') {
-    const fish = fast('fish');
-    if (fish) return fish.main(argv);
-  }
-  // `runs`, `runs show`, `report`, `stats`: the read commands, bundled in the same file (zod
-  // with them: the ledger checks each entry it reads against its kind's schema).
-  if (command === 'runs' || command === 'report' || command === 'stats') {
-    const cli = fast('fish');
+  // `tally fish REQUEST` and the read commands (`runs`, `runs show`, `report`, `stats`): the CLI
+  // entry bundled with those commands (see scripts/bundle-fast-paths.mjs); `fish cleanup` and
+  // `fish recipes` run from dist/ like every other command.
+  const bundled =
+    (command === 'fish' && sub !== 'cleanup' && sub !== 'recipes') ||
+    command === 'runs' ||
+    command === 'report' ||
+    command === 'stats';
+  if (bundled) {
+    const cli = fast('cli');
     if (cli) return cli.main(argv);
   }
   if (command === 'records' && sub === 'query') {

@@ -2,10 +2,11 @@
 // (run on every tool call), `records query` (the scout's many probes) and `tally fish` — into
 // one CommonJS file each. One file instead of ~20 ES modules, and no commander, saves ~15-20 ms a call.
 // `bin/` falls back to the ES modules in dist/ when these files are missing.
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BANNER, routeDynamicImports } from './route-dynamic-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Three levels below the package root, like dist/surfaces/cli/: modules that find package.json
@@ -22,7 +23,8 @@ const common = {
   target: 'node20',
   format: 'cjs',
   // CommonJS has no import.meta: modules that resolve files next to themselves get this file's URL.
-  banner: { js: 'const __fastPathUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // `__import` is every `import()` of the bundle (see route-dynamic-imports.mjs).
+  banner: { js: BANNER },
   define: { 'import.meta.url': '__fastPathUrl' },
   logLevel: 'warning',
 };
@@ -37,7 +39,7 @@ await build({
   packages: 'external',
 });
 
-// `tally fish REQUEST` (issue 22): the whole CLI entry with the fish command and zod in one file,
+// dist/fast/cli/cli.cjs — `tally fish REQUEST` (issue 22): the whole CLI entry with the fish command and zod in one file,
 // so a data run pays for one compiled file instead of ~250 ES modules (~30% of its CPU for 8
 // entities). Every other command stays an import of its ES module in dist/, loaded only when
 // run; `bin/tally.js` sends only `fish REQUEST` here (not `fish cleanup` / `fish recipes`, whose
@@ -55,11 +57,11 @@ const BUNDLED_COMMANDS = new Set([
 ]);
 
 await build({
-  entryPoints: { fish: join(root, 'dist', 'surfaces', 'cli', 'main.js') },
+  entryPoints: { cli: join(root, 'dist', 'surfaces', 'cli', 'main.js') },
   ...common,
   plugins: [
     {
-      name: 'fish-only',
+      name: 'cli-commands-only',
       setup(builder) {
         // main.js imports command modules lazily, and so do the built-in agent surfaces it lists
         // (agent-surface-commands.js: scout, code): those stay ES modules in dist/, not in this file.
@@ -93,3 +95,5 @@ await build({
     },
   ],
 });
+
+for (const name of readdirSync(outdir)) await routeDynamicImports(join(outdir, name));

@@ -137,8 +137,8 @@ describe('defineAgentSurface', () => {
     expect(isAgentSurface({ name: 'shop', cli })).toBe(false);
   });
 
-  it("the fish fast-path bundle keeps the built-in surfaces' command modules out (they load from dist/ when run)", () => {
-    const bundle = readFileSync(join(repo, 'dist', 'fast', 'cli', 'fish.cjs'), 'utf8');
+  it("the CLI fast-path bundle keeps the built-in surfaces' command modules out (they load from dist/ when run)", () => {
+    const bundle = readFileSync(join(repo, 'dist', 'fast', 'cli', 'cli.cjs'), 'utf8');
     expect(bundle).toContain('import("../../surfaces/cli/scout-command.js")');
     expect(bundle).not.toMatch(/function (scoutCommand|codeCommand)\b/);
   });

@@ -1,5 +1,5 @@
 // `tally fish REQUEST` runs from a bundle of the CLI entry with the fish command
-// (bin/tally.js → dist/fast/cli/fish.cjs, issue 22): one compiled file instead of ~250 ES
+// (bin/tally.js → dist/fast/cli/cli.cjs, issue 22): one compiled file instead of ~250 ES
 // modules, and none of the model SDK, OpenAPI parser or YAML parser a captures run never uses.
 // Same main(), so the same bytes and exit codes as the full CLI.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { sqliteDriver } from '../../src/core/sqlite/open-sqlite.js';
 import { runTally, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'fast', 'cli', 'fish.cjs');
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'fast', 'cli', 'cli.cjs');
 
 /** A preload that writes every CommonJS module the process loaded to `list` at exit. */
 function loadedList(): { env: NodeJS.ProcessEnv; read: () => string[] } {

@@ -1,0 +1,138 @@
+// Loads the launcher's one-file bundles (dist/fast/cli/*.cjs) with V8's compiled code kept
+// between runs. Compiling the CLI bundle (~1 MB) and the functions a run then uses is a good part
+// of what `tally fish` or `tally runs` costs before its first useful step (issue 22).
+// - Node >= 22.1 keeps compiled code itself (`module.enableCompileCache`): it is asked to, and
+//   the bundle is an ordinary require().
+// - Node 20 has no such switch. The bundle is compiled as a `vm.Script` with the cached data of
+//   the last run, and the cache is written again (with every function that run compiled) when
+//   it was missing or V8 rejected it. A script read from cached data has no dynamic-import
+//   callback there, so the bundle's `import()`s (the lazy model SDK, pg, the other CLI commands)
+//   call `__tallyImport`, passed in from here (scripts/route-dynamic-imports.mjs routes them).
+// The cache lives in a folder only this user can write (checked, not assumed): cached code is
+// code, and a file another user could plant there would run as us. Any failure only costs the
+// compile. TALLY_NO_COMPILE_CACHE=1 (or Node's NODE_DISABLE_COMPILE_CACHE=1) turns it off.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+function cacheDisabled() {
+  return process.env.TALLY_NO_COMPILE_CACHE === '1' || process.env.NODE_DISABLE_COMPILE_CACHE === '1';
+}
+
+/** A folder under the OS temp folder that exists, is ours and is closed to everyone else; else undefined. */
+function privateCacheFolder() {
+  if (typeof process.getuid !== 'function') return undefined;
+  const uid = process.getuid();
+  const folder = path.join(require('node:os').tmpdir(), `tally-compile-cache-${uid}`);
+  try {
+    fs.mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if (error?.code !== 'EEXIST') return undefined;
+  }
+  try {
+    const stat = fs.lstatSync(folder);
+    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0 ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cached data is only valid for the exact bundle and the exact V8 that made it. */
+function cacheFileFor(folder, file, source) {
+  const stat = fs.statSync(file);
+  const key = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${source.length}-${process.version}-${process.arch}`;
+  return { prefix: `${path.basename(file)}.`, path: path.join(folder, `${path.basename(file)}.${key}.v8`) };
+}
+
+function readIfOurs(file) {
+  try {
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile() || stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0) return undefined;
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the new cache under a temporary name and renames it; drops caches of older bundles. */
+function writeCache(folder, target, data) {
+  try {
+    const temporary = `${target.path}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, data, { mode: 0o600 });
+    fs.renameSync(temporary, target.path);
+    for (const name of fs.readdirSync(folder)) {
+      const stale = name.startsWith(target.prefix) && path.join(folder, name) !== target.path;
+      if (stale) fs.rmSync(path.join(folder, name), { force: true });
+    }
+  } catch {
+    // No cache written only costs the compile next time.
+  }
+}
+
+/** An `import()` compiled the ordinary way: specifiers arrive absolute (file URLs) or bare. */
+const importHere = (specifier) => import(specifier);
+
+/** Compiles `file` (CommonJS) with the cached data of an earlier run, or produces it. */
+function requireWithScriptCache(file, folder) {
+  const vm = require('node:vm');
+  const { createRequire } = require('node:module');
+  const source = fs.readFileSync(file, 'utf8');
+  const target = cacheFileFor(folder, file, source);
+  const cachedData = readIfOurs(target.path);
+  // `__tallyImport`: the bundle's `import()`s come here (scripts/bundle-fast-paths.mjs routes
+  // them), because a script deserialised from cached data has no dynamic-import callback on Node 20.
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __tallyImport) {${source}\n})`,
+    {
+      filename: file,
+      ...(cachedData ? { cachedData } : {}),
+    },
+  );
+  if (!cachedData || script.cachedDataRejected) {
+    // At exit, so the cache holds every function this run compiled, not only the top level.
+    process.once('exit', () => writeCache(folder, target, script.createCachedData()));
+  }
+  // A real Module, in require's cache like any required file: what lists loaded modules sees it.
+  const Module = require('node:module');
+  const module = new Module(file);
+  module.filename = file;
+  if (typeof Module._nodeModulePaths === 'function')
+    module.paths = Module._nodeModulePaths(path.dirname(file));
+  require.cache[file] = module;
+  try {
+    script
+      .runInThisContext()
+      .call(
+        module.exports,
+        module.exports,
+        createRequire(file),
+        module,
+        file,
+        path.dirname(file),
+        importHere,
+      );
+  } catch (error) {
+    delete require.cache[file];
+    throw error;
+  }
+  module.loaded = true;
+  return module.exports;
+}
+
+/** require(file) for a launcher bundle, with compiled code kept between runs where this Node allows. */
+function requireBundle(file) {
+  if (cacheDisabled()) return require(file);
+  const { enableCompileCache } = require('node:module');
+  if (typeof enableCompileCache === 'function') {
+    try {
+      enableCompileCache();
+    } catch {
+      // No cache (an unwritable temp folder) only costs the compile.
+    }
+    return require(file);
+  }
+  const folder = privateCacheFolder();
+  return folder ? requireWithScriptCache(file, folder) : require(file);
+}
+
+module.exports = { requireBundle };

@@ -1,0 +1,145 @@
+// The launcher keeps the bundles' compiled code between runs (bin/compiled-code-cache.js, issue
+// 22). What a user would notice if it broke: a command that prints a warning, loses its lazy
+// `import()`s, runs stale code after an upgrade, or trusts a cache another user could write.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a build script (plain JavaScript, no declarations)
+import { BANNER, routeDynamicImports } from '../../scripts/route-dynamic-imports.mjs';
+import { runTally, tempDir } from '../helpers.js';
+
+const LOADER = join(import.meta.dirname, '..', '..', 'bin', 'compiled-code-cache.js');
+// Node >= 22.1 keeps compiled code itself; Node 20 goes through the vm.Script cache.
+const nodeKeepsCode = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+const uid = process.getuid?.() ?? 0;
+
+/**
+ * A bundle built as the launcher's are: CommonJS, the banner, and `import()`s of a builtin and of
+ * a sibling file routed through it (scripts/route-dynamic-imports.mjs).
+ */
+async function fixtureBundle(version = 1): Promise<string> {
+  const dir = tempDir('bundle-');
+  writeFileSync(join(dir, 'sibling.mjs'), `export const value = 'sibling ${version}';\n`);
+  const file = join(dir, 'bundle.cjs');
+  writeFileSync(
+    file,
+    `${BANNER}
+// import('not-this') in a comment, and "import('nor this')" in a string, stay as they are.
+module.exports.go = async () => ({
+  gzip: typeof (await import('node:zlib')).gzipSync,
+  sibling: (await import('./sibling.mjs')).value,
+  version: ${version},
+  cached: require.cache[__filename] === module,
+  text: "import('nor this')",
+});\n`,
+  );
+  expect(await routeDynamicImports(file)).toBe(2);
+  return file;
+}
+
+function load(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}).go().then((r) => console.log(JSON.stringify(r)))`;
+  return new Promise((resolve) =>
+    execFile(process.execPath, ['-e', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+const cacheFiles = (tmp: string) => {
+  const folder = join(tmp, `tally-compile-cache-${uid}`);
+  return existsSync(folder) ? readdirSync(folder) : [];
+};
+
+describe('compiled code kept between runs', () => {
+  it("loads a bundle whose import()s work, twice, with nothing on stderr; the second run reads the first run's cache", async () => {
+    const tmp = tempDir('tmpdir-');
+    const file = await fixtureBundle();
+    const expected = {
+      gzip: 'function',
+      sibling: 'sibling 1',
+      version: 1,
+      cached: true,
+      text: "import('nor this')",
+    };
+    const first = await load(file, { TMPDIR: tmp });
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout)).toEqual(expected);
+    if (!nodeKeepsCode) expect(cacheFiles(tmp)).toEqual([expect.stringMatching(/^bundle\.cjs\..*\.v8$/)]);
+    else expect(existsSync(join(tmp, 'node-compile-cache'))).toBe(true);
+    const second = await load(file, { TMPDIR: tmp });
+    expect(second.stderr).toBe('');
+    expect(JSON.parse(second.stdout)).toEqual(expected);
+  });
+
+  it.runIf(!nodeKeepsCode)('a changed bundle runs its new code and replaces the old cache', async () => {
+    const tmp = tempDir('tmpdir-');
+    const file = await fixtureBundle(1);
+    await load(file, { TMPDIR: tmp });
+    const [before] = cacheFiles(tmp);
+    writeFileSync(file, `module.exports.go = async () => ({ version: 'two, longer' });\n`);
+    const changed = await load(file, { TMPDIR: tmp });
+    expect(JSON.parse(changed.stdout)).toEqual({ version: 'two, longer' });
+    const after = cacheFiles(tmp);
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+  });
+
+  it.runIf(!nodeKeepsCode)(
+    'a damaged cache file is rejected by V8 and written again; the bundle still runs',
+    async () => {
+      const tmp = tempDir('tmpdir-');
+      const file = await fixtureBundle();
+      await load(file, { TMPDIR: tmp });
+      const [name] = cacheFiles(tmp);
+      const cacheFile = join(tmp, `tally-compile-cache-${uid}`, name as string);
+      writeFileSync(cacheFile, Buffer.alloc(4096, 7), { mode: 0o600 });
+      const run = await load(file, { TMPDIR: tmp });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout).sibling).toBe('sibling 1');
+      expect(cacheFiles(tmp)).toEqual([name]);
+    },
+  );
+
+  it.runIf(!nodeKeepsCode && uid !== undefined)(
+    'a cache folder others can write is not used: nothing is read from it or written to it',
+    async () => {
+      const tmp = tempDir('tmpdir-');
+      const folder = join(tmp, `tally-compile-cache-${uid}`);
+      mkdirSync(folder);
+      chmodSync(folder, 0o777);
+      const run = await load(await fixtureBundle(), { TMPDIR: tmp });
+      expect(JSON.parse(run.stdout).sibling).toBe('sibling 1');
+      expect(readdirSync(folder)).toEqual([]);
+    },
+  );
+
+  it('TALLY_NO_COMPILE_CACHE=1 keeps nothing', async () => {
+    const tmp = tempDir('tmpdir-');
+    const run = await load(await fixtureBundle(), { TMPDIR: tmp, TALLY_NO_COMPILE_CACHE: '1' });
+    expect(JSON.parse(run.stdout).sibling).toBe('sibling 1');
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('the CLI prints the same with and without its cache, and no warning', async () => {
+    const tmp = tempDir('tmpdir-');
+    const cwd = tempDir();
+    const ledger = join(cwd, 'ledger.db');
+    const cold = await runTally(['runs', '--ledger', ledger], { cwd, env: { TMPDIR: tmp } });
+    const warm = await runTally(['runs', '--ledger', ledger], { cwd, env: { TMPDIR: tmp } });
+    const none = await runTally(['runs', '--ledger', ledger], {
+      cwd,
+      env: { TMPDIR: tmp, TALLY_NO_COMPILE_CACHE: '1' },
+    });
+    expect(cold.code, cold.stderr).toBe(0);
+    expect([warm.code, warm.stdout, warm.stderr]).toEqual([0, cold.stdout, cold.stderr]);
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, cold.stdout, cold.stderr]);
+    expect(cold.stderr).not.toMatch(/Warning/);
+    if (!nodeKeepsCode) expect(cacheFiles(tmp)).toEqual([expect.stringMatching(/^cli\.cjs\./)]);
+  });
+});
