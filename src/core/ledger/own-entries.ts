@@ -3,6 +3,8 @@ import type { EntryRow } from './recording-ledger.js';
 
 /** The most entry text (characters) kept: past it everything is dropped and reads go to the store. */
 const MAX_KEPT_CHARS = 16 * 1024 * 1024;
+/** The most runs kept (a long-lived server starts runs without end, some with no entries). */
+const MAX_KEPT_RUNS = 10_000;
 
 /**
  * The rows this process committed for the runs it started, exactly as written (the JSON text
@@ -17,6 +19,10 @@ export class OwnEntries {
 
   /** A run this process started: its rows are kept from its first. */
   started(runId: string): void {
+    if (this.runs.size >= MAX_KEPT_RUNS) {
+      this.runs.clear();
+      this.keptChars = 0;
+    }
     this.runs.set(runId, []);
   }
 
