@@ -58,6 +58,12 @@ describe('typeWords: a type name as singular words', () => {
   ])('%j → %j', (name, words) => {
     expect(typeWords(name)).toEqual(words);
   });
+
+  it('answers a name it has seen the same way again, and no caller can change that answer', () => {
+    const first = typeWords('Test Suites');
+    expect(() => (first as string[]).push('extra')).toThrow(TypeError);
+    expect(typeWords('Test Suites')).toEqual(['test', 'suite']);
+  });
 });
 
 describe('sameType: a claimed type names the actual one', () => {

@@ -88,10 +88,13 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             entries: () => recorder.entries(),
             commit: (limitMs) => recorder.commit(limitMs),
             append: (entry) => {
-              recorder.append(entry);
-              // The same kind with its data redacted: still that kind's data.
-              const event = eventOf({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry);
+              const queued = recorder.append(entry);
+              // The same kind with its data redacted (the recorder's copy where it returns one).
+              const event = eventOf(
+                queued ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry),
+              );
               if (event) listener(event);
+              return queued;
             },
           };
         };

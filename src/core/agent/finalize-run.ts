@@ -64,16 +64,18 @@ function countingRecorder(
           counts.toolCalls += 1;
           if (entry.outcome !== 'ok') counts.failures += 1;
         }
-        recorder.append(entry);
+        const queued = recorder.append(entry);
         if (emit)
           emit({
             type: 'entry',
             runId: recorder.runId,
             agent,
-            // The same kind with its data redacted: still that kind's data.
-            entry: { ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry,
+            // The same kind with its data redacted as the ledger stores it: the recorder's own
+            // copy where it returns one (redacting twice cost a walk of every entry, issue 22).
+            entry: queued ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry),
             time: Date.now(),
           });
+        return queued;
       },
     },
   };

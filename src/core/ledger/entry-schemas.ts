@@ -8,142 +8,170 @@ import { z } from 'zod';
  * there, is checked: a wrong type makes the entry malformed, never coerced.
  */
 
-const strings = z.array(z.string());
-const count = z.number();
-
 /**
- * Effects stay a list of anything here: readers skip an effect that is not well formed and keep
- * the call's other effects (see `effectsOf`), so one odd effect does not make the call vanish.
+ * The closed set of kinds, without building a schema: every `tally fish` and hook knows the
+ * kinds, but only a read of rows another writer made checks data against them (issue 22:
+ * building these schemas at import cost a data run ~10 ms of CPU before its first request).
  */
-const evidenceSchema = z.looseObject({
-  via: z.string().optional(),
-  effects: z.array(z.unknown()).optional(),
-});
+export const ENTRY_KINDS = [
+  'tool_call',
+  'intent',
+  'model_call',
+  'guard',
+  'nudge',
+  'gate',
+  'fail_open',
+  'claim',
+  'contract',
+  'end',
+] as const;
 
-/** A failed or refused call's error: an MCP refusal records only its code. */
-const errorSchema = z.looseObject({
-  code: z.string().optional(),
-  message: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+function buildEntryDataSchemas() {
+  const strings = z.array(z.string());
+  const count = z.number();
 
-const toolCall = z.looseObject({
-  tool: z.string().optional(),
-  target: z.string().optional(),
-  input: z.unknown().optional(),
-  /** The status rule's view of the call; absent in ledgers written before it existed. */
-  intentKey: z.string().nullable().optional(),
-  result: z.unknown().optional(),
-  resultPreview: z.string().optional(),
-  resultChars: count.optional(),
-  evidence: evidenceSchema.optional(),
-  error: errorSchema.optional(),
-  intents: strings.optional(),
-  durationMs: count.optional(),
-  source: z.string().optional(),
-  toolCallId: z.string().optional(),
-});
+  /**
+   * Effects stay a list of anything here: readers skip an effect that is not well formed and keep
+   * the call's other effects (see `effectsOf`), so one odd effect does not make the call vanish.
+   */
+  const evidenceSchema = z.looseObject({
+    via: z.string().optional(),
+    effects: z.array(z.unknown()).optional(),
+  });
 
-const intent = z.looseObject({
-  intentId: z.string().optional(),
-  tool: z.string().optional(),
-  target: z.string().optional(),
-  action: z.string().optional(),
-  resources: z.array(z.looseObject({ space: z.string(), key: z.string() })).optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-  source: z.string().optional(),
-  toolCallId: z.string().optional(),
-});
+  /** A failed or refused call's error: an MCP refusal records only its code. */
+  const errorSchema = z.looseObject({
+    code: z.string().optional(),
+    message: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  });
 
-const modelCall = z.looseObject({
-  model: z.string().optional(),
-  round: count.optional(),
-  inputTokens: count.nullable().optional(),
-  outputTokens: count.nullable().optional(),
-  finishReason: z.string().optional(),
-  durationMs: count.optional(),
-});
+  const toolCall = z.looseObject({
+    tool: z.string().optional(),
+    target: z.string().optional(),
+    input: z.unknown().optional(),
+    /** The status rule's view of the call; absent in ledgers written before it existed. */
+    intentKey: z.string().nullable().optional(),
+    result: z.unknown().optional(),
+    resultPreview: z.string().optional(),
+    resultChars: count.optional(),
+    evidence: evidenceSchema.optional(),
+    error: errorSchema.optional(),
+    intents: strings.optional(),
+    durationMs: count.optional(),
+    source: z.string().optional(),
+    toolCallId: z.string().optional(),
+  });
 
-const guard = z.looseObject({
-  guard: z.string().optional(),
-  action: z.string().optional(),
-  detail: z.string().optional(),
-  preview: z.string().optional(),
-});
+  const intent = z.looseObject({
+    intentId: z.string().optional(),
+    tool: z.string().optional(),
+    target: z.string().optional(),
+    action: z.string().optional(),
+    resources: z.array(z.looseObject({ space: z.string(), key: z.string() })).optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    source: z.string().optional(),
+    toolCallId: z.string().optional(),
+  });
 
-const nudge = z.looseObject({ why: z.string().optional(), text: z.string().optional() });
+  const modelCall = z.looseObject({
+    model: z.string().optional(),
+    round: count.optional(),
+    inputTokens: count.nullable().optional(),
+    outputTokens: count.nullable().optional(),
+    finishReason: z.string().optional(),
+    durationMs: count.optional(),
+  });
 
-const gate = z.looseObject({
-  gate: z.string().optional(),
-  tool: z.string().optional(),
-  satisfiedBy: z.string().optional(),
-});
+  const guard = z.looseObject({
+    guard: z.string().optional(),
+    action: z.string().optional(),
+    detail: z.string().optional(),
+    preview: z.string().optional(),
+  });
 
-const failOpen = z.looseObject({
-  component: z.string().optional(),
-  why: z.string().optional(),
-  ts: z.string().optional(),
-  session: z.string().nullable().optional(),
-});
+  const nudge = z.looseObject({ why: z.string().optional(), text: z.string().optional() });
 
-const claim = z.looseObject({
-  /** What the agent claimed, in its own words: any object. */
-  claim: z.looseObject({ target: z.unknown().optional(), type: z.unknown().optional() }).optional(),
-  via: z.string().optional(),
-  evidenceSeq: count.optional(),
-  resource: z.unknown().optional(),
-  why: z.string().optional(),
-  source: z.string().optional(),
-});
+  const gate = z.looseObject({
+    gate: z.string().optional(),
+    tool: z.string().optional(),
+    satisfiedBy: z.string().optional(),
+  });
 
-const contract = z.looseObject({
-  source: z.string().optional(),
-  description: z.string().optional(),
-  data: z.unknown().optional(),
-  words: z.unknown().optional(),
-  dropped: strings.optional(),
-});
+  const failOpen = z.looseObject({
+    component: z.string().optional(),
+    why: z.string().optional(),
+    ts: z.string().optional(),
+    session: z.string().nullable().optional(),
+  });
 
-const end = z.looseObject({
-  reason: z.string().optional(),
-  status: z.string().optional(),
-  summary: z.string().optional(),
-  why: z.string().optional(),
-  verified: count.optional(),
-  dropped: count.optional(),
-  duplicates: count.optional(),
-  failed: z
-    .array(z.object({ target: z.string().optional(), type: z.string().optional(), reason: z.string() }))
-    .optional(),
-  unmet: strings.optional(),
-  // An agent's review names its flags: any value, shown as it is.
-  flags: z.array(z.unknown()).optional(),
-  recovery: z.unknown().optional(),
-  facts: z.unknown().optional(),
-  contract: z.unknown().optional(),
-  counts: z
-    .object({ modelCalls: count.optional(), toolCalls: count.optional(), failures: count.optional() })
-    .optional(),
-  detail: z.unknown().optional(),
-  checks: z.unknown().optional(),
-});
+  const claim = z.looseObject({
+    /** What the agent claimed, in its own words: any object. */
+    claim: z.looseObject({ target: z.unknown().optional(), type: z.unknown().optional() }).optional(),
+    via: z.string().optional(),
+    evidenceSeq: count.optional(),
+    resource: z.unknown().optional(),
+    why: z.string().optional(),
+    source: z.string().optional(),
+  });
 
-/** One schema per entry kind: the closed set of kinds is the keys of this object. */
-export const ENTRY_DATA_SCHEMAS = {
-  tool_call: toolCall,
-  // Written and committed before a tool changes something; its tool_call entry is the outcome.
-  intent,
-  model_call: modelCall,
-  guard,
-  nudge,
-  gate,
-  fail_open: failOpen,
-  claim,
-  contract,
-  end,
-} as const;
+  const contract = z.looseObject({
+    source: z.string().optional(),
+    description: z.string().optional(),
+    data: z.unknown().optional(),
+    words: z.unknown().optional(),
+    dropped: strings.optional(),
+  });
 
-export type EntryDataSchemas = typeof ENTRY_DATA_SCHEMAS;
+  const end = z.looseObject({
+    reason: z.string().optional(),
+    status: z.string().optional(),
+    summary: z.string().optional(),
+    why: z.string().optional(),
+    verified: count.optional(),
+    dropped: count.optional(),
+    duplicates: count.optional(),
+    failed: z
+      .array(z.object({ target: z.string().optional(), type: z.string().optional(), reason: z.string() }))
+      .optional(),
+    unmet: strings.optional(),
+    // An agent's review names its flags: any value, shown as it is.
+    flags: z.array(z.unknown()).optional(),
+    recovery: z.unknown().optional(),
+    facts: z.unknown().optional(),
+    contract: z.unknown().optional(),
+    counts: z
+      .object({ modelCalls: count.optional(), toolCalls: count.optional(), failures: count.optional() })
+      .optional(),
+    detail: z.unknown().optional(),
+    checks: z.unknown().optional(),
+  });
+
+  // One schema per entry kind: the closed set of kinds above, no more, no fewer.
+  return {
+    tool_call: toolCall,
+    // Written and committed before a tool changes something; its tool_call entry is the outcome.
+    intent,
+    model_call: modelCall,
+    guard,
+    nudge,
+    gate,
+    fail_open: failOpen,
+    claim,
+    contract,
+    end,
+  } satisfies Record<(typeof ENTRY_KINDS)[number], z.ZodType>;
+}
+
+export type EntryDataSchemas = ReturnType<typeof buildEntryDataSchemas>;
+
+let built: EntryDataSchemas | undefined;
+
+/** One schema per entry kind, built on first use. */
+export function entryDataSchemas(): EntryDataSchemas {
+  built ??= buildEntryDataSchemas();
+  return built;
+}
 
 /** The `data` of an entry of kind `K`, as read back (validated). */
 export type EntryData<K extends keyof EntryDataSchemas> = z.output<EntryDataSchemas[K]>;
@@ -153,7 +181,7 @@ export type EntryDataInput<K extends keyof EntryDataSchemas> = z.input<EntryData
 
 /** Why `data` does not fit its kind's schema, one line per problem; empty when it fits. */
 export function entryDataProblems(kind: string, data: unknown): string[] {
-  const schema = (ENTRY_DATA_SCHEMAS as Record<string, z.ZodType>)[kind];
+  const schema = (entryDataSchemas() as Record<string, z.ZodType>)[kind];
   if (!schema) return [`unknown kind "${kind}"`];
   const parsed = schema.safeParse(data);
   if (parsed.success) return [];

@@ -1,9 +1,14 @@
-import { ENTRY_DATA_SCHEMAS, type EntryData, type EntryDataInput } from './entry-schemas.js';
+import {
+  type EntryData,
+  type EntryDataInput,
+  type EntryDataSchemas,
+  ENTRY_KINDS as KINDS,
+} from './entry-schemas.js';
 
 /** The closed set of ledger entry kinds: one per data schema (see entry-schemas.ts). */
-export const ENTRY_KINDS = Object.keys(ENTRY_DATA_SCHEMAS) as EntryKind[];
+export const ENTRY_KINDS: readonly EntryKind[] = KINDS;
 
-export type EntryKind = keyof typeof ENTRY_DATA_SCHEMAS;
+export type EntryKind = keyof EntryDataSchemas;
 
 interface EntryHead<K> {
   kind: K;

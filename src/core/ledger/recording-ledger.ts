@@ -17,8 +17,12 @@ export interface StartRunOptions {
 export interface RunRecorder {
   readonly runId: string;
   readonly redactor: Redactor;
-  /** Queues the entry (already redacted); it is written before any read and within one event-loop turn. */
-  append(entry: NewEntry): void;
+  /**
+   * Queues the entry (already redacted); it is written before any read and within one event-loop
+   * turn. Returns the entry as queued (its data redacted) where the recorder has it, so an observer
+   * of the run is told the same data without redacting it a second time.
+   */
+  append(entry: NewEntry): NewEntry | undefined;
   entries(): LedgerEntry[];
   /** Commits everything queued (see `Ledger.commit`): false if the store stayed unavailable past the limit. */
   commit(limitMs?: number): Promise<boolean>;
@@ -159,15 +163,18 @@ export abstract class RecordingLedger {
     return {
       runId,
       redactor,
-      append: (entry) =>
+      append: (entry) => {
+        const queued = { ...entry, data: redactor.redact(entry.data) } as NewEntry;
         this.queueEntry({
           runId,
           ts: new Date().toISOString(),
           kind: entry.kind,
           name: entry.name ?? null,
           outcome: entry.outcome ?? null,
-          data: JSON.stringify(redactor.redact(entry.data)),
-        }),
+          data: JSON.stringify(queued.data),
+        });
+        return queued;
+      },
       entries: () => this.entries(runId),
       commit: (limitMs) => this.commit(limitMs),
     };

@@ -28,6 +28,7 @@ import {
   vacuumLedger,
 } from './ledger-maintenance.js';
 import { openReadOnlyDatabase } from './open-read-only.js';
+import { OwnEntries } from './own-entries.js';
 import {
   type EntryRow,
   type ImportResult,
@@ -97,7 +98,10 @@ export class SqliteLedger extends RecordingLedger {
   private flushScheduled = false;
   /** When the last batch was written (performance.now()): appends faster than the window share a commit. */
   private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => void>;
+  private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => EntryRow[]>;
+  private readonly lastSeq: SqliteStatement;
+  /** Rows of the runs this process started, as committed: their read-back needs no SELECT. */
+  private readonly own = new OwnEntries();
   private runQueue: QueuedRun[] = [];
   private readonly flushOnExit = () => {
     this.finalFlush(false);
@@ -136,15 +140,27 @@ export class SqliteLedger extends RecordingLedger {
     const lastSeq = database
       .prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM entries WHERE run_id = ?')
       .pluck();
+    this.lastSeq = lastSeq;
     this.writeQueue = database.transaction((runs: QueuedRun[], rows: QueuedEntry[]) => {
       // Runs first: a run's row is in the same commit as its first entries.
       for (const run of runs) this.insertRun.run(run.id, run.agent, run.task, run.startedAt, run.meta);
       const next = new Map<string, number>();
+      const written: EntryRow[] = [];
       for (const row of rows) {
         const seq = (next.get(row.runId) ?? (lastSeq.get(row.runId) as number)) + 1;
         next.set(row.runId, seq);
         this.insertEntry.run(row.runId, seq, row.ts, row.kind, row.name, row.outcome, row.data);
+        written.push({
+          run_id: row.runId,
+          seq,
+          ts: row.ts,
+          kind: row.kind,
+          name: row.name,
+          outcome: row.outcome,
+          data: row.data,
+        });
       }
+      return written;
     });
     process.once('exit', this.flushOnExit);
     this.selectEntries = database.prepare('SELECT * FROM entries WHERE run_id = ? ORDER BY seq');
@@ -203,6 +219,7 @@ export class SqliteLedger extends RecordingLedger {
   }
 
   protected queueRun(run: QueuedRun): void {
+    this.own.started(run.id);
     this.runQueue.push(run);
     this.scheduleFlush();
   }
@@ -243,8 +260,9 @@ export class SqliteLedger extends RecordingLedger {
     const rows = this.queue;
     this.runQueue = [];
     this.queue = [];
+    let written: EntryRow[];
     try {
-      this.writeQueue.immediate(runs, rows);
+      written = this.writeQueue.immediate(runs, rows);
     } catch (error) {
       // Nothing of the batch was committed (one transaction): put it back in front, in order.
       this.runQueue = runs.concat(this.runQueue);
@@ -253,6 +271,8 @@ export class SqliteLedger extends RecordingLedger {
       this.waitForLock(rows);
       return false;
     }
+    // Only now, committed: a batch rolled back above is kept nowhere but the queue.
+    this.own.committed(written);
     this.lockFreed(rows);
     return true;
   }
@@ -372,7 +392,9 @@ export class SqliteLedger extends RecordingLedger {
 
   entries(runId: string): LedgerEntry[] {
     this.flush();
-    const stored = (this.selectEntries.all(runId) as EntryRow[]).map(toEntry);
+    const stored =
+      this.own.entries(runId, () => this.lastSeq.get(runId) as number) ??
+      (this.selectEntries.all(runId) as EntryRow[]).map(toEntry);
     const pending = this.queue.filter((row) => row.runId === runId);
     if (pending.length === 0) return stored;
     // The lock is held elsewhere: this run's queued entries are still facts of the run.

@@ -22,11 +22,21 @@ export function previewBody(body: unknown): unknown {
   return `${text.slice(0, PREVIEW)}… [${text.length - PREVIEW} more characters cut]`;
 }
 
+/**
+ * Per request object: `request` works the body out for its exchange and again for its status
+ * intent after the call (issue 22's per-entity path). Stamping is deterministic, so both agree.
+ */
+const stampedBodies = new WeakMap<object, { context: HttpToolContext; stamped: StampedBody }>();
+
 /** The body a request is sent with: a create's title carries the run's marker. */
 export function bodyToSend(context: HttpToolContext, request: ApiRequest): StampedBody {
-  return stampMarker(request.method, request.path, request.body, context.client.marker, (path) =>
+  const known = stampedBodies.get(request);
+  if (known?.context === context) return known.stamped;
+  const stamped = stampMarker(request.method, request.path, request.body, context.client.marker, (path) =>
     context.index.normalize(path),
   );
+  stampedBodies.set(request, { context, stamped });
+  return stamped;
 }
 
 export interface Exchange {
