@@ -35,13 +35,13 @@ export async function priorState(absolute: string): Promise<PriorState | undefin
 
 /**
  * The same, and the mode of a regular file found there (what a write that replaces it keeps,
- * so the write need not stat the path again). One no-follow, non-blocking open and the
- * descriptor's fstat decide: a link, FIFO or directory is never read.
+ * so the write need not stat the path again). One lstat (a FIFO or device is never opened),
+ * then the no-follow, non-blocking open and the descriptor's fstat decide.
  */
 export async function priorFile(absolute: string): Promise<{ state: PriorState | undefined; mode?: number }> {
   let opened: RegularFileOpen;
   try {
-    opened = openRegularFileSync(absolute, { maxBytes: PRIOR_HASH_LIMIT });
+    opened = openRegularFileSync(absolute, { lstatFirst: true, maxBytes: PRIOR_HASH_LIMIT });
   } catch {
     // Unreadable (EACCES…): its size, when the path can still be stat-ed, as before.
     const stats = lstatSync(absolute, { throwIfNoEntry: false });

@@ -11,12 +11,11 @@ export interface FileEvidence {
 /**
  * Bytes and sha256 of what is on disk now — read back, never computed from the input.
  * Streamed, and only from a regular file (what was renamed into place could have been swapped):
- * a no-follow non-blocking open and the descriptor's fstat (the path's lstat before it only
- * named a link swapped in; the open refuses one either way), synchronous like the reads of a
- * small file (see SYNC_READ_BYTES); a large file streams through the thread pool.
+ * lstat, a no-follow non-blocking open and the descriptor's fstat, synchronous like the reads
+ * of a small file (see SYNC_READ_BYTES); a large file streams through the thread pool.
  */
 export async function readBackEvidence(absolute: string, relative = absolute): Promise<FileEvidence> {
-  const { fd, stats } = openRegularFileSync(absolute, relative, { lstatFirst: false });
+  const { fd, stats } = openRegularFileSync(absolute, relative);
   try {
     return await hashDescriptor(fd, stats);
   } finally {

@@ -46,18 +46,9 @@ export async function openRegularFile(
   return opened;
 }
 
-/**
- * The same checks, synchronous: for the search worker, which runs off the main thread, and the
- * small reads of a call. `lstatFirst: false` (the read-back of a file this call just renamed
- * into place) leaves the safety to the no-follow open and the descriptor's fstat; a link
- * swapped in meanwhile is then FILE_CHANGED rather than named as a link.
- */
-export function openRegularFileSync(
-  absolute: string,
-  relative: string,
-  options: { lstatFirst?: boolean } = {},
-): { fd: number; stats: Stats } {
-  const opened = openCoreSync(absolute, { lstatFirst: options.lstatFirst ?? true });
+/** The same checks, synchronous: for the search worker, which runs off the main thread. */
+export function openRegularFileSync(absolute: string, relative: string): { fd: number; stats: Stats } {
+  const opened = openCoreSync(absolute, { lstatFirst: true });
   if ('refused' in opened) refuse(opened, absolute, relative);
   return opened;
 }
