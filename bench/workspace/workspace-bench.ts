@@ -80,6 +80,10 @@ function median(values: number[]): number {
 
 /** One file's first line carries a revision the edit bench bumps, so every edit changes the file. */
 const markerLine = (file: number, revision: number) => `// marker ${file} rev ${revision}\n`;
+/** Lines of the files the second edit row edits: a source file of a real project's size. */
+const LARGE_LINES = 2000;
+const largeContent = (file: number) =>
+  `${markerLine(file, 0)}${`export const value${file} = ${file};\n`.repeat(LARGE_LINES)}`;
 const seedContent = (file: number) =>
   `${markerLine(file, 0)}${`export const value${file} = ${file};\n`.repeat(40)}`;
 const writeBody = (index: number) => `${'export const x = 1;\n'.repeat(200)}// call ${index}\n`;
@@ -124,8 +128,11 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
   for (const root of [oursRoot, theirsRoot]) {
     mkdirSync(join(root, 'src'), { recursive: true });
     mkdirSync(join(root, 'out'), { recursive: true });
-    for (let file = 0; file < FILES; file++)
+    mkdirSync(join(root, 'large'), { recursive: true });
+    for (let file = 0; file < FILES; file++) {
       writeFileSync(join(root, 'src', `file-${file}.ts`), seedContent(file));
+      writeFileSync(join(root, 'large', `large-${file}.ts`), largeContent(file));
+    }
   }
   // WS_BENCH_CPU_PROF=DIR: V8 CPU profiles of both servers (DIR/ours, DIR/theirs; written when
   // they exit), to see where a call's time goes on each side.
@@ -150,15 +157,43 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
   const ours = oursServer.client;
   const theirs = theirsServer.client;
   const sources = Array.from({ length: FILES }, (_, file) => `src/file-${file}.ts`);
+  const largeSources = Array.from({ length: FILES }, (_, file) => `large/large-${file}.ts`);
   const outputs = Array.from({ length: FILES }, (_, file) => `out/w-${file}.ts`);
   // Each side edits its own copy through the same sequence of revisions.
-  const revisions = { ours: new Array<number>(FILES).fill(0), theirs: new Array<number>(FILES).fill(0) };
-  const nextEdit = (side: 'ours' | 'theirs', i: number) => {
+  const newRevisions = () => ({
+    ours: new Array<number>(FILES).fill(0),
+    theirs: new Array<number>(FILES).fill(0),
+  });
+  const revisions = { small: newRevisions(), large: newRevisions() };
+  const nextEdit = (side: 'ours' | 'theirs', i: number, size: 'small' | 'large' = 'small') => {
     const file = i % FILES;
-    const from = revisions[side][file] as number;
-    revisions[side][file] = from + 1;
+    const from = revisions[size][side][file] as number;
+    revisions[size][side][file] = from + 1;
     return { file, oldText: markerLine(file, from), newText: markerLine(file, from + 1) };
   };
+  /** Same work on both sides: find one exact line, replace it with a new one, write the file back. */
+  const editOperation = (name: string, size: 'small' | 'large', files: string[]): Operation => ({
+    name,
+    target: 1,
+    ours: (i) => {
+      const edit = nextEdit('ours', i, size);
+      return ours.callTool({
+        name: 'fs_edit',
+        arguments: { path: files[edit.file], oldString: edit.oldText, newString: edit.newText },
+      });
+    },
+    theirs: (i) => {
+      const edit = nextEdit('theirs', i, size);
+      return theirs.callTool({
+        name: 'edit_file',
+        arguments: {
+          path: join(theirsRoot, files[edit.file] as string),
+          edits: [{ oldText: edit.oldText, newText: edit.newText }],
+        },
+      });
+    },
+    parity: async () => sameFiles(oursRoot, theirsRoot, files, name),
+  });
   const operations: Operation[] = [
     {
       name: 'read',
@@ -193,29 +228,9 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
         }),
       parity: async () => sameFiles(oursRoot, theirsRoot, outputs, 'write'),
     },
-    {
-      // Same work on both sides: find one exact line, replace it with a new one, write the file back.
-      name: 'edit',
-      target: 1,
-      ours: (i) => {
-        const edit = nextEdit('ours', i);
-        return ours.callTool({
-          name: 'fs_edit',
-          arguments: { path: sources[edit.file], oldString: edit.oldText, newString: edit.newText },
-        });
-      },
-      theirs: (i) => {
-        const edit = nextEdit('theirs', i);
-        return theirs.callTool({
-          name: 'edit_file',
-          arguments: {
-            path: join(theirsRoot, sources[edit.file] as string),
-            edits: [{ oldText: edit.oldText, newText: edit.newText }],
-          },
-        });
-      },
-      parity: async () => sameFiles(oursRoot, theirsRoot, sources, 'edit'),
-    },
+    editOperation('edit', 'small', sources),
+    // A source file of a real project's size: here diffing the file is most of the work.
+    editOperation(`edit (${LARGE_LINES.toLocaleString('en')}-line file)`, 'large', largeSources),
     {
       name: 'list (with sizes)',
       target: 0.8,
