@@ -49,29 +49,37 @@ try {
     const invoke: number[] = [];
     const commit: number[] = [];
     const context = { runId: recorder.runId, failOpen: () => {} };
+    // CPU of the invoked calls and their commits (process.cpuUsage, µs): steadier than time on a shared machine.
+    let cpu = 0;
     for (let i = 0; i < CALLS; i++) {
       if (name === 'fs_edit') {
         // execute alone would advance the revision the invoked edit expects: time it on reads.
+        const cpuBefore = process.cpuUsage();
         let started = performance.now();
         await invokeTool(tool, input(i), { recorder, failOpen, source: 'mcp' });
         invoke.push(performance.now() - started);
         started = performance.now();
         await ledger.commit();
         commit.push(performance.now() - started);
+        const used = process.cpuUsage(cpuBefore);
+        cpu += used.user + used.system;
         continue;
       }
       let started = performance.now();
       await tool.execute(tool.inputSchema.parse(input(i)), context);
       execute.push(performance.now() - started);
+      const cpuBefore = process.cpuUsage();
       started = performance.now();
       await invokeTool(tool, input(i), { recorder, failOpen, source: 'mcp' });
       invoke.push(performance.now() - started);
       started = performance.now();
       await ledger.commit();
       commit.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpu += used.user + used.system;
     }
     process.stdout.write(
-      `${name.padEnd(9)} execute ${execute.length ? median(execute).toFixed(3) : '  -  '} ms  invokeTool ${median(invoke).toFixed(3)} ms  commit ${median(commit).toFixed(3)} ms\n`,
+      `${name.padEnd(9)} execute ${execute.length ? median(execute).toFixed(3) : '  -  '} ms  invokeTool ${median(invoke).toFixed(3)} ms  commit ${median(commit).toFixed(3)} ms  CPU (invokeTool + commit) ${(cpu / CALLS / 1000).toFixed(3)} ms/call\n`,
     );
   }
   ledger.close();

@@ -21,17 +21,41 @@ const FILES = 50;
 
 type CallResult = { isError?: boolean; content?: { text?: string }[]; structuredContent?: unknown };
 
-async function connect(command: string, args: string[]): Promise<Client> {
+/** A server process and the SDK client talking to it. */
+interface Served {
+  client: Client;
+  pid: number | null;
+}
+
+async function connect(command: string, args: string[]): Promise<Served> {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(
-    new StdioClientTransport({
-      command,
-      args,
-      stderr: 'ignore',
-      env: { ...process.env, TALLY_LEDGER: '' } as Record<string, string>,
-    }),
-  );
-  return client;
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    stderr: 'ignore',
+    env: { ...process.env, TALLY_LEDGER: '' } as Record<string, string>,
+  });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** Clock ticks per second of /proc/PID/stat (USER_HZ): 100 on every Linux Node runs on. */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, all threads: the official server does its file I/O on libuv's pool)
+ * a process has used so far, in ms; undefined where /proc is not there (macOS, Windows).
+ */
+function cpuMs(pid: number | null): number | undefined {
+  if (pid === null) return undefined;
+  try {
+    // Fields after the command name, which sits in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Per-call latencies of `calls` sequential calls; a failed call stops the bench (no silent errors). */
@@ -56,6 +80,10 @@ function median(values: number[]): number {
 
 /** One file's first line carries a revision the edit bench bumps, so every edit changes the file. */
 const markerLine = (file: number, revision: number) => `// marker ${file} rev ${revision}\n`;
+/** Lines of the files the second edit row edits: a source file of a real project's size. */
+const LARGE_LINES = 2000;
+const largeContent = (file: number) =>
+  `${markerLine(file, 0)}${`export const value${file} = ${file};\n`.repeat(LARGE_LINES)}`;
 const seedContent = (file: number) =>
   `${markerLine(file, 0)}${`export const value${file} = ${file};\n`.repeat(40)}`;
 const writeBody = (index: number) => `${'export const x = 1;\n'.repeat(200)}// call ${index}\n`;
@@ -100,14 +128,19 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
   for (const root of [oursRoot, theirsRoot]) {
     mkdirSync(join(root, 'src'), { recursive: true });
     mkdirSync(join(root, 'out'), { recursive: true });
-    for (let file = 0; file < FILES; file++)
+    mkdirSync(join(root, 'large'), { recursive: true });
+    for (let file = 0; file < FILES; file++) {
       writeFileSync(join(root, 'src', `file-${file}.ts`), seedContent(file));
+      writeFileSync(join(root, 'large', `large-${file}.ts`), largeContent(file));
+    }
   }
-  // WS_BENCH_CPU_PROF=DIR: a V8 CPU profile of our server (written when it exits), to see where a call's time goes.
+  // WS_BENCH_CPU_PROF=DIR: V8 CPU profiles of both servers (DIR/ours, DIR/theirs; written when
+  // they exit), to see where a call's time goes on each side.
   const profileDir = process.env.WS_BENCH_CPU_PROF;
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'] : [];
-  const ours = await connect(process.execPath, [
-    ...profile,
+  const profile = (side: string) =>
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, side)}`, '--cpu-prof-interval=100'] : [];
+  const oursServer = await connect(process.execPath, [
+    ...profile('ours'),
     // WS_BENCH_TALLY=/path/to/bin/tally.js: another build of Tally (a before/after comparison).
     process.env.WS_BENCH_TALLY ?? join(REPO, 'bin', 'tally.js'),
     'mcp',
@@ -116,20 +149,51 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
     '--root',
     oursRoot,
   ]);
-  const theirs = await connect(process.execPath, [
+  const theirsServer = await connect(process.execPath, [
+    ...profile('theirs'),
     join(REPO, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'),
     theirsRoot,
   ]);
+  const ours = oursServer.client;
+  const theirs = theirsServer.client;
   const sources = Array.from({ length: FILES }, (_, file) => `src/file-${file}.ts`);
+  const largeSources = Array.from({ length: FILES }, (_, file) => `large/large-${file}.ts`);
   const outputs = Array.from({ length: FILES }, (_, file) => `out/w-${file}.ts`);
   // Each side edits its own copy through the same sequence of revisions.
-  const revisions = { ours: new Array<number>(FILES).fill(0), theirs: new Array<number>(FILES).fill(0) };
-  const nextEdit = (side: 'ours' | 'theirs', i: number) => {
+  const newRevisions = () => ({
+    ours: new Array<number>(FILES).fill(0),
+    theirs: new Array<number>(FILES).fill(0),
+  });
+  const revisions = { small: newRevisions(), large: newRevisions() };
+  const nextEdit = (side: 'ours' | 'theirs', i: number, size: 'small' | 'large' = 'small') => {
     const file = i % FILES;
-    const from = revisions[side][file] as number;
-    revisions[side][file] = from + 1;
+    const from = revisions[size][side][file] as number;
+    revisions[size][side][file] = from + 1;
     return { file, oldText: markerLine(file, from), newText: markerLine(file, from + 1) };
   };
+  /** Same work on both sides: find one exact line, replace it with a new one, write the file back. */
+  const editOperation = (name: string, size: 'small' | 'large', files: string[]): Operation => ({
+    name,
+    target: 1,
+    ours: (i) => {
+      const edit = nextEdit('ours', i, size);
+      return ours.callTool({
+        name: 'fs_edit',
+        arguments: { path: files[edit.file], oldString: edit.oldText, newString: edit.newText },
+      });
+    },
+    theirs: (i) => {
+      const edit = nextEdit('theirs', i, size);
+      return theirs.callTool({
+        name: 'edit_file',
+        arguments: {
+          path: join(theirsRoot, files[edit.file] as string),
+          edits: [{ oldText: edit.oldText, newText: edit.newText }],
+        },
+      });
+    },
+    parity: async () => sameFiles(oursRoot, theirsRoot, files, name),
+  });
   const operations: Operation[] = [
     {
       name: 'read',
@@ -164,29 +228,9 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
         }),
       parity: async () => sameFiles(oursRoot, theirsRoot, outputs, 'write'),
     },
-    {
-      // Same work on both sides: find one exact line, replace it with a new one, write the file back.
-      name: 'edit',
-      target: 1,
-      ours: (i) => {
-        const edit = nextEdit('ours', i);
-        return ours.callTool({
-          name: 'fs_edit',
-          arguments: { path: sources[edit.file], oldString: edit.oldText, newString: edit.newText },
-        });
-      },
-      theirs: (i) => {
-        const edit = nextEdit('theirs', i);
-        return theirs.callTool({
-          name: 'edit_file',
-          arguments: {
-            path: join(theirsRoot, sources[edit.file] as string),
-            edits: [{ oldText: edit.oldText, newText: edit.newText }],
-          },
-        });
-      },
-      parity: async () => sameFiles(oursRoot, theirsRoot, sources, 'edit'),
-    },
+    editOperation('edit', 'small', sources),
+    // A source file of a real project's size: here diffing the file is most of the work.
+    editOperation(`edit (${LARGE_LINES.toLocaleString('en')}-line file)`, 'large', largeSources),
     {
       name: 'list (with sizes)',
       target: 0.8,
@@ -222,8 +266,13 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
       await operation.parity();
       const oursSamples: number[] = [];
       const theirsSamples: number[] = [];
+      // Server CPU per call, per sample: each server is idle while the other answers, so the
+      // difference over a sample is its own calls' work (less noisy than latency on a shared machine).
+      const oursCpu: number[] = [];
+      const theirsCpu: number[] = [];
       for (let sample = 0; sample < SAMPLES; sample++) {
         const offset = FILES + sample * CALLS;
+        const cpuBefore = [cpuMs(oursServer.pid), cpuMs(theirsServer.pid)];
         // Alternated call by call (A B, B A, …): the disk of a shared machine changes speed
         // within a second (a rename took 0.2 ms or 3.7 ms a moment apart), so both servers
         // must meet the same moments.
@@ -239,6 +288,11 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
         }
         oursSamples.push(median(oursTimes));
         theirsSamples.push(median(theirsTimes));
+        const cpuAfter = [cpuMs(oursServer.pid), cpuMs(theirsServer.pid)];
+        if (cpuBefore.every((ms) => ms !== undefined) && cpuAfter.every((ms) => ms !== undefined)) {
+          oursCpu.push(((cpuAfter[0] as number) - (cpuBefore[0] as number)) / CALLS);
+          theirsCpu.push(((cpuAfter[1] as number) - (cpuBefore[1] as number)) / CALLS);
+        }
         await operation.parity();
       }
       const oursMs = median(oursSamples);
@@ -254,6 +308,14 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
         target: `≤ ${operation.target.toFixed(1)}`,
         pass: ratio <= operation.target,
       });
+      // Informational (no target): what each server's process spent per call, all threads.
+      if (oursCpu.length > 0)
+        rows.push({
+          name: `MCP ${operation.name}: server CPU ms/call (user+sys)`,
+          value: median(oursCpu).toFixed(3),
+          baseline: `${median(theirsCpu).toFixed(3)} server-filesystem`,
+          ratio: (median(oursCpu) / median(theirsCpu)).toFixed(2),
+        });
     }
   } finally {
     await ours.close();

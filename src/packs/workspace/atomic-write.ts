@@ -22,6 +22,16 @@ export interface AtomicWriteHooks {
 export type BeforeRenameIntent = (temporary: string) => Promise<void>;
 
 /**
+ * What the caller already knows of the target: it has just opened it and its descriptor's
+ * fstat found a regular file with this mode. The write then keeps that mode without another
+ * lstat, and skips creating the directory the file sits in. A directory or FIFO swapped in
+ * since is still never written through: the rename replaces the entry (or fails on a directory).
+ */
+export interface KnownTarget {
+  mode: number;
+}
+
+/**
  * How often one directory is scanned for orphaned temporary files. The scan is a readdir of
  * the whole directory — linear in its size, on every write it cost more than the write itself
  * in a large folder — and orphans are rare: a write killed between its temporary file and the
@@ -74,14 +84,15 @@ export async function writeFileAtomic(
   data: Buffer | string,
   hooks: AtomicWriteHooks = {},
   intend?: BeforeRenameIntent,
+  known?: KnownTarget,
 ): Promise<void> {
   // Before anything touches the disk: a directory (the root included) or a FIFO is never replaced.
-  const mode = existingMode(target) ?? 0o644;
+  const mode = known ? known.mode : (existingMode(target) ?? 0o644);
   const directory = dirname(target.absolute);
   // Security: the temporary file lives next to the target, so that directory must be inside the root.
   if (!isInside(root.realRoot, directory))
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
-  mkdirSync(directory, { recursive: true });
+  if (!known) mkdirSync(directory, { recursive: true });
   reapOrphansNear(directory);
   // Core's temp file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
   // gives all-or-nothing against a crashed or killed process (tested with kill -9); durability

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { closeSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaimResolver } from '../../core/agent/claims.js';
 import type { Effect, EffectKind } from '../../core/effects.js';
-import { type FileEvidence, readBackEvidence } from './file-evidence.js';
+import { openRegularFileSync, type RegularFileOpen } from '../../core/io/read-regular-file.js';
+import { type FileEvidence, hashDescriptor } from './file-evidence.js';
 import { openRegularFile } from './open-regular-file.js';
 import type { ProjectRoot } from './project-root.js';
 import { walkFiles } from './walk-files.js';
@@ -28,20 +29,36 @@ export type PriorState = FileEvidence | { bytes: number } | null;
  * The state of a path before a write, delete or move; undefined when it cannot be told (not
  * a regular file, unreadable) — the tool's own checks then refuse or go ahead as before.
  */
-export async function priorState(absolute: string, relative: string): Promise<PriorState | undefined> {
-  let stats: ReturnType<typeof lstatSync>;
+export async function priorState(absolute: string): Promise<PriorState | undefined> {
+  return (await priorFile(absolute)).state;
+}
+
+/**
+ * The same, and the mode of a regular file found there (what a write that replaces it keeps,
+ * so the write need not stat the path again). One lstat (a FIFO or device is never opened),
+ * then the no-follow, non-blocking open and the descriptor's fstat decide.
+ */
+export async function priorFile(absolute: string): Promise<{ state: PriorState | undefined; mode?: number }> {
+  let opened: RegularFileOpen;
   try {
-    stats = lstatSync(absolute);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return null;
-    return undefined;
-  }
-  if (!stats.isFile()) return undefined;
-  if (stats.size > PRIOR_HASH_LIMIT) return { bytes: stats.size };
-  try {
-    return await readBackEvidence(absolute, relative);
+    opened = openRegularFileSync(absolute, { lstatFirst: true, maxBytes: PRIOR_HASH_LIMIT });
   } catch {
-    return { bytes: stats.size };
+    // Unreadable (EACCES…): its size, when the path can still be stat-ed, as before.
+    const stats = lstatSync(absolute, { throwIfNoEntry: false });
+    return { state: stats?.isFile() ? { bytes: stats.size } : undefined };
+  }
+  if ('refused' in opened) {
+    if (opened.refused === 'absent') return { state: null };
+    if (opened.refused === 'too-large') return { state: { bytes: opened.size } };
+    return { state: undefined };
+  }
+  const { fd, stats } = opened;
+  try {
+    return { state: await hashDescriptor(fd, stats), mode: stats.mode & 0o777 };
+  } catch {
+    return { state: { bytes: stats.size }, mode: stats.mode & 0o777 };
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync } from 'node:fs';
+import { closeSync, type Stats } from 'node:fs';
 import { openRegularFileSync } from './open-regular-file.js';
 import { chunkFor, readChunk } from './read-file-window.js';
 
@@ -17,20 +17,25 @@ export interface FileEvidence {
 export async function readBackEvidence(absolute: string, relative = absolute): Promise<FileEvidence> {
   const { fd, stats } = openRegularFileSync(absolute, relative);
   try {
-    const hash = createHash('sha256');
-    const chunk = chunkFor(stats.size);
-    let bytes = 0;
-    for (;;) {
-      const pending = readChunk(fd, chunk, bytes);
-      const bytesRead = typeof pending === 'number' ? pending : await pending;
-      if (bytesRead === 0) break;
-      hash.update(chunk.subarray(0, bytesRead));
-      bytes += bytesRead;
-    }
-    return { bytes, sha256: hash.digest('hex') };
+    return await hashDescriptor(fd, stats);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Bytes and sha256 of an open regular file, read from its start to its end (the caller closes it). */
+export async function hashDescriptor(fd: number, stats: Stats): Promise<FileEvidence> {
+  const hash = createHash('sha256');
+  const chunk = chunkFor(stats.size);
+  let bytes = 0;
+  for (;;) {
+    const pending = readChunk(fd, chunk, bytes);
+    const bytesRead = typeof pending === 'number' ? pending : await pending;
+    if (bytesRead === 0) break;
+    hash.update(chunk.subarray(0, bytesRead));
+    bytes += bytesRead;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }
 
 export function evidenceVia(tool: string, relative: string, evidence: FileEvidence): string {

@@ -29,7 +29,7 @@ export async function intendFileChange(
 export function intendWrite(
   call: ToolContext,
   path: string,
-  content: string,
+  content: Buffer | string,
 ): BeforeRenameIntent | undefined {
   if (!call.recordIntent) return undefined;
   return (temporary) =>

@@ -50,6 +50,25 @@ describe('fs_write and fs_edit evidence', () => {
     expect(again.evidence?.effects).toMatchObject([{ kind: 'updated', key: 'notes/a.md' }]);
   });
 
+  it('a replaced file keeps its permissions and records what it held before; a new file is created 0644', async () => {
+    const { root, call } = await project();
+    writeFileSync(join(root, 'run.sh'), 'echo one\n', { mode: 0o755 });
+    writeFileSync(join(root, 'secret.env'), 'A=1\n', { mode: 0o600 });
+    const written = await call('fs_write', { path: 'run.sh', content: 'echo two\n' });
+    const edited = await call('fs_edit', { path: 'secret.env', oldString: 'A=1', newString: 'A=2' });
+    await call('fs_write', { path: 'fresh/new.txt', content: 'new\n' });
+    expect(lstatSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
+    expect(lstatSync(join(root, 'secret.env')).mode & 0o777).toBe(0o600);
+    expect(lstatSync(join(root, 'fresh/new.txt')).mode & 0o777).toBe(0o644);
+    expect(readFileSync(join(root, 'secret.env'), 'utf8')).toBe('A=2\n');
+    expect(written.evidence?.effects).toMatchObject([
+      { kind: 'updated', observed: { before: { bytes: 9, sha256: sha('echo one\n') } } },
+    ]);
+    expect(edited.evidence?.effects).toMatchObject([
+      { kind: 'updated', observed: { before: { bytes: 4, sha256: sha('A=1\n') } } },
+    ]);
+  });
+
   it('an oldString that is not in the file is EDIT_NOT_FOUND, not EDIT_AMBIGUOUS, and changes nothing', async () => {
     const { root, call } = await project();
     writeFileSync(join(root, 'one.ts'), 'const a = 1;\n');

@@ -36,7 +36,7 @@ export function fsDelete(context: WorkspaceContext) {
       const inside = stats.isDirectory() ? filesUnder(context.root, resolved.entryRelative) : [];
       // A file's content before it goes (a delete then a rewrite with the same bytes is no change;
       // a delete then a create elsewhere with them is a move). Files inside a directory are not hashed.
-      const before = stats.isFile() ? await priorState(resolved.entry, resolved.entryRelative) : undefined;
+      const before = stats.isFile() ? await priorState(resolved.entry) : undefined;
       await intendFileChange(call, 'delete', [resolved.entryRelative]);
       await rm(resolved.entry, { recursive: input.recursive, force: false });
       await context.writeHooks?.afterChange?.();

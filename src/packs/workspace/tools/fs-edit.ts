@@ -1,9 +1,9 @@
 import { closeSync, readFile, readFileSync } from 'node:fs';
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { editDiff } from '../edit-diff.js';
 import { fileEffect, priorStateOf } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { intendWrite } from '../file-intent.js';
@@ -14,8 +14,8 @@ import type { WorkspaceContext } from './workspace-context.js';
 /** An edit holds the file, its new text and a diff in memory: bound it. */
 const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
-/** The whole content of a regular file no larger than MAX_EDIT_BYTES. */
-async function readForEdit(absolute: string, relative: string): Promise<Buffer> {
+/** The whole content of a regular file no larger than MAX_EDIT_BYTES, and its mode. */
+async function readForEdit(absolute: string, relative: string): Promise<{ data: Buffer; mode: number }> {
   // Security: a FIFO or a device is refused before it is opened (it could block or never end).
   // No link followed; synchronous, as is the read of a small file (see SYNC_READ_BYTES).
   const { fd, stats } = openRegularFileSync(absolute, relative);
@@ -26,10 +26,12 @@ async function readForEdit(absolute: string, relative: string): Promise<Buffer> 
         `${relative} has ${stats.size} bytes; fs_edit edits files up to ${MAX_EDIT_BYTES} bytes. Nothing was changed. Write a smaller file with fs_write instead.`,
         { path: relative, bytes: stats.size, limit: MAX_EDIT_BYTES },
       );
-    if (stats.size <= SYNC_READ_BYTES) return readFileSync(fd);
-    return await new Promise<Buffer>((resolve, reject) =>
-      readFile(fd, (error, data) => (error ? reject(error) : resolve(data))),
+    const mode = stats.mode & 0o777;
+    if (stats.size <= SYNC_READ_BYTES) return { data: readFileSync(fd), mode };
+    const data = await new Promise<Buffer>((resolve, reject) =>
+      readFile(fd, (error, read) => (error ? reject(error) : resolve(read))),
     );
+    return { data, mode };
   } finally {
     closeSync(fd);
   }
@@ -120,7 +122,7 @@ export function fsEdit(context: WorkspaceContext) {
           'FILE_NOT_FOUND',
           `No file at ${resolved.relative}: create it with fs_write.`,
         );
-      const original = await readForEdit(resolved.absolute, resolved.relative);
+      const { data: original, mode } = await readForEdit(resolved.absolute, resolved.relative);
       const before = original.toString('utf8');
       let after: string;
       let replacements = 1;
@@ -143,23 +145,19 @@ export function fsEdit(context: WorkspaceContext) {
         after = replaced.text;
         replacements = replaced.count;
       }
+      // Encoded once: hashed for the intent and written from the same bytes.
+      const data = Buffer.from(after, 'utf8');
       await writeFileAtomic(
         context.root,
         resolved,
-        after,
+        data,
         context.writeHooks,
-        intendWrite(call, resolved.relative, after),
+        intendWrite(call, resolved.relative, data),
+        // The file was just opened and fstat-ed as a regular file: its mode is kept.
+        { mode },
       );
       const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
-      const diff = createTwoFilesPatch(
-        `a/${resolved.relative}`,
-        `b/${resolved.relative}`,
-        before,
-        after,
-        undefined,
-        undefined,
-        { context: 3 },
-      );
+      const diff = editDiff(`a/${resolved.relative}`, `b/${resolved.relative}`, before, after);
       return {
         result: { ok: true, path: resolved.relative, replacements, ...evidence, diff },
         evidence: {

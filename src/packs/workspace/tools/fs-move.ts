@@ -40,7 +40,7 @@ export function fsMove(context: WorkspaceContext) {
           : [],
       );
       // What an overwrite replaces at the destination (only then is anything read before the rename).
-      const replaced: PriorState | undefined = to.exists ? await priorState(to.absolute, to.relative) : null;
+      const replaced: PriorState | undefined = to.exists ? await priorState(to.absolute) : null;
       await mkdir(dirname(to.absolute), { recursive: true });
       await intendFileChange(call, 'move', [from.entryRelative, to.relative]);
       await rename(from.entry, to.absolute);

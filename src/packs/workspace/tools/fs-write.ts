@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { writeFileAtomic } from '../atomic-write.js';
-import { fileEffect, priorState } from '../file-effects.js';
+import { fileEffect, priorFile } from '../file-effects.js';
 import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { intendWrite } from '../file-intent.js';
 import type { WorkspaceContext } from './workspace-context.js';
@@ -26,21 +26,25 @@ export function fsWrite(context: WorkspaceContext) {
     target: (input) => input.path,
     execute: async (input, call) => {
       const resolved = await context.root.resolve(input.path);
-      // What the write replaces, for judging the turn by content (a rewrite with the same bytes is no change).
-      const before = resolved.exists ? await priorState(resolved.absolute, resolved.relative) : null;
+      // What the write replaces, for judging the turn by content (a rewrite with the same bytes
+      // is no change); its open also gives the mode the new file keeps.
+      const prior = resolved.exists ? await priorFile(resolved.absolute) : { state: null };
+      // Encoded once: hashed for the intent and written from the same bytes.
+      const data = Buffer.from(input.content, 'utf8');
       await writeFileAtomic(
         context.root,
         resolved,
-        input.content,
+        data,
         context.writeHooks,
-        intendWrite(call, resolved.relative, input.content),
+        intendWrite(call, resolved.relative, data),
+        prior.mode === undefined ? undefined : { mode: prior.mode },
       );
       const evidence = await readBackEvidence(resolved.absolute, resolved.relative);
       return {
         result: { ok: true, path: resolved.relative, ...evidence, created: !resolved.exists },
         evidence: {
           effects: [
-            fileEffect(resolved.exists ? 'updated' : 'created', resolved.relative, evidence, {}, before),
+            fileEffect(resolved.exists ? 'updated' : 'created', resolved.relative, evidence, {}, prior.state),
           ],
           via: evidenceVia('fs_write', resolved.relative, evidence),
           ...evidence,
