@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomicStreamed } from '../../core/io/atomic-write-streamed.js';
-import type { LedgerEntry } from '../../core/ledger/entry.js';
 import { runEntryPages } from '../../core/ledger/run-pages.js';
-import { keepForSummary } from '../../core/summary-entries.js';
+import { RunSummaryFold } from '../../core/run-summary.js';
 import { REPORT_FOOT, reportHead, timelineRow } from '../report/render-report.js';
 import { EXIT } from './exit-codes.js';
 import { withRunLedger } from './known-ledgers.js';
@@ -28,16 +27,13 @@ export default async function reportCommand(
     await writeFileAtomicStreamed(
       out,
       async (write) => {
-        const kept: LedgerEntry[] = [];
+        const summary = new RunSummaryFold();
         let count = 0;
         for await (const page of runEntryPages(ledger, runId)) {
           count += page.length;
-          for (const entry of page) {
-            const summary = keepForSummary(entry);
-            if (summary) kept.push(summary);
-          }
+          for (const entry of page) summary.add(entry);
         }
-        write(reportHead(run, kept, count));
+        write(reportHead(run, summary.result(), count));
         // The second pass stops at the count the summary was made from: entries appended since
         // (a run still going) belong to a later report.
         let left = count;
