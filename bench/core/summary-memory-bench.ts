@@ -132,7 +132,7 @@ async function main(): Promise<void> {
           const sample = await measure(dir, args);
           const label = `${command} ${build}`;
           outputs[label] = command === 'show' ? sample.stdout : readFileSync(out, 'utf8');
-          (samples[label] ??= []).push(sample);
+          samples[label] = [...(samples[label] ?? []), sample];
         }
     if (before)
       for (const command of ['show', 'report'])
