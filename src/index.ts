@@ -63,7 +63,9 @@ export {
 } from './core/effects.js';
 export {
   AgentConfigError,
+  isDeclarationError,
   isTallyError,
+  isToolRejectedError,
   LedgerError,
   ModelNotConfiguredError,
   ModelSpecError,

@@ -118,35 +118,41 @@ export function effectsOf(evidence: { effects?: unknown[] } | undefined): Effect
  */
 export function netEffects(entries: readonly LedgerEntry[]): NetEffects {
   const nets: NetEffects = new Map();
-  for (const entry of entries) {
-    if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') continue;
-    const evidence = entry.data.evidence;
-    if (!Array.isArray(evidence?.effects)) continue;
-    const via = evidence.via ?? `${String(entry.data.tool)} ${entry.data.target ?? ''}`;
-    for (const effect of effectsOf(evidence)) {
-      const id = resourceId(effect.space, effect.key);
-      let net = nets.get(id);
-      if (!net) {
-        net = {
-          space: effect.space,
-          key: effect.key,
-          read: false,
-          preExisting: false,
-          observed: {},
-          history: [],
-        };
-        nets.set(id, net);
-      }
-      fold(net, effect, {
-        kind: effect.kind,
-        seq: entry.seq,
-        via,
-        ...(effect.movedTo ? { movedTo: effect.movedTo } : {}),
-        ...(effect.reconciledFrom !== undefined ? { reconciledFrom: effect.reconciledFrom } : {}),
-      });
-    }
-  }
+  for (const entry of entries) foldEntryEffects(nets, entry);
   return nets;
+}
+
+/**
+ * Folds one entry's effects into `nets` (`netEffects`, one entry at a time: a reader streaming
+ * a run keeps the folded state, not the entries).
+ */
+export function foldEntryEffects(nets: NetEffects, entry: LedgerEntry): void {
+  if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') return;
+  const evidence = entry.data.evidence;
+  if (!Array.isArray(evidence?.effects)) return;
+  const via = evidence.via ?? `${String(entry.data.tool)} ${entry.data.target ?? ''}`;
+  for (const effect of effectsOf(evidence)) {
+    const id = resourceId(effect.space, effect.key);
+    let net = nets.get(id);
+    if (!net) {
+      net = {
+        space: effect.space,
+        key: effect.key,
+        read: false,
+        preExisting: false,
+        observed: {},
+        history: [],
+      };
+      nets.set(id, net);
+    }
+    fold(net, effect, {
+      kind: effect.kind,
+      seq: entry.seq,
+      via,
+      ...(effect.movedTo ? { movedTo: effect.movedTo } : {}),
+      ...(effect.reconciledFrom !== undefined ? { reconciledFrom: effect.reconciledFrom } : {}),
+    });
+  }
 }
 
 /** Every resource this run created and that still exists at the end, in creation order. */

@@ -37,14 +37,17 @@ export type TallyErrorCode = keyof TallyErrorCodes;
 // each bundling it) mark their errors alike, where `instanceof` sees two unrelated classes.
 const TALLY_ERROR = Symbol.for('tally.error');
 
+/**
+ * Whether `value` carries `marker`, a registered symbol (`Symbol.for`): the same key in every
+ * copy of Tally, so an error class that callers check is known by it across copies.
+ */
+export function carriesMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
 /** True for an error thrown by any copy of Tally: use this, not `instanceof TallyError`. */
 export function isTallyError(value: unknown): value is TallyError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { [TALLY_ERROR]?: unknown })[TALLY_ERROR] === true &&
-    typeof (value as { code?: unknown }).code === 'string'
-  );
+  return carriesMarker(value, TALLY_ERROR) && typeof (value as { code?: unknown }).code === 'string';
 }
 
 /**
@@ -73,8 +76,36 @@ export class TallyError extends Error {
   }
 }
 
+const TOOL_REJECTED = Symbol.for('tally.error.tool-rejected');
+
+/**
+ * The mark of the errors a faulty declaration throws where it is written (`definePack`,
+ * `defineAgentSurface`, fail-open reasons, the pack registry): a user's module built against
+ * its own copy of Tally throws that copy's class, which the CLI then knows by this mark.
+ */
+export const DECLARATION_ERROR = Symbol.for('tally.error.declaration');
+
+/** True for a declaration error (see `DECLARATION_ERROR`) of any copy of Tally. */
+export function isDeclarationError(value: unknown): value is Error & { code: TallyErrorCode } {
+  return (
+    value instanceof Error &&
+    carriesMarker(value, DECLARATION_ERROR) &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
 /** A tool refused the call on purpose (bad input, outside scope, gate). Outcome: `rejected`. */
-export class ToolRejectedError extends TallyError {}
+export class ToolRejectedError extends TallyError {
+  readonly [TOOL_REJECTED] = true;
+}
+
+/**
+ * True for a `ToolRejectedError` of any copy of Tally (a tool written against the user's copy
+ * and run by the CLI's): use this, not `instanceof`.
+ */
+export function isToolRejectedError(value: unknown): value is ToolRejectedError {
+  return isTallyError(value) && carriesMarker(value, TOOL_REJECTED);
+}
 
 export class AgentConfigError extends TallyError {
   constructor(agent: string, problem: string, fix: string, details: Record<string, unknown> = {}) {

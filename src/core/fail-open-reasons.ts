@@ -1,3 +1,4 @@
+import { DECLARATION_ERROR } from './errors.js';
 /**
  * Core's closed vocabulary of fail-open reasons, plus those registered by their owners: a
  * pack's declared list (`definePack({ failOpenReasons })`), an agent's or a surface's
@@ -27,6 +28,7 @@ const REGISTERED = new Map<string, string>();
 /** A pack's reason clashes with core's or another pack's: the vocabulary stays one meaning per word. */
 export class FailOpenReasonTakenError extends TypeError {
   readonly code = 'FAIL_OPEN_REASON_TAKEN';
+  readonly [DECLARATION_ERROR] = true;
 }
 
 /**

@@ -24,24 +24,54 @@ function resourcesOf(value: unknown): { space: string; key: string }[] {
 
 /** Intents of a run without an outcome, in ledger order. */
 export function unresolvedIntents(entries: readonly LedgerEntry[]): UnresolvedIntent[] {
-  const answered = new Set<string>();
-  for (const entry of entries)
+  const fold = new UnresolvedIntentsFold();
+  for (const entry of entries) fold.add(entry);
+  return fold.result();
+}
+
+/**
+ * `unresolvedIntents` one entry at a time, holding only the intents not answered so far and
+ * the ids answered (an answer may come before its intent, or an id twice: the whole-run rule
+ * is "no tool_call anywhere answers it").
+ */
+export class UnresolvedIntentsFold {
+  private readonly answered = new Set<string>();
+  /** By id, each with its place among the intents added (the order the whole-run rule lists them in). */
+  private readonly pending = new Map<string, { place: number; intent: UnresolvedIntent }[]>();
+  private places = 0;
+
+  add(entry: LedgerEntry): void {
     if (entry.kind === 'tool_call' && Array.isArray(entry.data.intents))
-      for (const id of entry.data.intents) answered.add(String(id));
-  return entries.flatMap((entry) => {
-    if (entry.kind !== 'intent') return [];
+      for (const id of entry.data.intents) {
+        const intentId = String(id);
+        this.answered.add(intentId);
+        this.pending.delete(intentId);
+      }
+    if (entry.kind !== 'intent') return;
     const intentId = String(entry.data.intentId);
-    if (answered.has(intentId)) return [];
-    return [
-      {
+    if (this.answered.has(intentId)) return;
+    const intent = {
+      place: this.places++,
+      intent: {
         seq: entry.seq,
         intentId,
         tool: String(entry.data.tool ?? entry.name),
         action: String(entry.data.action),
         resources: resourcesOf(entry.data.resources),
       },
-    ];
-  });
+    };
+    const same = this.pending.get(intentId);
+    if (same) same.push(intent);
+    else this.pending.set(intentId, [intent]);
+  }
+
+  /** The intents no entry added so far answers, in ledger order. */
+  result(): UnresolvedIntent[] {
+    return [...this.pending.values()]
+      .flat()
+      .sort((a, b) => a.place - b.place)
+      .map((pending) => pending.intent);
+  }
 }
 
 /** `save_file intended to write file a.txt, but no outcome was recorded (…)`: one unmet reason. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { intentOf } from './agent/run-status.js';
 import { classifyResult } from './classify-result.js';
-import { errorCode, errorMessage, TallyError, ToolRejectedError } from './errors.js';
+import { errorCode, errorMessage, isToolRejectedError, TallyError, ToolRejectedError } from './errors.js';
 import type { FailOpen } from './fail-open.js';
 import { invalidInputMessage } from './invalid-input-message.js';
 import type { RunRecorder } from './ledger/ledger.js';
@@ -212,9 +212,10 @@ async function execute(
       ...(intents.length ? { intents } : {}),
     };
   } catch (error) {
-    const details = error instanceof ToolRejectedError ? error.details : undefined;
-    // An abandoned call ran (it may have acted): an error, not a refusal.
-    const refused = error instanceof ToolRejectedError;
+    // Any copy's refusal (a tool may be written against another copy of Tally than the one
+    // running it). An abandoned call ran (it may have acted): an error, not a refusal.
+    const refused = isToolRejectedError(error);
+    const details = refused ? error.details : undefined;
     return {
       tool: tool.name,
       target,

@@ -1,8 +1,11 @@
+import { DECLARATION_ERROR } from './errors.js';
 import { registerFailOpenReasons } from './fail-open-reasons.js';
 import { isPack, type Pack, type PackContext, type PackSession } from './pack.js';
 import type { ToolDefinition } from './tool.js';
 
 export class PackRegistryError extends Error {
+  readonly [DECLARATION_ERROR] = true;
+
   constructor(
     readonly code: 'PACK_UNKNOWN' | 'PACK_INVALID' | 'PACK_TAKEN' | 'PACK_TOOL_CLASH' | 'PACK_OPTION_UNKNOWN',
     message: string,

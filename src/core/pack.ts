@@ -1,4 +1,5 @@
 import type { Effect } from './effects.js';
+import { DECLARATION_ERROR } from './errors.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { AnyStatsContributor } from './ledger/stats-contributor.js';
 import type { ToolDefinition } from './tool.js';
@@ -102,6 +103,7 @@ const FLAG_NAME = /^[a-z][a-z0-9-]{0,39}$/;
 
 export class PackDefinitionError extends TypeError {
   readonly code = 'PACK_INVALID';
+  readonly [DECLARATION_ERROR] = true;
 }
 
 /** Checks a pack's declaration once, where it is written, so a bad one fails before any session. */

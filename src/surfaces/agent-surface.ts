@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DECLARATION_ERROR } from '../core/errors.js';
 import type { AnyStatsContributor } from '../core/ledger/stats-contributor.js';
 
 /** A positional argument of an agent's command, in commander's spelling: `<goal>`, `[task...]`. */
@@ -54,6 +55,7 @@ export interface AgentSurface<Flags = any> extends AgentSurfaceOptions<Flags> {
 
 export class AgentSurfaceDefinitionError extends TypeError {
   readonly code = 'AGENT_SURFACE_INVALID';
+  readonly [DECLARATION_ERROR] = true;
 }
 
 /**

@@ -2,16 +2,26 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   errorCode,
+  isDeclarationError,
   isTallyError,
+  isToolRejectedError,
   LedgerError,
   TallyError,
   ToolRejectedError,
 } from '../../src/core/errors.js';
+import { FailOpenReasonTakenError } from '../../src/core/fail-open-reasons.js';
+import { invokeTool } from '../../src/core/invoke-tool.js';
 import { Ledger } from '../../src/core/ledger/ledger.js';
+import { PackDefinitionError } from '../../src/core/pack.js';
+import { PackRegistryError } from '../../src/core/pack-registry.js';
+import { defineTool } from '../../src/core/tool.js';
+import { AgentSurfaceDefinitionError } from '../../src/surfaces/agent-surface.js';
 import { describeError } from '../../src/surfaces/cli/describe-error.js';
-import { tempDir } from '../helpers.js';
+import { asTallyError } from '../../src/surfaces/cli/pack-modules.js';
+import { tempDir, tempLedger } from '../helpers.js';
 
 const source = resolve(import.meta.dirname, '..', '..', 'src', 'core', 'errors.ts');
 
@@ -53,6 +63,81 @@ describe('Tally errors are recognised across copies of the package', () => {
     const other = await secondCopy();
     const error = new other.TallyError('LEDGER_UNAVAILABLE', 'Cannot open the ledger.');
     expect(describeError(error).exit).toBe(3);
+  });
+});
+
+/** A second instance of a source module (its classes new, its imports shared), as another copy of Tally holds. */
+async function copyOf<T>(relative: string): Promise<T> {
+  const url = pathToFileURL(resolve(import.meta.dirname, '..', '..', 'src', relative)).href;
+  return import(`${url}?second-copy`);
+}
+
+describe('the error classes callers check are recognised across copies', () => {
+  it('isToolRejectedError knows another copy’s refusal, and no other Tally error', async () => {
+    const other = await secondCopy();
+    const foreign = new other.ToolRejectedError('INVALID_INPUT', 'Refused by the other copy.');
+    expect(foreign instanceof ToolRejectedError).toBe(false);
+    expect(isToolRejectedError(foreign)).toBe(true);
+    expect(isToolRejectedError(new ToolRejectedError('INVALID_INPUT', 'Refused here.'))).toBe(true);
+    expect(isToolRejectedError(new other.TallyError('INVALID_INPUT', 'Failed, not refused.'))).toBe(false);
+    expect(isToolRejectedError(new TallyError('INVALID_INPUT', 'Failed, not refused.'))).toBe(false);
+    expect(isToolRejectedError(Object.assign(new Error('x'), { code: 'INVALID_INPUT' }))).toBe(false);
+  });
+
+  it('a tool that throws another copy’s ToolRejectedError is recorded as rejected, with its details', async () => {
+    const other = await secondCopy();
+    const ledger = tempLedger();
+    const recorder = ledger.startRun({ agent: 'a', task: 'refuse', meta: {} });
+    const tool = defineTool({
+      name: 'guarded_write',
+      description: 'Writes, unless refused.',
+      inputSchema: z.object({ path: z.string() }),
+      annotations: {},
+      execute: async () => {
+        throw new other.ToolRejectedError('INVALID_INPUT', 'That path is off limits. Pick another.', {
+          path: '/etc',
+        });
+      },
+    });
+    const record = await invokeTool(tool, { path: '/etc' }, { recorder, failOpen: () => {} });
+    expect(record.outcome).toBe('rejected');
+    expect(record.error).toEqual({
+      code: 'INVALID_INPUT',
+      message: 'That path is off limits. Pick another.',
+      details: { path: '/etc' },
+    });
+    ledger.close();
+  });
+
+  it('declaration errors of another copy (a pack or surface module built against its own Tally) become the CLI’s own, code kept', async () => {
+    const pack = await copyOf<typeof import('../../src/core/pack.js')>('core/pack.ts');
+    const registry = await copyOf<typeof import('../../src/core/pack-registry.js')>('core/pack-registry.ts');
+    const reasons =
+      await copyOf<typeof import('../../src/core/fail-open-reasons.js')>('core/fail-open-reasons.ts');
+    const surface =
+      await copyOf<typeof import('../../src/surfaces/agent-surface.js')>('surfaces/agent-surface.ts');
+    expect(pack.PackDefinitionError).not.toBe(PackDefinitionError);
+    const foreign = [
+      [new pack.PackDefinitionError('Pack "X" has a bad name.'), 'PACK_INVALID'],
+      [new registry.PackRegistryError('PACK_TAKEN', 'Pack "x" is registered twice.'), 'PACK_TAKEN'],
+      [new reasons.FailOpenReasonTakenError('Reason "y" is core’s.'), 'FAIL_OPEN_REASON_TAKEN'],
+      [new surface.AgentSurfaceDefinitionError('Surface "z" has no run.'), 'AGENT_SURFACE_INVALID'],
+    ] as const;
+    for (const [error, code] of foreign) {
+      expect(error instanceof PackDefinitionError || error instanceof PackRegistryError).toBe(false);
+      expect(error instanceof FailOpenReasonTakenError || error instanceof AgentSurfaceDefinitionError).toBe(
+        false,
+      );
+      expect(isDeclarationError(error)).toBe(true);
+      const converted = asTallyError(error);
+      expect(isTallyError(converted)).toBe(true);
+      expect(converted).toMatchObject({ code, message: error.message });
+      expect(describeError(converted).exit).toBe(2);
+    }
+    // A plain TypeError with a code is a bug, not a declaration: passed on as it is.
+    const bug = Object.assign(new TypeError('x is undefined'), { code: 'PACK_INVALID' });
+    expect(isDeclarationError(bug)).toBe(false);
+    expect(asTallyError(bug)).toBe(bug);
   });
 });
 

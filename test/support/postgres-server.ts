@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,10 @@ import { join } from 'node:path';
  * A real PostgreSQL server for the tests of record: initdb + pg_ctl into a temp dir owned by
  * the `postgres` user (initdb refuses to run as root), trust auth, 127.0.0.1 only, a free port.
  * Started once per test file (about 2 s), stopped with `pg_ctl stop -m immediate` and removed.
+ * With `password`, connections over TCP must give it (scram-sha-256): a wrong one is refused.
  */
 export interface PostgresServer {
-  /** postgres://postgres@127.0.0.1:PORT/DB for a fresh database `name`. */
+  /** postgres://postgres@127.0.0.1:PORT/DB (with `:PASSWORD` where the server has one) for a fresh database `name`. */
   createDatabase(name: string): string;
   /** Stops the server (an outage) and starts it again on the same port, data kept. */
   halt(): void;
@@ -56,7 +57,7 @@ function asPostgres(command: string, args: string[]): string {
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(settings: { password?: string } = {}): Promise<PostgresServer> {
   const bin = postgresBin();
   if (!bin) throw new Error(postgresUnavailable());
   const dir = mkdtempSync(join(tmpdir(), 'tally-pg-'));
@@ -67,7 +68,15 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
-  asPostgres(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const auth = ['-A', 'trust'];
+  if (settings.password !== undefined) {
+    // The socket in the temp dir stays trusted (createdb below); TCP asks for the password.
+    const passwordFile = join(dir, 'pwfile');
+    writeFileSync(passwordFile, `${settings.password}\n`, { mode: 0o644 });
+    auth.splice(0, 2, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`);
+  }
+  asPostgres(join(bin, 'initdb'), ['-D', data, ...auth, '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  rmSync(join(dir, 'pwfile'), { force: true });
   const port = await freePort();
   // fsync off: a test server's durability is not under test; the socket lives in the temp dir.
   asPostgres(join(bin, 'pg_ctl'), [
@@ -90,8 +99,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start']);
     },
     createDatabase(name) {
-      asPostgres(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      asPostgres(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'postgres', name]);
+      const credential = settings.password === undefined ? '' : `:${encodeURIComponent(settings.password)}`;
+      return `postgres://postgres${credential}@127.0.0.1:${port}/${name}`;
     },
     stop() {
       if (stopped) return;

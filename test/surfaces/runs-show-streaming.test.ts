@@ -67,6 +67,90 @@ function bigRun(dir: string, toolCalls: number): { ledgerPath: string; runId: st
   return { ledgerPath, runId: recorder.runId };
 }
 
+/**
+ * A run over many pages that creates resources, then deletes the same ones pages later (net:
+ * nothing, each with its whole history), creates some again and only reads others;
+ * intents answered pages after they were declared, one answered before its intent, one never.
+ */
+function createThenDeleteRun(dir: string, pages: number): { ledgerPath: string; runId: string } {
+  const ledgerPath = join(dir, '.tally', 'ledger.db');
+  const ledger = Ledger.open(ledgerPath);
+  const recorder = ledger.startRun({ agent: 'fisherman', task: 'seed then clean up', meta: {} });
+  const calls = RUN_PAGE_SIZE * pages;
+  const resources = Math.floor(calls / 3);
+  const call = (index: number, kind: string, key: string, intents: string[] = []) =>
+    recorder.append({
+      kind: 'tool_call',
+      name: 'http_request',
+      outcome: 'ok',
+      data: {
+        tool: 'http_request',
+        target: key,
+        input: { method: kind === 'deleted' ? 'DELETE' : 'POST', body: { n: index } },
+        ...(intents.length ? { intents } : {}),
+        evidence: {
+          via: `${kind} ${key}`,
+          effects: [{ kind, space: 'http', key, type: 'item', observed: { status: 200, n: index } }],
+        },
+      },
+    });
+  recorder.append({
+    kind: 'tool_call',
+    name: 'http_request',
+    outcome: 'ok',
+    data: { tool: 'x', intents: ['early'] },
+  });
+  for (let index = 0; index < resources; index++) {
+    if (index % 500 === 0)
+      recorder.append({
+        kind: 'intent',
+        name: 'http_request',
+        data: {
+          intentId: `i${index}`,
+          tool: 'http_request',
+          action: 'create',
+          resources: [{ space: 'http', key: `/items/${index}` }],
+        },
+      });
+    call(index, 'created', `/items/${index}`);
+  }
+  recorder.append({
+    kind: 'intent',
+    name: 'http_request',
+    data: { intentId: 'early', tool: 'http_request', action: 'create', resources: [] },
+  });
+  recorder.append({
+    kind: 'intent',
+    name: 'http_request',
+    data: {
+      intentId: 'never',
+      tool: 'http_request',
+      action: 'delete',
+      resources: [{ space: 'http', key: '/items/1' }],
+    },
+  });
+  for (let index = 0; index < resources; index++)
+    call(
+      index,
+      index % 250 === 0 ? 'read' : 'deleted',
+      `/items/${index}`,
+      index % 500 === 0 ? [`i${index}`] : [],
+    );
+  for (let index = 0; index < resources; index += 97) call(index, 'created', `/items/${index}`);
+  recorder.append({
+    kind: 'claim',
+    outcome: 'dropped',
+    data: { claim: { target: '/items/3' }, why: 'deleted since' },
+  });
+  recorder.append({
+    kind: 'end',
+    outcome: 'finished',
+    data: { reason: 'finished', status: 'success', summary: 'Clean.' },
+  });
+  ledger.close();
+  return { ledgerPath, runId: recorder.runId };
+}
+
 describe('a run read a page at a time', () => {
   it('runEntryPages yields every entry once, in order, for sizes at and around the page size', async () => {
     const dir = tempDir();
@@ -112,6 +196,37 @@ describe('a run read a page at a time', () => {
     // Written under a temporary name, then renamed: nothing else is left in the folder.
     expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
+
+  it('over many pages, creates then deletes of the same resources: `runs show` and `report` print what the whole-run formatters print', async () => {
+    const dir = tempDir();
+    const { ledgerPath, runId } = createThenDeleteRun(dir, 7);
+    const ledger = Ledger.open(ledgerPath, { readonly: true });
+    const record = ledger.getRun(runId);
+    ledger.close();
+    expect(record.entries.length).toBeGreaterThan(RUN_PAGE_SIZE * 4);
+
+    const shown = await runTally(['runs', 'show', runId], { cwd: dir });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe(`${stripVTControlCharacters(formatRun(record))}\n`);
+    // Created then deleted: no net change; created again after that: the run's creation.
+    const tail = shown.stdout.slice(shown.stdout.indexOf('\nnet effects:'));
+    expect(tail).not.toContain('/items/3 ');
+    expect(tail).not.toContain('deleted ');
+    expect(tail).toContain('created  http /items/97 (item)');
+    // Read, not deleted: still the run's creation.
+    expect(tail).toContain('created  http /items/250 (item)');
+    // Answered pages after it was declared, or before: resolved; never answered: listed.
+    expect(shown.stdout).toContain('unresolved intents (1):');
+    expect(shown.stdout).toContain('http_request intended to delete http /items/1');
+
+    const out = join(dir, 'report.html');
+    const report = await runTally(['report', runId, '--out', out], { cwd: dir });
+    expect(report.code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toBe(renderReport(record));
+    expect(html).toContain('created #');
+    expect(html).toContain('no net change');
+  }, 60_000);
 
   it('a run with no entries: the same empty timeline, JSON and report as before', async () => {
     const dir = tempDir();

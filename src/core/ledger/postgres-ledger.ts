@@ -25,7 +25,7 @@ import {
 import { trackOpenLedger } from './open-ledgers.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
 import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
-import { redactPostgresUrl, scrubPassword } from './postgres-url.js';
+import { redactPostgresUrl, scrubbedCause, scrubPassword } from './postgres-url.js';
 import {
   type EntryRow,
   type ImportResult,
@@ -183,6 +183,8 @@ export class PostgresLedger extends RecordingLedger {
         'LEDGER_UNAVAILABLE',
         `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
         { path: redactPostgresUrl(url) },
+        // The driver's error (its code: 28P01, ECONNREFUSED) without the password.
+        { cause: scrubbedCause(error, url) },
       );
     } finally {
       client?.release();
@@ -340,6 +342,7 @@ export class PostgresLedger extends RecordingLedger {
         'LEDGER_BUSY',
         `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.queue.length} entries are held in memory and will be written when it answers.`,
         { path: this.path, waitedMs: now - outage.since, queued: this.queue.length },
+        { cause: scrubbedCause(error, this.url) },
       );
       this.failOpen('ledger', 'ledger-unavailable');
       this.onBusy?.(outage.reported);
@@ -396,9 +399,8 @@ export class PostgresLedger extends RecordingLedger {
       throw new LedgerError(
         'LEDGER_UNAVAILABLE',
         `Cannot read the PostgreSQL ledger at ${this.path}: ${reason}.`,
-        {
-          path: this.path,
-        },
+        { path: this.path },
+        { cause: scrubbedCause(error, this.url) },
       );
     }
   }

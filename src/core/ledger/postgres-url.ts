@@ -31,3 +31,36 @@ export function scrubPassword(message: string, url: string): string {
   if (password) out = out.split(password).join('***');
   return out;
 }
+
+/** How deep `scrubbedCause` follows an error's own `cause` / `errors` (a driver nests one or two). */
+const CAUSE_DEPTH = 3;
+
+/**
+ * The driver's error as a `cause` that is safe to keep: a copy whose message, stack and every
+ * string field (pg's `detail`, `hint`, …) have `url`'s password and the URL itself scrubbed,
+ * with `code`, `errno`, `severity` and the like kept as they are. Security: a cause is printed
+ * by `util.inspect`, loggers and error trackers, so the original (which may echo the connection
+ * string) is never attached.
+ */
+export function scrubbedCause(error: unknown, url: string, depth = 0): unknown {
+  if (typeof error === 'string') return scrubPassword(error, url);
+  if (!(error instanceof Error)) return typeof error === 'object' && error !== null ? undefined : error;
+  const copy = new Error(scrubPassword(error.message, url));
+  copy.name = error.name;
+  copy.stack = error.stack === undefined ? undefined : scrubPassword(error.stack, url);
+  for (const [key, value] of Object.entries(error)) {
+    if (key === 'message' || key === 'stack' || key === 'name') continue;
+    if (typeof value === 'string')
+      (copy as unknown as Record<string, unknown>)[key] = scrubPassword(value, url);
+    else if (typeof value === 'number' || typeof value === 'boolean')
+      (copy as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (depth < CAUSE_DEPTH) {
+    if ('cause' in error) (copy as { cause?: unknown }).cause = scrubbedCause(error.cause, url, depth + 1);
+    if (Array.isArray((error as { errors?: unknown }).errors))
+      (copy as unknown as { errors: unknown[] }).errors = (
+        error as unknown as { errors: unknown[] }
+      ).errors.map((inner) => scrubbedCause(inner, url, depth + 1));
+  }
+  return copy;
+}

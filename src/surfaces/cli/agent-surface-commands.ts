@@ -1,13 +1,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Argument, type Command, Option } from 'commander';
-import { TallyError } from '../../core/errors.js';
-import {
-  type AgentSurface,
-  AgentSurfaceDefinitionError,
-  defineAgentSurface,
-  isAgentSurface,
-} from '../agent-surface.js';
+import { isDeclarationError, TallyError } from '../../core/errors.js';
+import { type AgentSurface, defineAgentSurface, isAgentSurface } from '../agent-surface.js';
 import type { CodeFlags } from './code-command.js';
 import { parsePort } from './parse-option-values.js';
 import { collect } from './variadic-values.js';
@@ -127,7 +122,9 @@ export async function loadSurfaceModule(path: string): Promise<AgentSurface[]> {
   try {
     module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof AgentSurfaceDefinitionError) throw new TallyError(error.code, error.message);
+    // Any copy's: a surface module is built against its own copy of Tally.
+    if (isDeclarationError(error) && error.code === 'AGENT_SURFACE_INVALID')
+      throw new TallyError(error.code, error.message);
     throw new TallyError(
       'SURFACE_MODULE_UNLOADABLE',
       `--surface-module ${path} could not be loaded: ${error instanceof Error ? error.message : String(error)}. Pass a JavaScript module (compiled) that exports an agent surface built with defineAgentSurface.`,

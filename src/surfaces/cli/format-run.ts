@@ -1,7 +1,7 @@
 import pc from 'picocolors';
-import { netEffects } from '../../core/effects.js';
-import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
+import { unresolvedIntentWords } from '../../core/intents.js';
 import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
+import { type RunSummary, summarizeRun } from '../../core/run-summary.js';
 import { flagLine } from '../report/flag-line.js';
 import { truncate } from './format-table.js';
 
@@ -88,23 +88,23 @@ export function entryLine(entry: LedgerEntry, full = false): string {
 
 /**
  * The lines after the timeline — net effects, unresolved intents, summary, status — from the
- * entries that bear on them (all of the run's, or only those `keepForSummary` kept).
+ * run's summary (of the whole run, or folded while it streamed).
  */
-export function runTailLines(entries: readonly LedgerEntry[]): string[] {
+export function runTailLines(summary: RunSummary): string[] {
   const lines: string[] = [];
-  const nets = [...netEffects(entries).values()].filter((net) => net.change !== undefined);
+  const nets = [...summary.nets.values()].filter((net) => net.change !== undefined);
   if (nets.length > 0) {
     lines.push('', 'net effects:');
     for (const net of nets)
       lines.push(`  ${net.change?.padEnd(8)} ${net.space} ${net.key}${net.type ? ` (${net.type})` : ''}`);
   }
   // Shown whether or not the run ended: a killed process leaves these and nothing else.
-  const unresolved = unresolvedIntents(entries);
+  const unresolved = summary.unresolved;
   if (unresolved.length > 0) {
     lines.push('', pc.yellow(`unresolved intents (${unresolved.length}):`));
     for (const intent of unresolved) lines.push(`  #${intent.seq} ${unresolvedIntentWords(intent)}`);
   }
-  const end = entries.find((entry) => entry.kind === 'end');
+  const end = summary.end;
   lines.push('');
   if (!end) lines.push('summary: the run has not ended (still running, or its process died).');
   else {
@@ -124,6 +124,6 @@ export function formatRun(record: RunRecord, options: { full?: boolean } = {}): 
   return [
     ...runHeadLines(record.run),
     ...record.entries.map((entry) => entryLine(entry, full)),
-    ...runTailLines(record.entries),
+    ...runTailLines(summarizeRun(record.entries)),
   ].join('\n');
 }

@@ -2,10 +2,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAgent } from '../../core/agent/agent-definition.js';
 import { agentPack } from '../../core/agent/agent-tool.js';
-import { TallyError } from '../../core/errors.js';
-import { FailOpenReasonTakenError } from '../../core/fail-open-reasons.js';
-import { isPack, type Pack, PackDefinitionError } from '../../core/pack.js';
-import { type PackRegistry, PackRegistryError } from '../../core/pack-registry.js';
+import { isDeclarationError, TallyError } from '../../core/errors.js';
+import { isPack, type Pack } from '../../core/pack.js';
+import type { PackRegistry } from '../../core/pack-registry.js';
 
 /** Pack values from the command line: the built-in http flags come in separately. */
 export type PackFlagValues = Map<string, Record<string, string | string[] | undefined>>;
@@ -45,12 +44,8 @@ export async function loadPackModule(path: string): Promise<Pack[]> {
 
 /** Errors of pack declarations and the registry become the CLI's own, code kept. */
 export function asTallyError(error: unknown): unknown {
-  if (
-    error instanceof PackRegistryError ||
-    error instanceof PackDefinitionError ||
-    error instanceof FailOpenReasonTakenError
-  )
-    return new TallyError(error.code, error.message);
+  // Any copy's (a pack module built against its own copy of Tally throws that copy's classes).
+  if (isDeclarationError(error)) return new TallyError(error.code, error.message);
   return error;
 }
 

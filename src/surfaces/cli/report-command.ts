@@ -1,11 +1,8 @@
-import { closeSync, openSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { removeIfPresent, writeAllSync } from '../../core/io/atomic-write.js';
-import { tallyTempPathFor } from '../../core/io/temp-files.js';
-import type { LedgerEntry } from '../../core/ledger/entry.js';
+import { writeFileAtomicStreamed } from '../../core/io/atomic-write-streamed.js';
 import { runEntryPages } from '../../core/ledger/run-pages.js';
-import { keepForSummary } from '../../core/summary-entries.js';
+import { RunSummaryFold } from '../../core/run-summary.js';
 import { REPORT_FOOT, reportHead, timelineRow } from '../report/render-report.js';
 import { EXIT } from './exit-codes.js';
 import { withRunLedger } from './known-ledgers.js';
@@ -25,51 +22,33 @@ export default async function reportCommand(
   // Any ledger `tally runs` lists (read-only), unless --ledger or TALLY_LEDGER names one: as `runs show`.
   await withRunLedger(command, runId, async (ledger) => {
     const run = await ledger.getRunInfo(runId);
-    // Opened before the run is read: a folder that does not exist fails at once, named as the user wrote it.
-    const temporary = tallyTempPathFor(out);
-    let descriptor: number;
-    try {
-      descriptor = openSync(temporary, 'wx', 0o644);
-    } catch (error) {
-      throw Object.assign(error as Error, { path: out });
-    }
-    let renamed = false;
-    try {
-      const kept: LedgerEntry[] = [];
-      let count = 0;
-      for await (const page of runEntryPages(ledger, runId)) {
-        count += page.length;
-        for (const entry of page) {
-          const summary = keepForSummary(entry);
-          if (summary) kept.push(summary);
+    // The temporary file is opened before the run is read: a folder that does not exist fails
+    // at once, named as the user wrote it.
+    await writeFileAtomicStreamed(
+      out,
+      async (write) => {
+        const summary = new RunSummaryFold();
+        let count = 0;
+        for await (const page of runEntryPages(ledger, runId)) {
+          count += page.length;
+          for (const entry of page) summary.add(entry);
         }
-      }
-      writeAllSync(descriptor, reportHead(run, kept, count));
-      // The second pass stops at the count the summary was made from: entries appended since
-      // (a run still going) belong to a later report.
-      let left = count;
-      let separator = '';
-      for await (const page of runEntryPages(ledger, runId)) {
-        if (left === 0) break;
-        const rows = page.slice(0, left);
-        left -= rows.length;
-        writeAllSync(descriptor, `${separator}${rows.map(timelineRow).join('\n')}`);
-        separator = '\n';
-      }
-      writeAllSync(descriptor, REPORT_FOOT);
-      closeSync(descriptor);
-      renameSync(temporary, out);
-      renamed = true;
-    } finally {
-      if (!renamed) {
-        try {
-          closeSync(descriptor);
-        } catch {
-          // already closed
+        write(reportHead(run, summary.result(), count));
+        // The second pass stops at the count the summary was made from: entries appended since
+        // (a run still going) belong to a later report.
+        let left = count;
+        let separator = '';
+        for await (const page of runEntryPages(ledger, runId)) {
+          if (left === 0) break;
+          const rows = page.slice(0, left);
+          left -= rows.length;
+          write(`${separator}${rows.map(timelineRow).join('\n')}`);
+          separator = '\n';
         }
-        removeIfPresent(temporary);
-      }
-    }
+        write(REPORT_FOOT);
+      },
+      { mode: 0o644 },
+    );
   });
   process.stdout.write(`Wrote ${out}\n`);
   return EXIT.ok;

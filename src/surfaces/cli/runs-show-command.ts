@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { LedgerEntry, RunInfo } from '../../core/ledger/entry.js';
+import type { RunInfo } from '../../core/ledger/entry.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { runEntryPages } from '../../core/ledger/run-pages.js';
-import { keepForSummary } from '../../core/summary-entries.js';
+import { RunSummaryFold } from '../../core/run-summary.js';
 import { EXIT } from './exit-codes.js';
 import { entryLine, runHeadLines, runTailLines } from './format-run.js';
 import { withRunLedger } from './known-ledgers.js';
@@ -10,8 +10,8 @@ import { type StreamWriter, streamWriter } from './stream-writer.js';
 
 /**
  * `tally runs show RUN [--json] [--full]`: the run's timeline, streamed a page of entries at a
- * time — the first line comes at once and memory stays flat however long the run — then what
- * the summary needs (net effects, unresolved intents, the ending), kept while streaming.
+ * time — the first line comes at once and memory stays flat however long the run — then the
+ * summary (net effects, unresolved intents, the ending), folded while streaming.
  */
 export default async function runsShowCommand(
   runId: string,
@@ -32,16 +32,13 @@ export default async function runsShowCommand(
 
 async function streamText(out: StreamWriter, run: RunInfo, ledger: Ledger, full: boolean): Promise<void> {
   await out.write(`${runHeadLines(run).join('\n')}\n`);
-  const kept: LedgerEntry[] = [];
+  const summary = new RunSummaryFold();
   for await (const page of runEntryPages(ledger, run.id)) {
     if (out.closed) return;
     await out.write(`${page.map((entry) => entryLine(entry, full)).join('\n')}\n`);
-    for (const entry of page) {
-      const summary = keepForSummary(entry);
-      if (summary) kept.push(summary);
-    }
+    for (const entry of page) summary.add(entry);
   }
-  await out.write(`${runTailLines(kept).join('\n')}\n`);
+  await out.write(`${runTailLines(summary.result()).join('\n')}\n`);
 }
 
 /** Byte for byte what `JSON.stringify({ run, entries }, null, 2)` prints, one entry at a time. */

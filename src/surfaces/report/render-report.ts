@@ -1,5 +1,6 @@
-import { type NetEffect, netEffects } from '../../core/effects.js';
+import type { NetEffect } from '../../core/effects.js';
 import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
+import { type RunSummary, summarizeRun } from '../../core/run-summary.js';
 import { flagLine } from './flag-line.js';
 import { REPORT_STYLE } from './report-style.js';
 
@@ -86,7 +87,7 @@ function effectRow(net: NetEffect): string {
  * model and tool calls with each call's input and evidence. Light and dark by the system.
  */
 export function renderReport(record: RunRecord): string {
-  return `${reportHead(record.run, record.entries, record.entries.length)}${record.entries.map(timelineRow).join('\n')}${REPORT_FOOT}`;
+  return `${reportHead(record.run, summarizeRun(record.entries), record.entries.length)}${record.entries.map(timelineRow).join('\n')}${REPORT_FOOT}`;
 }
 
 /** Where the timeline's rows end: what follows the last `timelineRow`. */
@@ -98,18 +99,18 @@ export const REPORT_FOOT = `</tbody></table>
 `;
 
 /**
- * Everything before the timeline's rows: `entries` are those that bear on the summary (the
- * run's, or what `keepForSummary` kept of them while streaming), `entryCount` the run's length.
+ * Everything before the timeline's rows: `summary` is the run's (of the whole run, or folded
+ * while it streamed), `entryCount` the run's length.
  */
-export function reportHead(run: RunInfo, entries: readonly LedgerEntry[], entryCount: number): string {
-  const end = entries.find((entry) => entry.kind === 'end');
+export function reportHead(run: RunInfo, summary: RunSummary, entryCount: number): string {
+  const end = summary.end;
   const status = end ? String(end.data.status) : 'open';
-  const nets = [...netEffects(entries).values()];
-  const claims = entries.filter((entry) => entry.kind === 'claim');
+  const nets = [...summary.nets.values()];
+  const claims = summary.claims;
   const unmet = end?.data.unmet ?? [];
   const failed = end?.data.failed ?? [];
   const flags = end?.data.flags ?? [];
-  const contract = (end?.data.contract ?? entries.find((entry) => entry.kind === 'contract')?.data) as
+  const contract = (end?.data.contract ?? summary.contract?.data) as
     | { source?: string; description?: string; dropped?: string[] }
     | undefined;
   return `<!doctype html>
