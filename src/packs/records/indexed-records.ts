@@ -197,7 +197,10 @@ export class IndexedRecords implements RecordSource {
         writer.write(
           changed.slice(start, start + WRITE_CHUNK).map((file) => {
             const entry = readRecord(file);
-            read.set(file.path, entry && { mtimeMs: entry.mtimeMs, size: entry.size, ctimeMs: entry.ctimeMs });
+            read.set(
+              file.path,
+              entry && { mtimeMs: entry.mtimeMs, size: entry.size, ctimeMs: entry.ctimeMs },
+            );
             return { path: file.path, entry };
           }),
         );
