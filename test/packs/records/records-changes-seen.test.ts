@@ -57,7 +57,10 @@ describe('a records query sees every change made since the last call', () => {
     const folderTimes = keepTimes(join(file, '..'));
     const text = readFileSync(file, 'utf8');
     // Same length: `kind: decision` -> `kind: procedur`, `Postgres 16` -> `zeppelins!!`.
-    writeFileSync(file, text.replace('kind: decision', 'kind: procedur').replace('Postgres 16', 'zeppelins!!'));
+    writeFileSync(
+      file,
+      text.replace('kind: decision', 'kind: procedur').replace('Postgres 16', 'zeppelins!!'),
+    );
     copyTimes(times, file);
     copyTimes(folderTimes, join(file, '..'));
     // Nothing but the ctime tells the edit: same size, same mtime to the nanosecond.
