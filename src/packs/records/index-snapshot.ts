@@ -84,7 +84,8 @@ export type FileCheck = 'files' | 'dirs' | { stores: Set<string>; paths: Set<str
 
 /** The directory prefixes above each path (`a`, `a/b` for `a/b/c.md`): the folders a partial check stats. */
 function foldersAbove(paths: Set<string>): Set<string> {
-  const folders = new Set<string>();
+  // '' is the root itself, a store's folder when a store is `.` (TALLY_RECORDS_STORES=.).
+  const folders = new Set<string>(['']);
   for (const path of paths) {
     let slash = path.indexOf('/');
     while (slash !== -1) {

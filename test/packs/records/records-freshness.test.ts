@@ -90,6 +90,20 @@ describe('records freshness checks', () => {
     expect(keywordPaths('files', 'zeppelinxyz')).toEqual([SOLUTION]);
   });
 
+  it('{ paths } (--cat) sees a new record at the root when the root itself is a store', () => {
+    const root = corpus();
+    const index = join(tempDir('tally-fresh-'), 'index.db');
+    const stores = listStores(root, { TALLY_RECORDS_STORES: '.' });
+    IndexedRecords.open(root, stores, index, 'files').close();
+    writeFileSync(join(root, 'top.md'), '---\nid: TOP\nkind: decision\nlinks: {}\n---\nAt the root.\n');
+    const source = IndexedRecords.open(root, stores, index, { paths: ['top.md'] });
+    try {
+      expect([...source.pathsAmong(['top.md'])]).toEqual(['top.md']);
+    } finally {
+      source.close();
+    }
+  });
+
   it('pathsAmong answers --cat membership: records only, not skipped, not unknown', () => {
     const { ask } = setup();
     expect(
