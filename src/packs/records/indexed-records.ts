@@ -48,17 +48,20 @@ const SCHEMA_VERSION = Number(INDEX_VERSION);
 const WRITE_CHUNK = 500;
 
 /**
- * How much of the disk a call checks before it answers. Every check `stat`s every directory of
- * the stores (an add, a removal, a rename or an atomic save changes its directory). Then:
- * - `files` (the default): every record file too, so an in-place edit of any record is seen.
- * - `failure-modes` (--recall): only the files --recall ranks — every file of the failure-mode
- *   store and every record indexed as `kind: failure-mode`. Not seen until the next full check:
- *   an in-place edit that turns a record of another store INTO a failure mode.
- * - `{ paths }` (--cat): only the named records; --cat reads them from disk anyway, so its
- *   answer is as fresh as with `files`.
- * - `dirs`: no file (TALLY_RECORDS_INDEX_CHECK=dirs): blind to every in-place edit.
- * A file a partial check skips keeps its old numbers in the snapshot, so the next full check
- * still sees its edit.
+ * How much of the disk a call checks before it answers. A directory is checked by its mtime
+ * and ctime (an add, a removal, a rename or an atomic save changes both; a put-back mtime
+ * still moves the ctime), a file by its mtime, size and ctime (an in-place edit moves the
+ * ctime even when the size stays and `touch -d` puts the mtime back).
+ * - `files` (the default): every directory and every record file.
+ * - `failure-modes` (--recall): every directory, and only the files --recall ranks — every file
+ *   of the failure-mode store and every record indexed as `kind: failure-mode`. Not seen until
+ *   the next full check: an in-place edit that turns a record of another store INTO a failure mode.
+ * - `{ paths }` (--cat): only the named records and the directories above them (a new file or
+ *   folder on the way to a named path changes one of them); --cat reads the records from disk
+ *   anyway, so its answer is as fresh as with `files`.
+ * - `dirs`: every directory, no file (TALLY_RECORDS_INDEX_CHECK=dirs): blind to in-place edits.
+ * What a partial check skips keeps its old numbers in the snapshot, so the next full check
+ * still sees its change.
  */
 export type RecordsCheck = 'files' | 'dirs' | 'failure-modes' | { paths: string[] };
 
@@ -152,7 +155,7 @@ export class IndexedRecords implements RecordSource {
     let removed: string[] = [];
     if (changes === 'relist') {
       // Files kept from the last snapshot are re-read only when their mtime or size moved.
-      const known = new Map<string, { mtimeMs: number; size: number }>();
+      const known = new Map<string, { mtimeMs: number; size: number; ctimeMs: number }>();
       for (const dir of previous) for (const file of dir.files) known.set(recordPathOf(dir, file.name), file);
       dirs = listRecordDirs(root, stores);
       changed = [];
@@ -163,9 +166,16 @@ export class IndexedRecords implements RecordSource {
           listed.add(path);
           const before = known.get(path);
           const stats = before && statOrUndefined(absoluteOf(dir, file.name));
-          if (before && stats && stats.mtimeMs === before.mtimeMs && stats.size === before.size) {
+          if (
+            before &&
+            stats &&
+            stats.mtimeMs === before.mtimeMs &&
+            stats.size === before.size &&
+            stats.ctimeMs === before.ctimeMs
+          ) {
             file.mtimeMs = before.mtimeMs;
             file.size = before.size;
+            file.ctimeMs = before.ctimeMs;
           } else changed.push({ path, store: dir.store, absolute: absoluteOf(dir, file.name) });
         }
       }
@@ -182,12 +192,15 @@ export class IndexedRecords implements RecordSource {
       writer.remove(removed);
       // Streamed: a chunk of records is read, written and let go, so a build holds one chunk's
       // bodies in memory, not the corpus's (500,000 records); only each file's stats are kept.
-      const read = new Map<string, { mtimeMs: number; size: number } | undefined>();
+      const read = new Map<string, { mtimeMs: number; size: number; ctimeMs: number } | undefined>();
       for (let start = 0; start < changed.length; start += WRITE_CHUNK)
         writer.write(
           changed.slice(start, start + WRITE_CHUNK).map((file) => {
             const entry = readRecord(file);
-            read.set(file.path, entry && { mtimeMs: entry.mtimeMs, size: entry.size });
+            read.set(
+              file.path,
+              entry && { mtimeMs: entry.mtimeMs, size: entry.size, ctimeMs: entry.ctimeMs },
+            );
             return { path: file.path, entry };
           }),
         );
@@ -201,6 +214,7 @@ export class IndexedRecords implements RecordSource {
           if (!stats) return false;
           file.mtimeMs = stats.mtimeMs;
           file.size = stats.size;
+          file.ctimeMs = stats.ctimeMs;
           return true;
         });
       }
@@ -223,9 +237,9 @@ export class IndexedRecords implements RecordSource {
           .pluck()
           .all(FAILURE_STORE) as string[],
       );
-      return { stores: new Set([FAILURE_STORE]), paths: elsewhere };
+      return { stores: new Set([FAILURE_STORE]), paths: elsewhere, everyDir: true };
     }
-    return { stores: new Set(), paths: new Set(check.paths) };
+    return { stores: new Set(), paths: new Set(check.paths), everyDir: false };
   }
 
   /** Which of `paths` a query can return: --cat's membership check without listing them all. */
@@ -359,6 +373,6 @@ export function defaultIndexPath(root: string, env: NodeJS.ProcessEnv = process.
   return recordsIndexPath(root, env).path;
 }
 
-function statOrUndefined(path: string): { mtimeMs: number; size: number } | undefined {
+function statOrUndefined(path: string): { mtimeMs: number; size: number; ctimeMs: number } | undefined {
   return statSync(path, { throwIfNoEntry: false });
 }

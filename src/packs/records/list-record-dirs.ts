@@ -7,6 +7,11 @@ export interface RecordFileEntry {
   /** NaN until the file has been stat-ed or read. */
   mtimeMs: number;
   size: number;
+  /**
+   * The inode change time: moved by every write, chmod or rename and settable by no user call,
+   * so an edit whose mtime was put back (`touch -d`, tar, rsync) with the same size is still seen.
+   */
+  ctimeMs: number;
 }
 
 /** One directory of a store and the record files directly in it. */
@@ -16,6 +21,8 @@ export interface RecordDirEntry {
   /** The directory relative to the root, forward slashes: `prefix/name` is the record path. */
   prefix: string;
   mtimeMs: number;
+  /** Moves with mtime on every add, removal or rename, and also when mtime is put back. */
+  ctimeMs: number;
   files: RecordFileEntry[];
 }
 
@@ -43,11 +50,13 @@ export function listRecordDirs(root: string, stores: StoreInfo[]): RecordDirEntr
     const stack: [string, string][] = [[store.absolute, relative(root, store.absolute).split(sep).join('/')]];
     while (stack.length > 0) {
       const [dir, prefix] = stack.pop() as [string, string];
+      const stats = statSync(dir);
       const entry: RecordDirEntry = {
         dir,
         store: store.store,
         prefix,
-        mtimeMs: statSync(dir).mtimeMs,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
         files: [],
       };
       dirs.push(entry);
@@ -57,7 +66,7 @@ export function listRecordDirs(root: string, stores: StoreInfo[]): RecordDirEntr
         const path = recordPathOf(entry, name);
         if (dirent.isDirectory()) stack.push([join(dir, name), path]);
         else if (dirent.isFile() && name.endsWith('.md') && !isExcluded(path))
-          entry.files.push({ name, mtimeMs: Number.NaN, size: Number.NaN });
+          entry.files.push({ name, mtimeMs: Number.NaN, size: Number.NaN, ctimeMs: Number.NaN });
       }
     }
   }

@@ -10,6 +10,7 @@ export interface RecordEntry {
   store: string;
   mtimeMs: number;
   size: number;
+  ctimeMs: number;
   fields: RecordFields;
   gloss: string;
   errors: string[];
@@ -64,6 +65,7 @@ export function readRecord(file: ScannedFile): RecordEntry | undefined {
     store: file.store,
     mtimeMs: stats.mtimeMs,
     size: stats.size,
+    ctimeMs: stats.ctimeMs,
     fields: parsed.fields,
     gloss: glossOf(parsed.body),
     errors: parsed.errors,

@@ -90,6 +90,45 @@ describe('records freshness checks', () => {
     expect(keywordPaths('files', 'zeppelinxyz')).toEqual([SOLUTION]);
   });
 
+  it('{ paths } (--cat) skips the other folders; the next full check still sees what they gained', () => {
+    const { root, ask, keywordPaths } = setup();
+    const added = 'references/decisions/use-zeppelins.md';
+    writeFileSync(
+      join(root, added),
+      '---\nid: DEC-zeppelin\nkind: decision\nlinks: {}\nkeywords: [zeppelin]\n---\nZeppelins carry the freight.\n',
+    );
+    // --cat of a failure mode: the decisions folder is not above it, so it is not stat-ed...
+    expect(ask({ paths: [FAILURE] }, (source) => [...source.pathsAmong([FAILURE, added])])).toEqual([
+      FAILURE,
+    ]);
+    // ...and keeps its old times in the snapshot, so the next full check relists it.
+    expect(keywordPaths('files', 'zeppelin')).toEqual([added]);
+    // Named, the new record is found by --cat's own check (its folder is above it).
+    writeFileSync(
+      join(root, 'references/decisions/use-blimps.md'),
+      '---\nid: DEC-blimp\nlinks: {}\n---\nBlimps.\n',
+    );
+    expect(
+      ask({ paths: ['references/decisions/use-blimps.md'] }, (source) => [
+        ...source.pathsAmong(['references/decisions/use-blimps.md']),
+      ]),
+    ).toEqual(['references/decisions/use-blimps.md']);
+  });
+
+  it('{ paths } (--cat) sees a new record at the root when the root itself is a store', () => {
+    const root = corpus();
+    const index = join(tempDir('tally-fresh-'), 'index.db');
+    const stores = listStores(root, { TALLY_RECORDS_STORES: '.' });
+    IndexedRecords.open(root, stores, index, 'files').close();
+    writeFileSync(join(root, 'top.md'), '---\nid: TOP\nkind: decision\nlinks: {}\n---\nAt the root.\n');
+    const source = IndexedRecords.open(root, stores, index, { paths: ['top.md'] });
+    try {
+      expect([...source.pathsAmong(['top.md'])]).toEqual(['top.md']);
+    } finally {
+      source.close();
+    }
+  });
+
   it('pathsAmong answers --cat membership: records only, not skipped, not unknown', () => {
     const { ask } = setup();
     expect(

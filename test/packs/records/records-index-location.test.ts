@@ -59,11 +59,11 @@ describe('where the records index lives (issue 12)', () => {
     expect(existsSync(join(root, '.tally'))).toBe(false);
   });
 
-  it('lives in $XDG_CACHE_HOME/tally/records/<key of the real root>/index-v7.db, folders 0700', async () => {
+  it('lives in $XDG_CACHE_HOME/tally/records/<key of the real root>/index-v8.db, folders 0700', async () => {
     const root = corpus();
     expect((await q(root, '--kind', 'procedure')).code).toBe(0);
     const key = pathKey(realpathSync(root));
-    const file = join(CACHE, 'tally', 'records', key, 'index-v7.db');
+    const file = join(CACHE, 'tally', 'records', key, 'index-v8.db');
     expect(existsSync(file)).toBe(true);
     for (const dir of [
       join(CACHE, 'tally'),
@@ -73,7 +73,7 @@ describe('where the records index lives (issue 12)', () => {
       expect(statSync(dir).mode & 0o777, dir).toBe(0o700);
     // Without XDG_CACHE_HOME: ~/.cache.
     expect(recordsIndexPath(root, { HOME: '/home/someone' }).path).toBe(
-      join('/home/someone', '.cache', 'tally', 'records', key, 'index-v7.db'),
+      join('/home/someone', '.cache', 'tally', 'records', key, 'index-v8.db'),
     );
   });
 
@@ -160,7 +160,7 @@ describe('a damaged index', () => {
     const root = corpus();
     expect((await q(root, '--kind', 'plan')).code).toBe(0);
     const key = pathKey(realpathSync(root));
-    writeFileSync(join(CACHE, 'tally', 'records', key, 'index-v7.db'), 'not a database at all '.repeat(400));
+    writeFileSync(join(CACHE, 'tally', 'records', key, 'index-v8.db'), 'not a database at all '.repeat(400));
     const rebuilt = await q(root, '--keyword', 'postgres');
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stdout).toContain('references/decisions/use-postgres.md');
