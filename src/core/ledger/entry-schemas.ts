@@ -165,12 +165,13 @@ function buildEntryDataSchemas() {
 
 export type EntryDataSchemas = ReturnType<typeof buildEntryDataSchemas>;
 
-let built: EntryDataSchemas | undefined;
+/** Filled on first use: constructing the ~90 zod schemas costs every command that never checks an entry. */
+const memo: { schemas?: EntryDataSchemas } = {};
 
 /** One schema per entry kind, built on first use. */
 export function entryDataSchemas(): EntryDataSchemas {
-  built ??= buildEntryDataSchemas();
-  return built;
+  memo.schemas ??= buildEntryDataSchemas();
+  return memo.schemas;
 }
 
 /** The `data` of an entry of kind `K`, as read back (validated). */

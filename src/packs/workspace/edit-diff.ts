@@ -48,9 +48,11 @@ function newlinesBefore(text: string, end: number): number {
  * The unified diff of an edit (`createTwoFilesPatch` with DIFF_CONTEXT lines of context), computed
  * on the changed part only. An edit changes a few lines of a file; diffing the whole file cost
  * ~0.1 ms at 40 lines and ~2 ms at 4,000 (the official filesystem server pays that on every
- * edit). The whole lines both versions share at the start and at the end cannot be part of a
- * change, so all but DIFF_CONTEXT of them are left out (found by comparing characters, not by
- * splitting lines) and the hunks' line numbers moved on by the lines left out at the start.
+ * edit). The whole lines both versions share at the start and at the end need not be part of a
+ * change (a shortest edit script keeps them; where equal lines repeat, a whole-file diff may
+ * align the change elsewhere, as minimally), so all but DIFF_CONTEXT of them are left out (found
+ * by comparing characters, not by splitting lines) and the hunks' line numbers moved on by the
+ * lines left out at the start.
  */
 export function editDiff(oldName: string, newName: string, before: string, after: string): string {
   const shortest = Math.min(before.length, after.length);

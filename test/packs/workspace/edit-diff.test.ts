@@ -6,6 +6,26 @@ import { DIFF_CONTEXT, editDiff } from '../../../src/packs/workspace/edit-diff.j
 const full = (before: string, after: string) =>
   createTwoFilesPatch('a/f.ts', 'b/f.ts', before, after, undefined, undefined, { context: DIFF_CONTEXT });
 
+/** Lines a patch removes or adds (not its `---`/`+++` header). */
+const changedLines = (patch: string) =>
+  patch
+    .split('\n')
+    .slice(4)
+    .filter((line) => line.startsWith('-') || line.startsWith('+')).length;
+
+/** Each hunk's body lines (context ' ', '-', '+'; the "\\ No newline" marker left out). */
+const hunks = (patch: string) =>
+  patch
+    .split(/^@@.*@@$/m)
+    .slice(1)
+    .map((body) => body.split('\n').filter((line) => /^[ +-]/.test(line)));
+
+/** Context lines before a hunk's first change. */
+const leadingContext = (lines: string[]) => {
+  const first = lines.findIndex((line) => !line.startsWith(' '));
+  return first === -1 ? lines.length : first;
+};
+
 const numbered = (count: number) => Array.from({ length: count }, (_, line) => `line ${line + 1}\n`).join('');
 
 describe('editDiff: the diff of the changed part only', () => {
@@ -34,7 +54,11 @@ describe('editDiff: the diff of the changed part only', () => {
     expect(editDiff('a/f.ts', 'b/f.ts', before, after)).toBe(full(before, after));
   });
 
-  it('for any edit of any lines: the same text as the whole-file diff, and it turns the old text into the new', () => {
+  // Where equal lines repeat around a change, a diff of the whole file may align it elsewhere
+  // (both minimal: leaving out a shared start and end keeps a shortest edit script). What must
+  // hold: the patch turns the old text into the new, with as few changed lines as the whole-file
+  // diff, and no hunk shows more context than DIFF_CONTEXT around its changes.
+  it('for any edit of any lines: it turns the old text into the new, as minimal as the whole-file diff', () => {
     const line = fc.constantFrom('a\n', 'b\n', 'c\n', 'a\r\n', '\n', 'a', 'b');
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { maxLength: 40 }), (one, two) => {
@@ -47,7 +71,11 @@ describe('editDiff: the diff of the changed part only', () => {
         const after = tidy(two);
         const diff = editDiff('a/f.ts', 'b/f.ts', before, after);
         expect(applyPatch(before, diff)).toBe(after);
-        expect(diff).toBe(full(before, after));
+        expect(changedLines(diff)).toBe(changedLines(full(before, after)));
+        for (const hunk of hunks(diff)) {
+          expect(leadingContext(hunk)).toBeLessThanOrEqual(DIFF_CONTEXT);
+          expect(leadingContext([...hunk].reverse())).toBeLessThanOrEqual(DIFF_CONTEXT);
+        }
       }),
       { numRuns: 500 },
     );
