@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
-import { removeIfPresent, writeAllSync } from './atomic-write.js';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { publishTempFile, removeIfPresent, writeAllSync } from './atomic-write.js';
 import { reapStaleTempFiles, tallyTempPathFor } from './temp-files.js';
 
 /** Appends a chunk to the temporary file (UTF-8 for a string). */
@@ -42,14 +42,7 @@ export async function writeFileAtomicStreamed(
     removeIfPresent(temporary);
     throw error;
   }
-  let renamed = false;
-  try {
-    closeSync(descriptor);
-    renameSync(temporary, target);
-    renamed = true;
-  } finally {
-    if (!renamed) removeIfPresent(temporary);
-  }
+  publishTempFile(temporary, target, () => closeSync(descriptor));
 }
 
 /** What close(2) may report of writes deferred until then: after a failed write, no news. */

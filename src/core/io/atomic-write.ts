@@ -65,10 +65,21 @@ export function writeFileAtomicSync(
   options: AtomicWriteOptions = {},
 ): void {
   reapStaleTempFiles(target);
-  const temporary = writeTempFile(target, data, options.mode ?? 0o600);
+  publishTempFile(writeTempFile(target, data, options.mode ?? 0o600), target, options.beforeRename);
+}
+
+/**
+ * Renames a finished temporary file over `target` (after `beforeRename`, whose throw cancels
+ * it); on any failure the temporary file is removed and `target` stays as it was.
+ */
+export function publishTempFile(
+  temporary: string,
+  target: string,
+  beforeRename?: (temporary: string) => void,
+): void {
   let renamed = false;
   try {
-    options.beforeRename?.(temporary);
+    beforeRename?.(temporary);
     renameSync(temporary, target);
     renamed = true;
   } finally {
