@@ -1,5 +1,5 @@
 import type { LedgerEntry } from './entry.js';
-import type { EntryRow } from './recording-ledger.js';
+import { type EntryRow, entryHead } from './recording-ledger.js';
 
 /** The most entry text (characters) kept: past it everything is dropped and reads go to the store. */
 const MAX_KEPT_CHARS = 16 * 1024 * 1024;
@@ -75,13 +75,5 @@ export class OwnEntries {
  * check — the data came from typed entries of this process and was serialized here.
  */
 function ownEntry(row: EntryRow): LedgerEntry {
-  return {
-    runId: row.run_id,
-    seq: row.seq,
-    ts: row.ts,
-    ...(row.name === null ? {} : { name: row.name }),
-    ...(row.outcome === null ? {} : { outcome: row.outcome }),
-    kind: row.kind,
-    data: JSON.parse(row.data),
-  } as LedgerEntry;
+  return { ...entryHead(row), kind: row.kind, data: JSON.parse(row.data) } as LedgerEntry;
 }

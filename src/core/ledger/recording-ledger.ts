@@ -82,14 +82,19 @@ export interface ImportResult {
  * out of the store, so readers get typed fields. A row that does not fit (or whose data is not
  * JSON) becomes a `malformed` entry carrying its problems: nothing is coerced, no reader crashes.
  */
-export function toEntry(row: EntryRow): LedgerEntry {
-  const head = {
+/** The fields of an entry every row has, whatever its data. */
+export function entryHead(row: EntryRow): Pick<LedgerEntry, 'runId' | 'seq' | 'ts' | 'name' | 'outcome'> {
+  return {
     runId: row.run_id,
     seq: Number(row.seq),
     ts: row.ts,
     ...(row.name === null ? {} : { name: row.name }),
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
   };
+}
+
+export function toEntry(row: EntryRow): LedgerEntry {
+  const head = entryHead(row);
   let data: unknown;
   try {
     data = JSON.parse(row.data);
