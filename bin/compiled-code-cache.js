@@ -75,7 +75,7 @@ const importHere = (specifier) => import(specifier);
 /** Compiles `file` (CommonJS) with the cached data of an earlier run, or produces it. */
 function requireWithScriptCache(file, folder) {
   const vm = require('node:vm');
-  const { createRequire } = require('node:module');
+  const Module = require('node:module');
   const source = fs.readFileSync(file, 'utf8');
   const target = cacheFileFor(folder, file, source);
   const cachedData = readIfOurs(target.path);
@@ -93,7 +93,6 @@ function requireWithScriptCache(file, folder) {
     process.once('exit', () => writeCache(folder, target, script.createCachedData()));
   }
   // A real Module, in require's cache like any required file: what lists loaded modules sees it.
-  const Module = require('node:module');
   const module = new Module(file);
   module.filename = file;
   if (typeof Module._nodeModulePaths === 'function')
@@ -105,7 +104,7 @@ function requireWithScriptCache(file, folder) {
       .call(
         module.exports,
         module.exports,
-        createRequire(file),
+        Module.createRequire(file),
         module,
         file,
         path.dirname(file),
