@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { NewEntry } from '../../core/ledger/entry.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
+import { appendAsRecorded } from '../../core/ledger/recording-ledger.js';
 import type { TurnResult } from './turn-result.js';
 
 /** What a turn reports while it runs, in causal order (for a streaming surface). */
@@ -88,13 +89,11 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             entries: () => recorder.entries(),
             commit: (limitMs) => recorder.commit(limitMs),
             append: (entry) => {
-              const queued = recorder.append(entry);
-              // The same kind with its data redacted (the recorder's copy where it returns one).
-              const event = eventOf(
-                queued ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry),
-              );
+              // The same kind with its data redacted, as the ledger stores it.
+              const recorded = appendAsRecorded(recorder, entry);
+              const event = eventOf(recorded);
               if (event) listener(event);
-              return queued;
+              return recorded;
             },
           };
         };

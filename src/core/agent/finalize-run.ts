@@ -3,8 +3,9 @@ import { netEffects } from '../effects.js';
 import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
-import type { LedgerEntry, NewEntry } from '../ledger/entry.js';
+import type { LedgerEntry } from '../ledger/entry.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
+import { appendAsRecorded } from '../ledger/recording-ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView } from './claims.js';
 import { contractProblems, contractRecord, type RequestContract } from './contract.js';
@@ -64,18 +65,11 @@ function countingRecorder(
           counts.toolCalls += 1;
           if (entry.outcome !== 'ok') counts.failures += 1;
         }
-        const queued = recorder.append(entry);
-        if (emit)
-          emit({
-            type: 'entry',
-            runId: recorder.runId,
-            agent,
-            // The same kind with its data redacted as the ledger stores it: the recorder's own
-            // copy where it returns one (redacting twice cost a walk of every entry, issue 22).
-            entry: queued ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry),
-            time: Date.now(),
-          });
-        return queued;
+        // The same kind with its data redacted as the ledger stores it (redacting twice cost a
+        // walk of every entry, issue 22).
+        const recorded = appendAsRecorded(recorder, entry);
+        if (emit) emit({ type: 'entry', runId: recorder.runId, agent, entry: recorded, time: Date.now() });
+        return recorded;
       },
     },
   };

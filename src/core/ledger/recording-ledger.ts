@@ -28,6 +28,15 @@ export interface RunRecorder {
   commit(limitMs?: number): Promise<boolean>;
 }
 
+/**
+ * Appends through `recorder` and returns the entry as the ledger stores it (its data redacted):
+ * the recorder's queued copy, or — from a recorder that returns none — redacted here. For
+ * wrappers that tell an observer about each entry without redacting it twice.
+ */
+export function appendAsRecorded(recorder: RunRecorder, entry: NewEntry): NewEntry {
+  return recorder.append(entry) ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry);
+}
+
 /** A run's start row as it is queued for the store: already redacted, meta as JSON text. */
 export interface QueuedRun {
   id: string;
