@@ -105,7 +105,7 @@ describe('tally fish cleanup: credentials and concurrent cleanups (issue 23, fin
     expect(deletedBy(first.stdout) + deletedBy(second.stdout)).toBe(4);
     for (const result of [first, second]) {
       if (result.code === 3) expect(result.stderr).toMatch(`Another cleanup of ${runId} is running (process`);
-      else expect(result.code).toBe(0);
+      else expect(result.code, result.stderr).toBe(0);
     }
     expect(app.store.suites.size + app.store.tests.size).toBe(0);
     expect(existsSync(join(cwd, '.tally', `cleanup-${runId}.lock`))).toBe(false);
