@@ -9,40 +9,57 @@ import { tempDir } from '../helpers.js';
 const MODULE = join(import.meta.dirname, '..', '..', 'src', 'surfaces', 'cli', 'cleanup-lock.ts');
 
 /**
- * A process that takes the lock, holds it `holdMs` and releases it; prints `won` or the refusal.
- * Each waits for `goFile` to exist so that all of them race for the lock at the same moment.
+ * A process that takes the lock and holds it until `releaseFile` exists, or is refused; prints
+ * `won` or the refusal. Each waits for `goFile` so that all of them race at the same moment.
  */
 const CONTENDER = `
 const { existsSync } = await import('node:fs');
 const { holdCleanupLock } = await import(${JSON.stringify(MODULE)});
-const [ledger, goFile, holdMs] = process.argv.slice(1);
+const [ledger, goFile, releaseFile] = process.argv.slice(1);
 while (!existsSync(goFile)) await new Promise((resolve) => setTimeout(resolve, 1));
 try {
   const release = holdCleanupLock(ledger, 'run_race');
   process.stdout.write('won');
-  await new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
+  while (!existsSync(releaseFile)) await new Promise((resolve) => setTimeout(resolve, 5));
   release();
 } catch (error) {
   process.stdout.write(error.code + ' ' + error.message);
 }
 `;
 
-function contender(ledger: string, goFile: string, holdMs: number): Promise<string> {
+function contender(ledger: string, goFile: string, releaseFile: string): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', CONTENDER, ledger, goFile, String(holdMs)],
+      ['--import', 'tsx', '--input-type=module', '-e', CONTENDER, ledger, goFile, releaseFile],
       (error, stdout) => (error ? reject(error) : resolve(stdout)),
     ),
   );
 }
 
-async function race(ledger: string, count: number): Promise<string[]> {
-  const goFile = join(tempDir(), 'go');
-  const outputs = Array.from({ length: count }, () => contender(ledger, goFile, 400));
+/**
+ * Starts `count` contenders, lets them race, and releases the winner only once every other
+ * has answered: however slow a machine, no contender comes after the winner let go.
+ */
+async function race(ledger: string, count: number, holders = 1): Promise<string[]> {
+  const dir = tempDir();
+  const goFile = join(dir, 'go');
+  const releaseFile = join(dir, 'release');
+  const answered: string[] = [];
+  const outputs = Array.from({ length: count }, () =>
+    contender(ledger, goFile, releaseFile).then((output) => {
+      answered.push(output);
+      return output;
+    }),
+  );
   // Let every process start and wait on the go file, then release them together.
   await new Promise((resolve) => setTimeout(resolve, 2500));
   writeFileSync(goFile, '');
+  // Bounded: with two winners (the bug) the losers never number count - 1; the assertions say so.
+  const until = Date.now() + 10_000;
+  while (answered.length < count - holders && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  writeFileSync(releaseFile, '');
   return Promise.all(outputs);
 }
 
@@ -91,7 +108,7 @@ describe('the cleanup lock between processes (tally fish cleanup)', () => {
       startedAt: '2026-01-01T00:00:00.000Z',
     });
     writeFileSync(lock, held);
-    const outputs = await race(ledger, 2);
+    const outputs = await race(ledger, 2, 0);
     expect(
       outputs.every((output) =>
         output.startsWith(`CLEANUP_RUNNING Another cleanup of run_race is running (process ${process.pid}`),

@@ -15,6 +15,11 @@ export function retryDelay(attempt: number): number {
   return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] as number;
 }
 
+/** Blocks this thread for `ms`: only where nothing is being served yet (opening a ledger). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** True for SQLite's "another connection holds the lock" errors (SQLITE_BUSY and its extended codes). */
 export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;

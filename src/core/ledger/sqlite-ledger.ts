@@ -10,6 +10,7 @@ import {
   isBusyError,
   isNotADatabase,
   retryDelay,
+  sleepSync,
 } from './busy-retry.js';
 import {
   type EntryKind,
@@ -170,13 +171,33 @@ export class SqliteLedger extends RecordingLedger {
   }
 
   static open(path: string, options: LedgerOpenOptions = {}): SqliteLedger {
+    const limitMs = options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS;
+    const deadline = Date.now() + limitMs;
+    let database: SqliteDatabase | undefined;
+    for (let attempt = 0; !database; attempt++) {
+      try {
+        database = SqliteLedger.openDatabase(path, options, limitMs);
+      } catch (error) {
+        // SQLite answers SQLITE_BUSY at once, without its busy handler, where waiting could
+        // deadlock: two processes opening one file together (a read lock each, both asking
+        // for the write lock to switch the journal or apply the schema). Opening again after
+        // a pause is then right; nothing is being served yet, so the pause may block.
+        const left = deadline - Date.now();
+        if (!isBusyError(error) || left <= 0) throw SqliteLedger.openFailed(path, error);
+        sleepSync(Math.min(retryDelay(attempt), left));
+      }
+    }
+    return new SqliteLedger(path, database, options);
+  }
+
+  private static openDatabase(path: string, options: LedgerOpenOptions, limitMs: number): SqliteDatabase {
     let database: SqliteDatabase | undefined;
     try {
       if (!options.readonly) makeDirs(dirname(path));
       // Opening may wait the whole limit for a lock: nothing is being served yet.
       database = options.readonly
-        ? openReadOnlyDatabase(path, options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS)
-        : openSqlite(path, { timeout: options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS });
+        ? openReadOnlyDatabase(path, limitMs)
+        : openSqlite(path, { timeout: limitMs });
       // Reads map the file rather than copying each page through a read() call: `stats` on a
       // million entries reads tens of thousands of scattered rows (about a quarter faster).
       if (options.readonly) database.pragma(`mmap_size = ${READ_MMAP_BYTES}`);
@@ -191,31 +212,34 @@ export class SqliteLedger extends RecordingLedger {
       }
       // A reader waits as long as opening may: a writer holds the file's lock briefly while it
       // switches the journal (see leaveRollbackJournal), and a read blocks no append of its own.
-      const busyTimeout =
-        options.busyTimeoutMs ??
-        (options.readonly ? (options.busyLimitMs ?? DEFAULT_BUSY_LIMIT_MS) : DEFAULT_BUSY_TIMEOUT_MS);
+      const busyTimeout = options.busyTimeoutMs ?? (options.readonly ? limitMs : DEFAULT_BUSY_TIMEOUT_MS);
       database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeout))}`);
+      return database;
     } catch (error) {
       database?.close();
-      const reason = error instanceof Error ? error.message : String(error);
-      throw isBusyError(error)
-        ? new LedgerError(
-            'LEDGER_BUSY',
-            `The ledger at ${path} stayed locked by another process while it was opened (${reason}). Wait for that process to finish, or pass --ledger PATH to use another file.`,
-            { path },
-            { cause: error },
-          )
-        : new LedgerError(
-            'LEDGER_UNAVAILABLE',
-            isNotADatabase(error)
-              ? `${path} is not a Tally ledger (${reason}). Pass --ledger with a ledger file, such as .tally/ledger.db, or remove that file.`
-              : `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
-            { path },
-            // The driver's error underneath (its code, errno): the message keeps only its words.
-            { cause: error },
-          );
+      throw error;
     }
-    return new SqliteLedger(path, database, options);
+  }
+
+  private static openFailed(path: string, error: unknown): LedgerError {
+    if (error instanceof LedgerError) return error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return isBusyError(error)
+      ? new LedgerError(
+          'LEDGER_BUSY',
+          `The ledger at ${path} stayed locked by another process while it was opened (${reason}). Wait for that process to finish, or pass --ledger PATH to use another file.`,
+          { path },
+          { cause: error },
+        )
+      : new LedgerError(
+          'LEDGER_UNAVAILABLE',
+          isNotADatabase(error)
+            ? `${path} is not a Tally ledger (${reason}). Pass --ledger with a ledger file, such as .tally/ledger.db, or remove that file.`
+            : `Cannot open the ledger at ${path}: ${reason}. Pass --ledger PATH or set TALLY_LEDGER to a writable file.`,
+          { path },
+          // The driver's error underneath (its code, errno): the message keeps only its words.
+          { cause: error },
+        );
   }
 
   protected queueRun(run: QueuedRun): void {
