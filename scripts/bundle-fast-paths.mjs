@@ -86,8 +86,26 @@ await build({
           contents: `export { default as en } from ${JSON.stringify(args.path)};`,
           resolveDir: dirname(args.path),
         }));
+        // commander's command.js requires node:child_process (with node:net and the streams: ~11 ms
+        // here) at the top, for executable subcommands, which Tally does not declare: it gets the
+        // module on first use instead (issue 22).
+        builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+          args.importer.includes(`${sep}node_modules${sep}commander${sep}`)
+            ? { path: 'child_process', namespace: 'child-process-on-use' }
+            : undefined,
+        );
+        builder.onLoad({ filter: /.*/, namespace: 'child-process-on-use' }, () => ({
+          contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+          loader: 'js',
+        }));
+        // zod and commander ride in the bundle (commander from node_modules cost ~10 ms more: the
+        // package's resolution, compiling its files without the code cache); other packages stay
+        // in node_modules.
         builder.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path === 'zod' || args.path.startsWith('zod/') || args.importer.includes('/node_modules/zod/')
+          args.path === 'zod' ||
+          args.path.startsWith('zod/') ||
+          args.importer.includes('/node_modules/zod/') ||
+          args.path === 'commander'
             ? undefined
             : { path: args.path, external: true },
         );
