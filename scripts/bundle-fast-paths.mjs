@@ -98,14 +98,15 @@ await build({
           contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
           loader: 'js',
         }));
-        // zod and commander ride in the bundle (commander from node_modules cost ~10 ms more: the
-        // package's resolution, compiling its files without the code cache); other packages stay
-        // in node_modules.
+        // zod, commander and picocolors ride in the bundle (from node_modules, commander cost ~10 ms
+        // more and picocolors ~3: the package's resolution, its files compiled without the code
+        // cache); other packages stay in node_modules.
         builder.onResolve({ filter: /^[^./]/ }, (args) =>
           args.path === 'zod' ||
           args.path.startsWith('zod/') ||
           args.importer.includes('/node_modules/zod/') ||
-          args.path === 'commander'
+          args.path === 'commander' ||
+          args.path === 'picocolors'
             ? undefined
             : { path: args.path, external: true },
         );
