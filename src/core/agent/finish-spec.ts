@@ -17,7 +17,7 @@ export interface FinishSpec<Input = any> {
 }
 
 // The default finish input and `stop`'s are built on first use: agents with a finish of their own
-// (the Fisherman's) and runs without a model never read them (issue 22: ~4 ms of every start).
+// and runs without a model never read them (issue 22: ~4 ms of every start).
 const memo: {
   finish?: ReturnType<typeof buildDefaultFinishInput>;
   stop?: ReturnType<typeof buildStopInput>;
