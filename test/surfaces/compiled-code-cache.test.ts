@@ -2,7 +2,7 @@
 // 22). What a user would notice if it broke: a command that prints a warning, loses its lazy
 // `import()`s, runs stale code after an upgrade, or trusts a cache another user could write.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,28 @@ describe('compiled code kept between runs', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
   });
+
+  it.runIf(!nodeKeepsCode)(
+    'two installations used in turn keep a cache each: neither deletes the other’s, both load from cache',
+    async () => {
+      const tmp = tempDir('tmpdir-');
+      // Same file name, different folders: a global install and a project's.
+      const [one, two] = [await fixtureBundle(1), await fixtureBundle(2)];
+      await load(one, { TMPDIR: tmp });
+      await load(two, { TMPDIR: tmp });
+      const both = cacheFiles(tmp);
+      expect(both).toHaveLength(2);
+      const folder = join(tmp, `tally-compile-cache-${uid}`);
+      const written = () => both.map((name) => statSync(join(folder, name)).mtimeMs);
+      const before = written();
+      const [first, second] = [await load(one, { TMPDIR: tmp }), await load(two, { TMPDIR: tmp })];
+      expect(JSON.parse(first.stdout).version).toBe(1);
+      expect(JSON.parse(second.stdout).version).toBe(2);
+      // Read, not rejected and rewritten: the same two files, untouched.
+      expect(cacheFiles(tmp)).toEqual(both);
+      expect(written()).toEqual(before);
+    },
+  );
 
   it.runIf(!nodeKeepsCode)(
     'a damaged cache file is rejected by V8 and written again; the bundle still runs',

@@ -23,7 +23,10 @@ export function fishermanContract(scope: Scope, knownTypes: readonly string[]): 
     plan: {
       description:
         'Before any create, state what the request asks for: every kind of thing with its count, its parent (another entity of this plan, or an existing item by type and id), any quoted titles, and the project the request names. The run is checked against this plan, and the plan against the request: every number, quoted title, name and type the request states must be in it.',
-      inputSchema: planInputSchema,
+      // A getter: the schema is built when the model's `plan` tool is made, not for every run.
+      get inputSchema() {
+        return planInputSchema();
+      },
       toContract: (input) => stated(contractFromPlan(input)),
     },
     typeWords: (task) => fishTypeWords(task, knownTypes),

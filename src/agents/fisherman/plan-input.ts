@@ -10,42 +10,46 @@ import {
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-const planEntity = z
-  .object({
-    ref: text(60)
-      .optional()
-      .describe(
-        'A short name for this entity, for parentRef (default: its type in the singular, e.g. "suite").',
-      ),
-    type: text(100).describe('The type as the request words it: "suites", "test cases", "milestone".'),
-    count: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_COUNT)
-      .describe('How many: per parent item when `each` is true ("3 tests each"), else in total.'),
-    parentRef: text(60)
-      .optional()
-      .describe(
-        'The ref of the entity of this plan whose new items these go under ("2 suites with 3 tests each").',
-      ),
-    each: z
-      .boolean()
-      .optional()
-      .describe('With parentRef: true (default) when count is per parent item, false when it is the total.'),
-    parentType: text(100)
-      .optional()
-      .describe('For an EXISTING parent the request names by id ("5 tests in suite 101"): its type.'),
-    parentId: text(200).optional().describe('With parentType: the id the request gives ("101").'),
-    titles: z
-      .array(text(200))
-      .max(MAX_COUNT)
-      .optional()
-      .describe('Titles the request quotes for these items, exactly as written (never invented ones).'),
-  })
-  .strict();
+function buildPlanEntity() {
+  return z
+    .object({
+      ref: text(60)
+        .optional()
+        .describe(
+          'A short name for this entity, for parentRef (default: its type in the singular, e.g. "suite").',
+        ),
+      type: text(100).describe('The type as the request words it: "suites", "test cases", "milestone".'),
+      count: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_COUNT)
+        .describe('How many: per parent item when `each` is true ("3 tests each"), else in total.'),
+      parentRef: text(60)
+        .optional()
+        .describe(
+          'The ref of the entity of this plan whose new items these go under ("2 suites with 3 tests each").',
+        ),
+      each: z
+        .boolean()
+        .optional()
+        .describe(
+          'With parentRef: true (default) when count is per parent item, false when it is the total.',
+        ),
+      parentType: text(100)
+        .optional()
+        .describe('For an EXISTING parent the request names by id ("5 tests in suite 101"): its type.'),
+      parentId: text(200).optional().describe('With parentType: the id the request gives ("101").'),
+      titles: z
+        .array(text(200))
+        .max(MAX_COUNT)
+        .optional()
+        .describe('Titles the request quotes for these items, exactly as written (never invented ones).'),
+    })
+    .strict();
+}
 
-type PlanEntity = z.infer<typeof planEntity>;
+type PlanEntity = z.infer<ReturnType<typeof buildPlanEntity>>;
 
 function entityIssues(entity: PlanEntity): string[] {
   const issues: string[] = [];
@@ -59,33 +63,43 @@ function entityIssues(entity: PlanEntity): string[] {
   return issues;
 }
 
+// Built on first use: only the model's `plan` tool reads it; the deterministic tier never does (issue 22).
+const memo: { schema?: ReturnType<typeof buildPlanInputSchema> } = {};
+
 /**
  * The input of the model's `plan` tool: the request's structure, stated before the first
  * create. Flat fields (parentRef / parentType+parentId / each) rather than unions, which
  * models fill more reliably; `contractFromPlan` turns it into a `FishContract`.
  */
-export const planInputSchema = z
-  .object({
-    entities: z
-      .array(planEntity)
-      .min(1)
-      .max(50)
-      .describe('Every kind of thing the request asks to create, parents before their children.'),
-    scope: text(200)
-      .optional()
-      .describe(
-        'The project (or workspace…) the request names, as written ("in project alpha-shop" → "alpha-shop"); omit when it names none.',
-      ),
-    scopeType: text(60).optional().describe('The word that named the scope: "project", "workspace".'),
-  })
-  .strict()
-  .superRefine((input, context) => {
-    const issues = input.entities.flatMap(entityIssues);
-    if (issues.length === 0) issues.push(...contractIssues(contractFromPlan(input)));
-    for (const issue of issues) context.addIssue({ code: 'custom', message: issue });
-  });
+export function planInputSchema() {
+  memo.schema ??= buildPlanInputSchema();
+  return memo.schema;
+}
 
-export type PlanInput = z.infer<typeof planInputSchema>;
+function buildPlanInputSchema() {
+  return z
+    .object({
+      entities: z
+        .array(buildPlanEntity())
+        .min(1)
+        .max(50)
+        .describe('Every kind of thing the request asks to create, parents before their children.'),
+      scope: text(200)
+        .optional()
+        .describe(
+          'The project (or workspace…) the request names, as written ("in project alpha-shop" → "alpha-shop"); omit when it names none.',
+        ),
+      scopeType: text(60).optional().describe('The word that named the scope: "project", "workspace".'),
+    })
+    .strict()
+    .superRefine((input, context) => {
+      const issues = input.entities.flatMap(entityIssues);
+      if (issues.length === 0) issues.push(...contractIssues(contractFromPlan(input)));
+      for (const issue of issues) context.addIssue({ code: 'custom', message: issue });
+    });
+}
+
+export type PlanInput = z.infer<ReturnType<typeof buildPlanInputSchema>>;
 
 const refOf = (type: string) => typeWords(type).join('-') || 'item';
 

@@ -95,7 +95,7 @@ function stopTool(context: RunToolsContext): ToolDefinition {
     name: STOP_TOOL,
     description:
       'Call when the task cannot be done: give the honest, specific reason. Never substitute a different task.',
-    inputSchema: stopInput,
+    inputSchema: stopInput(),
     annotations: { readOnly: true },
     execute: async (input) => {
       context.state.ending ??= { reason: 'stopped', detail: input.reason };

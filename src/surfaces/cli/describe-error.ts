@@ -5,14 +5,16 @@ import { EXIT, UNAVAILABLE_CODES } from './exit-codes.js';
 
 /**
  * Commander's errors by shape, not `instanceof`: the records and hook fast paths report errors
- * through this module without loading commander (~7 ms of start-up).
+ * through this module without loading commander (~7 ms of start-up). By their `commander.*` code,
+ * not their name: bundled (dist/fast/cli), commander's classes are renamed (`CommanderError2`).
  */
 function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  const { code, exitCode } = error as { code?: unknown; exitCode?: unknown };
   return (
     error instanceof Error &&
-    (error.name === 'CommanderError' || error.name === 'InvalidArgumentError') &&
-    typeof (error as { code?: unknown }).code === 'string' &&
-    typeof (error as { exitCode?: unknown }).exitCode === 'number'
+    typeof code === 'string' &&
+    code.startsWith('commander.') &&
+    typeof exitCode === 'number'
   );
 }
 

@@ -13,7 +13,7 @@ const known = ['projects', 'suites', 'tests', 'milestones', 'test_cases'];
 
 describe('the plan tool input', () => {
   it('a stated plan becomes the contract the parser reads from the same words', () => {
-    const input = planInputSchema.parse({
+    const input = planInputSchema().parse({
       entities: [
         { type: 'Suites', count: 2 },
         { type: 'tests', count: 3, parentRef: 'suites' },
@@ -42,7 +42,7 @@ describe('the plan tool input', () => {
   });
 
   it('`each: false` states a total', () => {
-    const input = planInputSchema.parse({
+    const input = planInputSchema().parse({
       entities: [
         { ref: 'root', type: 'folder', count: 1 },
         { type: 'folders', count: 2, parentRef: 'root', each: false },
@@ -80,13 +80,13 @@ describe('the plan tool input', () => {
       'cycle',
     ],
   ])('refuses %j', (input, why) => {
-    const result = planInputSchema.safeParse(input);
+    const result = planInputSchema().safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.message).join('\n')).toContain(why);
   });
 
   it('is served to models as a JSON Schema with its descriptions', () => {
-    const schema = z.toJSONSchema(planInputSchema, { io: 'input', unrepresentable: 'any' }) as unknown as {
+    const schema = z.toJSONSchema(planInputSchema(), { io: 'input', unrepresentable: 'any' }) as unknown as {
       properties: { entities: { items: { properties: Record<string, { description?: string }> } } };
     };
     expect(schema.properties.entities.items.properties.parentRef?.description).toContain('ref of the entity');
@@ -112,7 +112,7 @@ describe('fishTypeWords', () => {
   it('what a stated contract leaves unaccounted', () => {
     const request = 'a suite with 2 tests and a milestone in project alpha-shop';
     const stated = contractFromPlan(
-      planInputSchema.parse({
+      planInputSchema().parse({
         entities: [
           { type: 'suite', count: 1 },
           { type: 'tests', count: 2, parentRef: 'suite' },

@@ -98,7 +98,7 @@ export class RecipeStore {
         path,
       });
     }
-    const parsed = recipeSchema.safeParse(json);
+    const parsed = recipeSchema().safeParse(json);
     if (!parsed.success)
       throw new RecipeStoreError(
         'RECIPE_INVALID',

@@ -10,35 +10,47 @@ const TITLE_FIELDS = /^(title|name|label|subject|heading|summary)$/i;
 export const FRESH = '{{fresh}}';
 export const PARENT = '{{parent}}';
 
-const linkSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('path'), index: z.number().int().min(0) }),
-  z.object({ kind: z.literal('body'), field: z.string().min(1), numeric: z.boolean() }),
-]);
+// Built on first use: only a run that reads a stored recipe validates one, and a `tally fish`
+// without one saved (or with --no-recipes) does not pay for building it (issue 22).
+const memo: { schema?: ReturnType<typeof buildRecipeSchema> } = {};
 
-const stepSchema = z.object({
-  type: z.string().min(1),
-  path: z.string().startsWith('/'),
-  body: z.record(z.string(), z.unknown()),
-  link: linkSchema.optional(),
-});
+/** What a stored recipe must hold to be used (a file that does not fit is refused: RECIPE_INVALID). */
+export function recipeSchema() {
+  memo.schema ??= buildRecipeSchema();
+  return memo.schema;
+}
 
-export const recipeSchema = z.object({
-  version: z.literal(1),
-  id: z.string().regex(/^[0-9a-f]{12}$/),
-  origin: z.string(),
-  scope: z.string(),
-  shape: z.string(),
-  request: z.string(),
-  createdAt: z.string(),
-  fromRun: z.string(),
-  /** The parent items go into ("3 tests" → a suite); with `id`, always that one. */
-  container: stepSchema.extend({ id: z.string().optional() }).optional(),
-  parent: stepSchema,
-  child: stepSchema.optional(),
-});
+function buildRecipeSchema() {
+  const linkSchema = z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('path'), index: z.number().int().min(0) }),
+    z.object({ kind: z.literal('body'), field: z.string().min(1), numeric: z.boolean() }),
+  ]);
 
-export type Recipe = z.infer<typeof recipeSchema>;
-type Step = z.infer<typeof stepSchema>;
+  const stepSchema = z.object({
+    type: z.string().min(1),
+    path: z.string().startsWith('/'),
+    body: z.record(z.string(), z.unknown()),
+    link: linkSchema.optional(),
+  });
+
+  return z.object({
+    version: z.literal(1),
+    id: z.string().regex(/^[0-9a-f]{12}$/),
+    origin: z.string(),
+    scope: z.string(),
+    shape: z.string(),
+    request: z.string(),
+    createdAt: z.string(),
+    fromRun: z.string(),
+    /** The parent items go into ("3 tests" → a suite); with `id`, always that one. */
+    container: stepSchema.extend({ id: z.string().optional() }).optional(),
+    parent: stepSchema,
+    child: stepSchema.optional(),
+  });
+}
+
+export type Recipe = z.infer<ReturnType<typeof buildRecipeSchema>>;
+type Step = Recipe['parent'];
 
 /** `suite>test`, `test@suite` (into a named suite): the request's types, never its counts. */
 export function requestShape(request: DataRequest): string {

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 import { TallyError } from '../../../core/errors.js';
 
 /**
@@ -54,10 +55,19 @@ export type Transport = (url: URL, request: TransportRequest) => Promise<Transpo
  * Node's own servers 5 s — which would fail a create that never reached it.
  */
 const IDLE_MS = 1000;
-const agents = {
+const agents: { http: HttpAgent; https?: Https.Agent } = {
   http: new HttpAgent({ keepAlive: true, timeout: IDLE_MS }),
-  https: new HttpsAgent({ keepAlive: true, timeout: IDLE_MS }),
 };
+
+// node:https brings node:tls (~2.5 ms of every start, issue 22): loaded on the first https URL,
+// which a data run against a local http app never sends.
+const nodeRequire = createRequire(import.meta.url);
+
+function httpsClient(): { request: typeof Https.request; agent: Https.Agent } {
+  const https = nodeRequire('node:https') as typeof Https;
+  agents.https ??= new https.Agent({ keepAlive: true, timeout: IDLE_MS });
+  return { request: https.request, agent: agents.https };
+}
 
 /** Methods that change nothing more when sent twice: retried once on a connection the server had closed. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -72,8 +82,8 @@ export const nodeHttpTransport: Transport = (url, request) => sendOnce(url, requ
 
 function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
-    const https = url.protocol === 'https:';
-    const send = https ? httpsRequest : httpRequest;
+    const { request: send, agent } =
+      url.protocol === 'https:' ? httpsClient() : { request: httpRequest, agent: agents.http };
     const method = request.method.toUpperCase();
     // A name, as fetch sends `node`: some servers and proxies refuse a request without one.
     const headers: Record<string, string> = { 'user-agent': 'tally-harness', ...request.headers };
@@ -84,7 +94,7 @@ function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promi
       {
         method,
         headers,
-        agent: https ? agents.https : agents.http,
+        agent,
         ...(request.signal ? { signal: request.signal } : {}),
       },
       (response) => {
