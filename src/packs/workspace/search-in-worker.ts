@@ -16,15 +16,46 @@ const WORKER_HEAP_MB = 512;
  * The worker runs the compiled module; under vitest (TypeScript sources, no dist/) it first
  * registers the tsx loader. Production never takes the second branch.
  */
-function startWorker(request: SearchRequest): Worker {
+function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./grep-worker.js', import.meta.url), { workerData: request, resourceLimits });
+    return new Worker(new URL('./grep-worker.js', import.meta.url), { resourceLimits });
   const entry = JSON.stringify(new URL('./grep-worker.ts', import.meta.url).href);
   return new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); });`,
-    { eval: true, workerData: request, resourceLimits },
+    { eval: true, resourceLimits },
   );
+}
+
+/**
+ * One worker that answered is kept, idle and unref'd (it never holds the process open), for
+ * the next search: a fresh worker costs its start and, worse, runs the walk and the reads
+ * with cold JIT — on a 20,000-file tree that was more than half of a call's CPU. A worker is
+ * reused only after it answered; one stopped at its deadline or by an abort is terminated.
+ */
+let idleWorker: Worker | undefined;
+
+function forgetIdle(this: Worker) {
+  if (idleWorker === this) idleWorker = undefined;
+}
+
+function takeWorker(): Worker {
+  const worker = idleWorker ?? startWorker();
+  idleWorker = undefined;
+  worker.off('exit', forgetIdle);
+  worker.ref();
+  return worker;
+}
+
+function keepWorker(worker: Worker): void {
+  if (idleWorker) {
+    // Two searches ran at once: one idle worker is enough.
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  worker.on('exit', forgetIdle);
+  idleWorker = worker;
 }
 
 /**
@@ -32,20 +63,27 @@ function startWorker(request: SearchRequest): Worker {
  * (re2): a JavaScript regex cannot be interrupted on the main thread, and `(a+)+$` on 40 `a`s
  * backtracks for minutes; terminating a worker stops it within milliseconds, keeps the full
  * JavaScript regex syntax (lookarounds, backreferences), needs no native module, and moves the
- * walk and the file reads off the main thread too. The price: ~40 ms to start a worker.
+ * walk and the file reads off the main thread too. The price: ~40 ms to start a worker, paid
+ * by the first search only (see idleWorker).
  */
 export function searchInWorker(
   request: SearchRequest,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<SearchResult> {
   const timeoutMs = options.timeoutMs ?? SEARCH_TIMEOUT_MS;
-  const worker = startWorker(request);
+  if (options.signal?.aborted)
+    return Promise.reject(new TallyError('ABORTED', 'The search was abandoned: the call was aborted.'));
+  const worker = takeWorker();
   return new Promise<SearchResult>((resolve, reject) => {
-    const finish = (settle: () => void) => {
+    const finish = (settle: () => void, answered = false) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      // Terminating a worker that already answered costs nothing; one still matching is stopped here.
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      // A worker that answered is idle and kept; one still matching is stopped here.
+      if (answered) keepWorker(worker);
+      else void worker.terminate();
       settle();
     };
     const timer = setTimeout(
@@ -63,23 +101,19 @@ export function searchInWorker(
     );
     const onAbort = () =>
       finish(() => reject(new TallyError('ABORTED', 'The search was abandoned: the call was aborted.')));
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once(
-      'message',
-      (message: { result?: SearchResult; failure?: { code: string; message: string } }) =>
-        finish(() => {
-          if (message.result) resolve(message.result);
-          else
-            reject(
-              new TallyError(
-                workerCode(message.failure?.code),
-                `The search failed: ${message.failure?.message}. Check that the directory is readable, or narrow path or glob.`,
-              ),
-            );
-        }),
-    );
-    worker.once('error', (error) =>
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const onMessage = (message: { result?: SearchResult; failure?: { code: string; message: string } }) =>
+      finish(() => {
+        if (message.result) resolve(message.result);
+        else
+          reject(
+            new TallyError(
+              workerCode(message.failure?.code),
+              `The search failed: ${message.failure?.message}. Check that the directory is readable, or narrow path or glob.`,
+            ),
+          );
+      }, true);
+    const onError = (error: Error) =>
       finish(() =>
         reject(
           new TallyError(
@@ -87,9 +121,8 @@ export function searchInWorker(
             `The search failed: ${error.message}. Narrow path or glob and try again.`,
           ),
         ),
-      ),
-    );
-    worker.once('exit', (code) =>
+      );
+    const onExit = (code: number) =>
       finish(() =>
         reject(
           new TallyError(
@@ -97,7 +130,10 @@ export function searchInWorker(
             `The search worker exited (code ${code}) without an answer. Try again.`,
           ),
         ),
-      ),
-    );
+      );
+    worker.once('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.postMessage(request);
   });
 }
