@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { searchFiles } from '../../../src/packs/workspace/search-files.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 import { workspace } from './workspace-fixture.js';
 
@@ -178,5 +179,40 @@ describe('fs_grep finds what grep -rn finds', () => {
     expect(linesOf('deleted.txt').length).toBeLessThanOrEqual(1);
     expect(result.matches.filter((hit) => hit.path.startsWith('many/'))).toHaveLength(30);
     expect(result.count).toBe(result.matches.length);
+  });
+
+  it('a large tree searched on two threads gives what one thread gives, the cap and the skipped list included', async () => {
+    const root = join(tempDir('tally-grep-split-'), 'proj');
+    // Over the worker's split threshold (2,000 files), with hits spread over both shares.
+    for (let folder = 0; folder < 25; folder++) {
+      mkdirSync(join(root, `d-${folder}`), { recursive: true });
+      for (let file = 0; file < 100; file++)
+        writeFileSync(
+          join(root, `d-${folder}`, `f-${file}.txt`),
+          (folder * 100 + file) % 13 === 0 ? `hay\nneedle ${folder}-${file}\nneedle again\n` : 'hay\n',
+        );
+    }
+    // More skips than the result lists (20), on both shares: FIFOs are skipped, never opened.
+    for (let fifo = 0; fifo < 25; fifo++) execFileSync('mkfifo', [join(root, `d-${fifo}`, 'pipe')]);
+    const { call } = await workspace(root, tempLedger());
+    for (const maxResults of [7, 5000]) {
+      const oneThread = searchFiles({
+        base: root,
+        baseRelative: '.',
+        pattern: 'needle',
+        literal: false,
+        caseInsensitive: false,
+        maxResults,
+      });
+      const record = await call('fs_grep', { pattern: 'needle', maxResults });
+      expect(oneThread.count).toBe(2 * Math.ceil(2500 / 13));
+      expect(record.result).toMatchObject({
+        matches: oneThread.matches,
+        count: oneThread.count,
+        filesSearched: 2500,
+        skipped: oneThread.skipped,
+        skippedCount: 25,
+      });
+    }
   });
 });
