@@ -63,10 +63,15 @@ function serve(port: MessagePort): void {
     });
   }
 
+  /** Whether the last search was large enough to split: the helper is started for the next. */
+  let large = false;
+
   async function search(request: SearchRequest) {
     const candidates = searchCandidates(request);
-    if (candidates.length < SPLIT_AT || availableParallelism() < 2)
-      return mergeSearchParts([searchPart(request, candidates)], request.maxResults);
+    large = candidates.length >= SPLIT_AT && availableParallelism() >= 2;
+    // The first large search runs alone: a helper started now would boot and then read its
+    // share with cold JIT, costing more CPU than it saves; it is started after the answer.
+    if (!large || !helper) return mergeSearchParts([searchPart(request, candidates)], request.maxResults);
     // Every other file, not halves: neighbours in the walk are alike in size and in hits.
     const mine: SearchCandidate[] = [];
     const theirs: SearchCandidate[] = [];
@@ -90,7 +95,11 @@ function serve(port: MessagePort): void {
       return;
     }
     search(message.request).then(
-      (result) => port.postMessage({ result }),
+      (result) => {
+        port.postMessage({ result });
+        // Booted while this worker waits, ready for the next large search.
+        if (large) helper ??= startSearchWorker();
+      },
       (error: unknown) => port.postMessage({ failure: failureOf(error) }),
     );
   });

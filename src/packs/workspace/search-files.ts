@@ -38,6 +38,8 @@ export interface SearchResult {
   /** Files not searched and why (a FIFO, a device, too large), at most MAX_SKIPPED_LISTED. */
   skipped: { path: string; reason: string }[];
   skippedCount: number;
+  /** Threads that searched (1, or 2 with the worker's helper); not shown to the agent. */
+  threads: number;
 }
 
 export function compilePattern(pattern: string, literal: boolean, caseInsensitive: boolean): RegExp {
@@ -212,6 +214,7 @@ export function mergeSearchParts(parts: readonly SearchPart[], maxResults: numbe
       .slice(0, MAX_SKIPPED_LISTED)
       .map(({ path, reason }) => ({ path, reason })),
     skippedCount: sum('skippedCount'),
+    threads: parts.length,
   };
 }
 

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { searchFiles } from '../../../src/packs/workspace/search-files.js';
+import { type SearchRequest, searchFiles } from '../../../src/packs/workspace/search-files.js';
+import { searchRunner } from '../../../src/packs/workspace/search-in-worker.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 import { workspace } from './workspace-fixture.js';
 
@@ -194,25 +195,22 @@ describe('fs_grep finds what grep -rn finds', () => {
     }
     // More skips than the result lists (20), on both shares: FIFOs are skipped, never opened.
     for (let fifo = 0; fifo < 25; fifo++) execFileSync('mkfifo', [join(root, `d-${fifo}`, 'pipe')]);
-    const { call } = await workspace(root, tempLedger());
+    const search = searchRunner();
+    const request = (maxResults: number): SearchRequest => ({
+      base: root,
+      baseRelative: '.',
+      pattern: 'needle',
+      literal: false,
+      caseInsensitive: false,
+      maxResults,
+    });
+    // A worker's first large search runs alone (the helper is started after it answers).
+    expect((await search(request(5000))).threads).toBe(1);
     for (const maxResults of [7, 5000]) {
-      const oneThread = searchFiles({
-        base: root,
-        baseRelative: '.',
-        pattern: 'needle',
-        literal: false,
-        caseInsensitive: false,
-        maxResults,
-      });
-      const record = await call('fs_grep', { pattern: 'needle', maxResults });
+      const oneThread = searchFiles(request(maxResults));
       expect(oneThread.count).toBe(2 * Math.ceil(2500 / 13));
-      expect(record.result).toMatchObject({
-        matches: oneThread.matches,
-        count: oneThread.count,
-        filesSearched: 2500,
-        skipped: oneThread.skipped,
-        skippedCount: 25,
-      });
+      expect(oneThread).toMatchObject({ filesSearched: 2500, skippedCount: 25 });
+      expect(await search(request(maxResults))).toEqual({ ...oneThread, threads: 2 });
     }
   });
 });
