@@ -352,38 +352,75 @@ async function grepTree(dir: string): Promise<BenchRow[]> {
     (await exec('grep', ['-rn', 'NEEDLE_VALUE', tree], { maxBuffer: 64 * 1024 * 1024 })).stdout
       .trim()
       .split('\n').length;
+  /** grep's own CPU (user+sys), from the shell's `times` (its children's line), in ms. */
+  const theirsCpu = async () => {
+    const { stdout } = await exec('sh', ['-c', 'grep -rn NEEDLE_VALUE "$1" >/dev/null; times', 'sh', tree]);
+    const children = stdout
+      .trim()
+      .split('\n')
+      .at(-1)
+      ?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+    if (!children) return undefined;
+    const [, um, us, sm, ss] = children.map(Number) as number[];
+    return ((um as number) * 60 + (us as number) + (sm as number) * 60 + (ss as number)) * 1000;
+  };
+  // The first call starts the tool's search worker(s); the rows are a resident tool's calls,
+  // as an agent's MCP server pays them.
   const expected = await theirs();
   if ((await ours()) !== expected) throw new Error('fs_grep and grep -r disagree');
-  const time = async (fn: () => Promise<unknown>) => {
-    const samples: number[] = [];
-    for (let index = 0; index < 5; index++) {
+  // Interleaved A B, B A, … so both meet the same moments of a shared machine; medians, and
+  // the median of the paired ratios.
+  const oursMs: number[] = [];
+  const grepMs: number[] = [];
+  const oursCpu: number[] = [];
+  const grepCpu: number[] = [];
+  for (let sample = 0; sample < SAMPLES; sample++) {
+    for (const side of sample % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours']) {
       const started = performance.now();
-      await fn();
-      samples.push(performance.now() - started);
+      const cpu = process.cpuUsage();
+      const found = side === 'ours' ? await ours() : await theirs();
+      const ms = performance.now() - started;
+      if (found !== expected) throw new Error(`parity: ${side} found ${found} matches, expected ${expected}`);
+      if (side === 'ours') {
+        oursMs.push(ms);
+        const used = process.cpuUsage(cpu);
+        // This process's CPU, all threads (the search runs in worker threads).
+        oursCpu.push((used.user + used.system) / 1000);
+      } else grepMs.push(ms);
     }
-    return samples.sort((a, b) => a - b)[2] as number;
-  };
-  const oursMs = await time(ours);
-  const grepMs = await time(theirs);
+    const cpu = await theirsCpu();
+    if (cpu !== undefined) grepCpu.push(cpu);
+  }
   ledger.close();
-  const ratio = oursMs / grepMs;
-  return [
+  const ratio = median(oursMs.map((ms, sample) => ms / (grepMs[sample] as number)));
+  const rows: BenchRow[] = [
     {
-      name: `fs_grep over 20,000 files (${expected} matches), ms`,
-      value: oursMs.toFixed(0),
-      baseline: `${grepMs.toFixed(0)} grep -rn`,
+      name: `fs_grep over 20,000 files (${expected} matches), ms (${SAMPLES}, paired)`,
+      value: median(oursMs).toFixed(0),
+      baseline: `${median(grepMs).toFixed(0)} grep -rn`,
       ratio: ratio.toFixed(2),
       target: '≤ 2',
       pass: ratio <= 2,
     },
   ];
+  // Informational (no target): CPU is what a shared machine's load cannot blur.
+  if (grepCpu.length > 0)
+    rows.push({
+      name: 'fs_grep over 20,000 files: CPU ms (user+sys)',
+      value: median(oursCpu).toFixed(0),
+      baseline: `${median(grepCpu).toFixed(0)} grep -rn`,
+      ratio: (median(oursCpu) / median(grepCpu)).toFixed(2),
+    });
+  return rows;
 }
 
 export async function workspaceBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-bench-ws-'));
   try {
+    // WS_BENCH_ONLY=mcp skips the 20,000-file grep tree (for profiling the per-call path);
+    // WS_BENCH_ONLY=grep runs only the grep tree.
+    if (process.env.WS_BENCH_ONLY === 'grep') return await grepTree(dir);
     const rows = await mcpLatency(dir);
-    // WS_BENCH_ONLY=mcp skips the 20,000-file grep tree (for profiling the per-call path).
     return process.env.WS_BENCH_ONLY === 'mcp' ? rows : [...rows, ...(await grepTree(dir))];
   } finally {
     rmSync(dir, { recursive: true, force: true });

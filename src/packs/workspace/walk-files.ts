@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isTallyTempName } from '../../core/io/temp-files.js';
 
@@ -31,10 +31,17 @@ function gitignoreAt(directory: string): string | undefined {
   }
 }
 
+/** What `join(directory, name)` puts before a plain name: the directory, normalized, and a separator. */
+function joinPrefix(directory: string): string {
+  return join(directory, '_').slice(0, -1);
+}
+
 /**
  * Walks a directory breadth-first without following symlinks (a link is reported, never
  * entered), skipping `.git` and Tally's temporary files, honouring `.gitignore` when asked. Synchronous on purpose:
  * thousands of tiny readdirs through the thread pool cost several times more than the walk.
+ * Paths are built by concatenation (a readdir name is one plain segment), not path.join and
+ * path.relative per entry: on fs_grep's 20,000-file tree those were a third of the walk.
  */
 export function walkFiles(
   base: string,
@@ -42,26 +49,41 @@ export function walkFiles(
 ): { entries: WalkEntry[]; truncated: boolean } {
   const entries: WalkEntry[] = [];
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const queue: { directory: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [
-    { directory: base, depth: 0, rules: [] },
-  ];
-  while (queue.length > 0) {
-    const { directory, depth, rules } = queue.shift() as (typeof queue)[number];
-    let ownRules = rules;
-    if (options.gitignore) {
-      const text = gitignoreAt(directory);
-      if (text) ownRules = [...rules, { base: directory, matcher: ignore().add(text) }];
-    }
+  const exclude = options.exclude && options.exclude.length > 0 ? new Set(options.exclude) : undefined;
+  /** `relative`: the directory relative to `base`, '' for base; a rule's `prefix` is its directory's, with a slash. */
+  const queue: {
+    directory: string;
+    relative: string;
+    depth: number;
+    rules: { prefix: string; matcher: Ignore }[];
+  }[] = [{ directory: base, relative: '', depth: 0, rules: [] }];
+  for (let next = 0; next < queue.length; next++) {
+    const { directory, relative: directoryRelative, depth, rules } = queue[next] as (typeof queue)[number];
+    // Read before the walk moves on: entries already taken are not held twice.
+    queue[next] = undefined as unknown as (typeof queue)[number];
     const dirents = readdirSync(directory, { withFileTypes: true });
+    let ownRules = rules;
+    // Only a directory that lists a .gitignore can have one: no failed open per directory.
+    if (options.gitignore && dirents.some((dirent) => dirent.name === '.gitignore')) {
+      const text = gitignoreAt(directory);
+      if (text)
+        ownRules = [
+          ...rules,
+          { prefix: directoryRelative === '' ? '' : `${directoryRelative}/`, matcher: ignore().add(text) },
+        ];
+    }
     dirents.sort((a, b) => a.name.localeCompare(b.name));
+    const absolutePrefix = joinPrefix(directory);
+    const relativePrefix = directoryRelative === '' ? '' : `${directoryRelative}/`;
     for (const dirent of dirents) {
       // An in-flight or orphaned atomic-write temporary file is Tally's, never the project's.
       if (dirent.name === '.git' || isTallyTempName(dirent.name)) continue;
-      const absolute = join(directory, dirent.name);
-      if (options.exclude?.includes(absolute)) continue;
+      const absolute = absolutePrefix + dirent.name;
+      if (exclude?.has(absolute)) continue;
       const isDirectory = dirent.isDirectory();
+      const relative = relativePrefix + dirent.name;
       const ignored = ownRules.some((rule) => {
-        const rel = relative(rule.base, absolute).split(sep).join('/');
+        const rel = relative.slice(rule.prefix.length);
         return rule.matcher.ignores(isDirectory ? `${rel}/` : rel);
       });
       if (ignored) continue;
@@ -72,15 +94,10 @@ export function walkFiles(
           : dirent.isFile()
             ? 'file'
             : 'other';
-      entries.push({
-        absolute,
-        relative: relative(base, absolute).split(sep).join('/'),
-        type,
-        depth: depth + 1,
-      });
+      entries.push({ absolute, relative, type, depth: depth + 1 });
       if (entries.length >= limit) return { entries, truncated: true };
       if (isDirectory && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
-        queue.push({ directory: absolute, depth: depth + 1, rules: ownRules });
+        queue.push({ directory: absolute, relative, depth: depth + 1, rules: ownRules });
       }
     }
   }

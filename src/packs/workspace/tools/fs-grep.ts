@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { ToolRejectedError } from '../../../core/errors.js';
 import { defineTool } from '../../../core/tool.js';
 import { compilePattern } from '../search-files.js';
-import { searchInWorker } from '../search-in-worker.js';
+import { searchRunner } from '../search-in-worker.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 export function fsGrep(context: WorkspaceContext) {
+  // This tool's searches reuse one worker (warm JIT, no start per call).
+  const searchInWorker = searchRunner();
   return defineTool({
     name: 'fs_grep',
     description:
