@@ -51,7 +51,7 @@ export interface WindowRequest {
   /** Inclusive; undefined: to the end of the file. */
   endLine?: number;
   maxBytes: number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -82,9 +82,11 @@ export async function readFileWindow(fd: number, size: number, request: WindowRe
     keptBytes += taken.length;
   };
   for (;;) {
-    request.signal?.throwIfAborted();
     const pending = readChunk(fd, chunk, bytes);
+    // Only a read through the thread pool yields: an abort can arrive only then. (Reading the
+    // signal on a small, synchronous read would make the call create it: issue 22.)
     const bytesRead = typeof pending === 'number' ? pending : await pending;
+    if (typeof pending !== 'number') request.signal?.throwIfAborted();
     if (bytesRead === 0) break;
     const data = chunk.subarray(0, bytesRead);
     if (bytes === 0 && isBinary(data)) binary = true;

@@ -57,7 +57,10 @@ export function fsRead(context: WorkspaceContext) {
           startLine: start,
           ...(input.endLine !== undefined ? { endLine: input.endLine } : {}),
           maxBytes: MAX_READ_BYTES + WINDOW_SLACK,
-          ...(tool?.signal ? { signal: tool.signal } : {}),
+          // A getter: the call's signal is made only when a read goes through the thread pool.
+          get signal() {
+            return tool?.signal;
+          },
         });
       } finally {
         closeSync(opened.fd);
