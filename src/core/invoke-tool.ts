@@ -124,7 +124,9 @@ function withDeadline<T>(
     const onAbort = () => {
       if (!settle()) return;
       call.abandon(outer?.reason);
-      reject(new ToolAbandonedError('ABORTED', `${toolName} was abandoned: the caller aborted the run.`));
+      // The caller's reason when it gave one as text (an MCP client's cancel says why).
+      const why = typeof outer?.reason === 'string' && outer.reason ? ` (${outer.reason})` : '';
+      reject(new ToolAbandonedError('ABORTED', `${toolName} was abandoned: the caller aborted it${why}.`));
     };
     timer = setTimeout(() => {
       if (!settle()) return;

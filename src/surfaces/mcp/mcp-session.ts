@@ -173,6 +173,9 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     const record = await invokeTool(tool, request.params.arguments ?? {}, {
       recorder,
       failOpen,
+      // Aborted by the SDK when the client cancels the call (notifications/cancelled): the
+      // tool stops, and its entry says so, rather than running on unseen.
+      signal: extra.signal,
       source: 'mcp',
     });
     // The client (or the user running `tally runs show` beside it) may read the ledger as
