@@ -6,6 +6,12 @@
  * a stray word, a global option) goes to the full CLI, so both paths behave the same.
  */
 import recordsQueryCommand, { type RecordsFlags } from './records-command.js';
+import {
+  askResident,
+  residentEligible,
+  residentTarget,
+  startResident,
+} from './records-resident-client.js';
 import { reportError } from './report-error.js';
 
 type ValueFlag = 'root' | 'keyword' | 'kind' | 'id' | 'linksTo' | 'project' | 'limit' | 'recall';
@@ -61,11 +67,58 @@ export function parseRecordsQueryArgs(args: string[]): RecordsFlags | undefined 
   return flags;
 }
 
-/** Runs the query as the full CLI would, errors reported the same way; returns the exit code. */
-export async function runRecordsQuery(flags: RecordsFlags): Promise<number> {
+export interface RunRecordsQueryOptions {
+  /**
+   * The launcher (`bin/tally.js`) to start a resident server with when none answered; without
+   * it no server is started (a server already running is still asked).
+   */
+  launcher?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs the query as the full CLI would, errors reported the same way; returns the exit code.
+ * A resident server of the same root and build (`tally records serve`) answers first when one
+ * listens: it prints exactly what this process would, from an index it keeps fresh by watching
+ * the stores, so the per-query check of every record file is skipped. When none listens, the
+ * query runs here and, with a launcher and unless TALLY_RECORDS_RESIDENT=0, starts one in the
+ * background for the next query (it exits after 10 minutes without one).
+ */
+export async function runRecordsQuery(
+  flags: RecordsFlags,
+  options: RunRecordsQueryOptions = {},
+): Promise<number> {
+  const env = options.env ?? process.env;
+  let startFor: Parameters<typeof startResident>[1] | undefined;
   try {
-    return await recordsQueryCommand(flags);
+    if (residentEligible(flags, env)) {
+      const target = residentTarget(flags, env);
+      if (!('miss' in target)) {
+        const answer = await askResident(target, flags);
+        if (!('miss' in answer)) {
+          // Both streams at once, as the one-shot path would have written them.
+          if (answer.stderr) process.stderr.write(answer.stderr);
+          if (answer.stdout) process.stdout.write(answer.stdout);
+          return answer.code;
+        }
+        if (answer.miss === 'absent') startFor = target;
+        if (env.TALLY_DEBUG === '1') process.stderr.write(`tally: resident records server: ${answer.why}\n`);
+      } else if (env.TALLY_DEBUG === '1')
+        process.stderr.write(`tally: resident records server: ${target.why}\n`);
+    }
+    const code = await recordsQueryCommand(flags);
+    if (startFor && options.launcher && env.TALLY_RECORDS_RESIDENT !== '0') startResident(options.launcher, startFor);
+    return code;
   } catch (error) {
-    return reportError(error, { json: Boolean(flags.json), debug: process.env.TALLY_DEBUG === '1' });
+    return reportError(error, { json: Boolean(flags.json), debug: env.TALLY_DEBUG === '1' });
   }
+}
+
+/**
+ * The full CLI's `records query` (commander, for spellings the fast path leaves to it): the
+ * same resident-first run, a server started through the launcher that runs this process.
+ */
+export default function recordsQueryAction(flags: RecordsFlags): Promise<number> {
+  const launcher = process.argv[1];
+  return runRecordsQuery(flags, launcher?.endsWith('tally.js') ? { launcher } : {});
 }
