@@ -6,12 +6,7 @@
  * a stray word, a global option) goes to the full CLI, so both paths behave the same.
  */
 import recordsQueryCommand, { type RecordsFlags } from './records-command.js';
-import {
-  askResident,
-  residentEligible,
-  residentTarget,
-  startResident,
-} from './records-resident-client.js';
+import { askResident, residentEligible, residentTarget, startResident } from './records-resident-client.js';
 import { reportError } from './report-error.js';
 
 type ValueFlag = 'root' | 'keyword' | 'kind' | 'id' | 'linksTo' | 'project' | 'limit' | 'recall';
@@ -67,6 +62,12 @@ export function parseRecordsQueryArgs(args: string[]): RecordsFlags | undefined 
   return flags;
 }
 
+/** TALLY_RECORDS_RESIDENT_IDLE_EXIT (seconds) when it is a positive number, else the default. */
+function idleExitOf(env: NodeJS.ProcessEnv): number | undefined {
+  const seconds = Number(env.TALLY_RECORDS_RESIDENT_IDLE_EXIT);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 export interface RunRecordsQueryOptions {
   /**
    * The launcher (`bin/tally.js`) to start a resident server with when none answered; without
@@ -101,13 +102,12 @@ export async function runRecordsQuery(
           if (answer.stdout) process.stdout.write(answer.stdout);
           return answer.code;
         }
+        // A miss is silent (even with TALLY_DEBUG): the answer must read as the one-shot one.
         if (answer.miss === 'absent') startFor = target;
-        if (env.TALLY_DEBUG === '1') process.stderr.write(`tally: resident records server: ${answer.why}\n`);
-      } else if (env.TALLY_DEBUG === '1')
-        process.stderr.write(`tally: resident records server: ${target.why}\n`);
+      }
     }
     const code = await recordsQueryCommand(flags);
-    if (startFor && options.launcher && env.TALLY_RECORDS_RESIDENT !== '0') startResident(options.launcher, startFor);
+    if (startFor && options.launcher) startResident(options.launcher, startFor, idleExitOf(env));
     return code;
   } catch (error) {
     return reportError(error, { json: Boolean(flags.json), debug: env.TALLY_DEBUG === '1' });

@@ -106,7 +106,9 @@ export function askResident(
     );
     socket.on('close', () => finish({ miss: 'failed', why: 'the server closed the connection' }));
     socket.on('connect', () =>
-      socket.write(`${JSON.stringify({ key: target.key, root: target.root, flags: { ...flags, root: target.root } })}\n`),
+      socket.write(
+        `${JSON.stringify({ key: target.key, root: target.root, flags: { ...flags, root: target.root } })}\n`,
+      ),
     );
     socket.on('data', (chunk: string) => {
       buffered += chunk;
