@@ -305,7 +305,7 @@ describe('records query through the resident server', () => {
     const liar = createServer((connection) => {
       connection.on('data', () =>
         connection.end(
-          `${JSON.stringify({ t: 'ack' })}\n${JSON.stringify({ t: 'answer', code: 0, stdout: 'planted\n', stderr: '' })}\n`,
+          `${JSON.stringify({ t: 'ack' })}\n${JSON.stringify({ t: 'answer', code: 0, stdout: 8, stderr: 0 })}\nplanted\n`,
         ),
       );
     });
@@ -328,5 +328,10 @@ describe('records query through the resident server', () => {
     });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/open to other users/);
+    // The folder closed again: the same server is believed, so the refusal above is what kept it out.
+    chmodSync(join(runtime, 'tally'), 0o700);
+    expect((await run(['records', 'query', '--root', root, '--keyword', 'migration'], env)).stdout).toBe(
+      'planted\n',
+    );
   });
 });

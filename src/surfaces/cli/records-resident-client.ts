@@ -83,7 +83,10 @@ export function askResident(
 ): Promise<ResidentAnswer | ResidentMiss> {
   return new Promise((settle) => {
     let done = false;
-    let buffered = '';
+    // Chunks not yet taken; `body` is set once the answer's header line said how long it is.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let body: { code: number; stdout: number; stderr: number } | undefined;
     const socket = connect(target.socket);
     const finish = (result: ResidentAnswer | ResidentMiss) => {
       if (done) return;
@@ -96,7 +99,6 @@ export function askResident(
       () => finish({ miss: 'failed', why: `no acknowledgement within ${timeouts.ackMs} ms` }),
       timeouts.ackMs,
     );
-    socket.setEncoding('utf8');
     socket.on('error', (error: NodeJS.ErrnoException) =>
       finish({
         // No socket file, or a file nobody listens on (a server that died): a new one may start.
@@ -110,29 +112,48 @@ export function askResident(
         `${JSON.stringify({ key: target.key, root: target.root, flags: { ...flags, root: target.root } })}\n`,
       ),
     );
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        const message = parseAnswer(line);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      // Header lines (ack, then the answer's or a decline): looked for in the new chunk only,
+      // so a large answer is not scanned again with every chunk.
+      while (!body && !done) {
+        const newline = chunk.indexOf(10);
+        if (newline === -1) return;
+        const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        const lineEnd = all.length - (chunk.length - newline);
+        const message = parseHeader(all.subarray(0, lineEnd).toString('utf8'));
+        chunk = all.subarray(lineEnd + 1);
+        chunks.length = 0;
+        chunks.push(chunk);
+        size = chunk.length;
         if (message === 'ack') {
           clearTimeout(timer);
           timer = setTimeout(
             () => finish({ miss: 'failed', why: `no answer within ${timeouts.answerMs} ms` }),
             timeouts.answerMs,
           );
-        } else finish(message);
+        } else if ('miss' in message) finish(message);
+        else body = message;
+      }
+      if (body && size >= body.stdout + body.stderr) {
+        const all = Buffer.concat(chunks);
+        finish({
+          code: body.code,
+          stdout: all.subarray(0, body.stdout).toString('utf8'),
+          stderr: all.subarray(body.stdout, body.stdout + body.stderr).toString('utf8'),
+        });
       }
     });
   });
 }
 
 /**
- * The server's lines, checked field by field (not zod: its ~20 ms of loading would be most of
- * what a resident answer costs; the shape is three fields).
+ * The server's header lines, checked field by field (not zod: its ~20 ms of loading would be
+ * most of what a resident answer costs; the shape is a few fields). An answer's header gives
+ * the exit code and the byte lengths of stdout and stderr, which follow it raw.
  */
-function parseAnswer(line: string): 'ack' | ResidentAnswer | ResidentMiss {
+function parseHeader(line: string): 'ack' | ResidentMiss | { code: number; stdout: number; stderr: number } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -140,14 +161,19 @@ function parseAnswer(line: string): 'ack' | ResidentAnswer | ResidentMiss {
     return { miss: 'failed', why: 'the server sent a line that is not JSON' };
   }
   const message = value as Record<string, unknown> | null;
+  const length = (field: unknown) => Number.isInteger(field) && (field as number) >= 0;
   if (message?.t === 'ack') return 'ack';
   if (
     message?.t === 'answer' &&
     Number.isInteger(message.code) &&
-    typeof message.stdout === 'string' &&
-    typeof message.stderr === 'string'
+    length(message.stdout) &&
+    length(message.stderr)
   )
-    return { code: message.code as number, stdout: message.stdout, stderr: message.stderr };
+    return {
+      code: message.code as number,
+      stdout: message.stdout as number,
+      stderr: message.stderr as number,
+    };
   if (message?.t === 'decline')
     return { miss: 'failed', why: `declined: ${typeof message.why === 'string' ? message.why : '?'}` };
   return { miss: 'failed', why: 'the server sent an answer of an unknown shape' };

@@ -181,7 +181,13 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
           },
           open: () => borrowed,
         });
-        reply({ t: 'answer', code, stdout, stderr });
+        // The streams follow the header raw (their byte lengths in it): no JSON escaping of a
+        // large answer, no parse of it in the CLI.
+        const out = Buffer.from(stdout);
+        const err = Buffer.from(stderr);
+        socket.write(`${JSON.stringify({ t: 'answer', code, stdout: out.length, stderr: err.length })}\n`);
+        socket.write(out);
+        socket.end(err);
       } catch (error) {
         // Errors are reported by the CLI itself, in its own words and exit code.
         reply({ t: 'decline', why: (error as Error).message });
