@@ -207,6 +207,9 @@ describe('records query through the resident server', () => {
     );
     rmSync(join(root, 'references/procedures/zebra-walk.md'));
     expect((await query('--keyword', 'zebra')).stdout).toBe('');
+    // Stopped by a signal, the server takes its socket with it.
+    servers.at(-1)?.kill('SIGTERM');
+    await until(() => !existsSync(socket), 'the socket removed on SIGTERM', 10_000);
   });
 
   it('starts a server on the first query, answers from it next, and the server exits when idle', async () => {

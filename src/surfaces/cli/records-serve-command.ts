@@ -125,19 +125,19 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
   const ino = lstatSync(path).ino;
 
   let idle: NodeJS.Timeout;
-  let finished: (code: number) => void = () => {};
-  const stopped = new Promise<number>((resolve) => {
-    finished = resolve;
-  });
   const stop = () => {
     clearInterval(guard);
     clearTimeout(idle);
-    server.close();
     source.close();
-    // Only our own socket: after a takeover the file is another server's.
+    // Only our own socket: after a takeover the file is another server's. The process exits
+    // without closing the listener, because libuv unlinks a unix socket's path when its
+    // handle closes — and that path may by now be the other server's.
     if (lstatSync(path, { throwIfNoEntry: false })?.ino === ino) unlinkSync(path);
-    finished(EXIT.ok);
+    process.exit(EXIT.ok);
   };
+  // A server stopped by a signal removes its socket too (a later CLI would otherwise find a
+  // stale file: handled, but one connection attempt and a replacement later).
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, stop);
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(stop, idleMs);
@@ -196,7 +196,8 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
     socket.on('data', onData);
   }
 
-  return stopped;
+  // Runs until `stop` exits the process.
+  return new Promise<number>(() => {});
 }
 
 function safeJson(text: string): unknown {
