@@ -1,6 +1,5 @@
 import { tokenize } from '../../packs/records/bm25.js';
 import { catRecords, dumpRecords, formatDump, normalizeRecordPath } from '../../packs/records/cat-records.js';
-import { IndexedRecords } from '../../packs/records/indexed-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow, RecordSource } from '../../packs/records/record-query.js';
@@ -135,7 +134,7 @@ export async function runRecordsQueryWith(flags: RecordsFlags, io: RecordsQueryI
   try {
     if (flags.cat !== undefined) {
       // Membership of the named paths only: a Set of every record path costs ~50 ms at 50,000.
-      const allowed = source instanceof IndexedRecords ? source.pathsAmong(catPaths ?? []) : source.paths();
+      const allowed = source.pathsAmong ? source.pathsAmong(catPaths ?? []) : source.paths();
       io.out(formatDump(catRecords(root, flags.cat, allowed)));
       return EXIT.ok;
     }

@@ -3,7 +3,8 @@
  * a turn, so its start-up is most of its cost. `bin/tally.js` loads this module's bundle
  * (`dist/fast/cli/records-query.cjs`) and runs it only when `parseRecordsQueryArgs` accepts
  * the arguments; anything it does not recognise exactly (help, `--opt=value`, a repeated flag,
- * a stray word, a global option) goes to the full CLI, so both paths behave the same.
+ * a stray word, a global option) goes to the full CLI, so both paths behave the same. Either
+ * way `runRecordsQuery` asks a resident server first (records-resident-client.ts).
  */
 import recordsQueryCommand, { type RecordsFlags } from './records-command.js';
 import { askResident, residentEligible, residentTarget, startResident } from './records-resident-client.js';

@@ -214,6 +214,9 @@ function bind(source: RecordSource): RecordSource {
     query: (query) => source.query(query),
     survey: (query) => source.survey(query),
     paths: () => source.paths(),
+    ...(source.pathsAmong
+      ? { pathsAmong: (paths: string[]) => source.pathsAmong?.(paths) ?? new Set() }
+      : {}),
     recallCandidates: (terms) => source.recallCandidates(terms),
     rows: () => source.rows(),
     skipped: () => source.skipped?.() ?? [],
