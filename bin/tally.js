@@ -57,7 +57,8 @@ function fastPath() {
   if (command === 'records' && sub === 'query') {
     const records = fast('records-query');
     const flags = records?.parseRecordsQueryArgs(rest);
-    if (flags) return records.runRecordsQuery(flags);
+    // The launcher's own path: a query that found no resident server starts one through it.
+    if (flags) return records.runRecordsQuery(flags, { launcher: __filename });
   }
   return undefined;
 }

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { residentTarget } from '../../src/surfaces/cli/records-resident-client.js';
 import type { BenchRow } from '../measure.js';
 import { residentRows } from './resident-bench.js';
 
@@ -59,6 +60,28 @@ async function rotated(rounds: number, calls: (() => Promise<Run>)[]): Promise<R
       runs[which]?.push(await (calls[which] as () => Promise<Run>)());
     }
   return runs.map(summary);
+}
+
+/**
+ * Starts `tally records serve` for `root` (the resident server a first CLI query starts on its
+ * own) and waits until its socket is there; the returned function stops it. Undefined when the
+ * measured build is not this checkout's (TALLY_BENCH_BIN): the socket name is keyed by build.
+ */
+async function startResident(root: string, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
+  if (BIN !== join(REPO, 'bin', 'tally.js')) return undefined;
+  const target = residentTarget({ root }, env);
+  if ('miss' in target) throw new Error(`no resident server possible: ${target.why}`);
+  const child = spawn(process.execPath, [BIN, 'records', 'serve', '--root', root, '--idle-exit', '3600'], {
+    env,
+    stdio: 'ignore',
+  });
+  const end = Date.now() + 600_000;
+  while (!existsSync(target.socket)) {
+    if (child.exitCode !== null || Date.now() > end)
+      throw new Error('the resident records server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return () => child.kill();
 }
 
 const summary = (list: Run[]): Run => ({
@@ -184,13 +207,19 @@ async function corpusRows(count: number, dir: string, peerScript: string | undef
       maxBuffer: 1 << 24,
     });
   const cache = join(dir, `cache-${count}`);
-  const tallyEnv: NodeJS.ProcessEnv = {
+  // The one-shot CLI (TALLY_RECORDS_RESIDENT=0: no server asked, none started) and the CLI
+  // answered by a resident server ("warm CLI"), whose socket folder is private to this run.
+  const residentEnv: NodeJS.ProcessEnv = {
     ...process.env,
     TALLY_RECORDS_STORES: '',
     TALLY_RECORDS_INDEX_CHECK: '',
+    TALLY_RECORDS_RESIDENT: '',
     XDG_CACHE_HOME: cache,
+    XDG_RUNTIME_DIR: join(dir, 'runtime'),
   };
-  delete tallyEnv.TALLY_RECORDS_INDEX;
+  delete residentEnv.TALLY_RECORDS_INDEX;
+  mkdirSync(join(dir, 'runtime'), { recursive: true, mode: 0o700 });
+  const tallyEnv: NodeJS.ProcessEnv = { ...residentEnv, TALLY_RECORDS_RESIDENT: '0' };
   const peerEnv: NodeJS.ProcessEnv = { ...process.env, QUERY_RECORDS_ROOT: root, CODEX_ROOT: root };
   const tally =
     (args: string[], env = tallyEnv) =>
@@ -239,19 +268,53 @@ async function corpusRows(count: number, dir: string, peerScript: string | undef
   rows.push(
     row(`${label}: warm --keyword`, warmKeyword, peerRun, nodeFloor, targets.keyword as Target, 'set'),
   );
-  // --recall is not compared: the peer prints the matching mistakes.jsonl lines raw, Tally
-  // ranks records and mistakes together (a different answer by design, not a regression).
-  for (const [name, args, parity, target] of [
-    ['--kind', ['--kind', 'decision'], 'set', targets.kind],
-    ['--recall', ['--recall', 'lock timeout'], undefined, targets.recall],
-    ['--cat 200 paths', cat, 'text', targets.cat],
-  ] as [string, string[], Parity | undefined, Target][]) {
-    const [ours, floor, theirs] = await rotated(PAIRS, [
-      tally(args),
-      node,
-      ...(peerScript ? [peer(args)] : []),
-    ]);
-    rows.push(row(`${label}: ${name}`, ours as Run, theirs, floor as Run, target, parity));
+  // The warm CLI: the same queries answered by a resident server over its socket. Started
+  // after the cold build (which removes the index), it opens the index just built.
+  const stopResident = await startResident(root, residentEnv);
+  try {
+    if (stopResident) {
+      const [ours, floor, theirs] = await rotated(PAIRS, [
+        tally(['--keyword', KEYWORD], residentEnv),
+        node,
+        ...(peerScript ? [peer(['--keyword', KEYWORD])] : []),
+      ]);
+      rows.push(
+        row(
+          `${label}: warm CLI --keyword`,
+          ours as Run,
+          theirs,
+          floor as Run,
+          targets.keyword as Target,
+          'set',
+        ),
+      );
+    }
+    // --recall is not compared: the peer prints the matching mistakes.jsonl lines raw, Tally
+    // ranks records and mistakes together (a different answer by design, not a regression);
+    // the warm CLI's --recall is compared with the one-shot CLI's instead.
+    for (const [name, args, parity, target] of [
+      ['--kind', ['--kind', 'decision'], 'set', targets.kind],
+      ['--recall', ['--recall', 'lock timeout'], undefined, targets.recall],
+      ['--cat 200 paths', cat, 'text', targets.cat],
+    ] as [string, string[], Parity | undefined, Target][]) {
+      const runs = await rotated(PAIRS, [
+        tally(args),
+        node,
+        ...(peerScript ? [peer(args)] : []),
+        ...(stopResident ? [tally(args, residentEnv)] : []),
+      ]);
+      const [ours, floor] = runs as [Run, Run];
+      const theirs = peerScript ? runs[2] : undefined;
+      rows.push(row(`${label}: ${name}`, ours, theirs, floor, target, parity));
+      const warmOurs = stopResident ? runs.at(-1) : undefined;
+      if (warmOurs) {
+        if (warmOurs.stdout !== ours.stdout)
+          throw new Error(`${label}: warm CLI ${name} printed something else than the one-shot CLI`);
+        rows.push(row(`${label}: warm CLI ${name}`, warmOurs, theirs, floor, target, parity));
+      }
+    }
+  } finally {
+    stopResident?.();
   }
   // What the default per-file freshness check costs over trusting directory mtimes alone.
   const check = await interleaved(
@@ -291,6 +354,7 @@ export async function recordsBench(): Promise<BenchRow[]> {
       () =>
         timed(process.execPath, [BIN, 'records', 'query', '--root', empty, '--keyword', 'x'], {
           ...process.env,
+          TALLY_RECORDS_RESIDENT: '0',
           XDG_CACHE_HOME: join(dir, 'cache-empty'),
         }),
       () => timed(process.execPath, ['-e', '0'], process.env),

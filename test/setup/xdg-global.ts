@@ -7,6 +7,8 @@ import type { TestProject } from 'vitest/node';
 export interface TestXdg {
   cache: string;
   state: string;
+  /** XDG_RUNTIME_DIR: where resident records servers a CLI starts put their sockets. */
+  runtime: string;
 }
 
 declare module 'vitest' {
@@ -23,21 +25,33 @@ declare module 'vitest' {
  */
 export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'tally-vitest-xdg-'));
-  const xdg: TestXdg = { cache: join(dir, 'cache'), state: join(dir, 'state') };
+  const xdg: TestXdg = {
+    cache: join(dir, 'cache'),
+    state: join(dir, 'state'),
+    runtime: join(dir, 'runtime'),
+  };
   mkdirSync(xdg.cache, { mode: 0o700 });
   mkdirSync(xdg.state, { mode: 0o700 });
+  mkdirSync(xdg.runtime, { mode: 0o700 });
   project.provide('tallyXdg', xdg);
-  const before = { cache: process.env.XDG_CACHE_HOME, state: process.env.XDG_STATE_HOME };
+  const before = {
+    cache: process.env.XDG_CACHE_HOME,
+    state: process.env.XDG_STATE_HOME,
+    runtime: process.env.XDG_RUNTIME_DIR,
+  };
   process.env.XDG_CACHE_HOME = xdg.cache;
   process.env.XDG_STATE_HOME = xdg.state;
+  process.env.XDG_RUNTIME_DIR = xdg.runtime;
   return () => {
     for (const [name, value] of [
       ['XDG_CACHE_HOME', before.cache],
       ['XDG_STATE_HOME', before.state],
+      ['XDG_RUNTIME_DIR', before.runtime],
     ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    // Resident records servers started by a test's CLI see their socket go and exit.
     rmSync(dir, { recursive: true, force: true });
   };
 }

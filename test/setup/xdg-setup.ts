@@ -6,3 +6,4 @@ import { inject } from 'vitest';
 const xdg = inject('tallyXdg');
 process.env.XDG_CACHE_HOME = xdg.cache;
 process.env.XDG_STATE_HOME = xdg.state;
+process.env.XDG_RUNTIME_DIR = xdg.runtime;

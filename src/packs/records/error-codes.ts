@@ -2,6 +2,7 @@
 declare module '../../core/errors.js' {
   interface TallyErrorCodes {
     CAT_REFUSED: true;
+    IDLE_EXIT_INVALID: true;
     INDEX_UNAVAILABLE: true;
     ROOT_NOT_FOUND: true;
     STORE_INVALID: true;

@@ -161,6 +161,13 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
       state.paths ??= source.paths();
       return state.paths;
     },
+    pathsAmong: (paths) => {
+      const source = current();
+      if (source instanceof IndexedRecords) return source.pathsAmong(paths);
+      state.paths ??= source.paths();
+      const all = state.paths;
+      return new Set(paths.filter((path) => all.has(path)));
+    },
     recallCandidates: (terms) => current().recallCandidates(terms),
     rows: () => current().rows(),
     skipped: () => current().skipped?.() ?? [],

@@ -226,7 +226,15 @@ export function buildProgram(
     .option('--index <path>', 'the index file (default $TALLY_RECORDS_INDEX, else in the user cache folder)')
     .option('--no-index', 'scan every record instead of using the on-disk index')
     .option('--json', 'machine-readable output')
-    .action(lazy(() => import('./records-command.js'), setCode));
+    .action(lazy(() => import('./records-query-fast.js'), setCode));
+  records
+    .command('serve')
+    .description(
+      'Keep the index of a records root fresh in the background and answer `records query` from it over a private unix socket (started by the first query unless TALLY_RECORDS_RESIDENT=0).',
+    )
+    .option('--root <dir>', 'records root (default $TALLY_RECORDS_ROOT or the working directory)')
+    .option('--idle-exit <seconds>', 'exit after this long without a query (default 600)')
+    .action(lazy(() => import('./records-serve-command.js'), setCode));
   records
     .command('lint')
     .description('Check required keys, unique ids, resolving links and non-empty keywords.')

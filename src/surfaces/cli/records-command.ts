@@ -1,9 +1,8 @@
 import { tokenize } from '../../packs/records/bm25.js';
 import { catRecords, dumpRecords, formatDump, normalizeRecordPath } from '../../packs/records/cat-records.js';
-import { IndexedRecords } from '../../packs/records/indexed-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { recall } from '../../packs/records/recall.js';
-import type { RecordQuery, RecordRow } from '../../packs/records/record-query.js';
+import type { RecordQuery, RecordRow, RecordSource } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
 import { countNoun } from './count-noun.js';
@@ -48,8 +47,31 @@ const indexOptions = (flags: RecordsFlags) => ({
   ...(typeof flags.index === 'string' ? { indexPath: flags.index } : {}),
 });
 
+/**
+ * Where a query's answer goes and where its records come from. The one-shot CLI writes to the
+ * process's streams and opens (and checks) the index itself; the resident server
+ * (records-serve-command.ts) captures both streams and answers from its watched index, so the
+ * two paths run this one function and cannot print different things.
+ */
+export interface RecordsQueryIo {
+  out(text: string): void;
+  err(text: string): void;
+  open: typeof openRecordSource;
+}
+
+const PROCESS_IO: RecordsQueryIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  open: openRecordSource,
+};
+
 /** `tally records query`: one retrieval surface, flag-compatible with the shell tool it replaces. */
-export default async function recordsQueryCommand(flags: RecordsFlags): Promise<number> {
+export default function recordsQueryCommand(flags: RecordsFlags): Promise<number> {
+  return runRecordsQueryWith(flags, PROCESS_IO);
+}
+
+/** The query itself, answering through `io` (see RecordsQueryIo). */
+export async function runRecordsQueryWith(flags: RecordsFlags, io: RecordsQueryIo): Promise<number> {
   const modes = [flags.cat !== undefined, flags.recall !== undefined, Boolean(flags.listStores)].filter(
     Boolean,
   ).length;
@@ -71,11 +93,11 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
   const stores = listStores(root);
   const out: string[] = [];
   const write = () => {
-    if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+    if (out.length > 0) io.out(`${out.join('\n')}\n`);
   };
 
   if (flags.listStores) {
-    const source = openRecordSource(root, stores, indexOptions(flags));
+    const source: RecordSource = io.open(root, stores, indexOptions(flags));
     const rows = source.rows();
     source.close();
     const counts = stores.map((store) => ({
@@ -104,16 +126,16 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
   const catPaths = flags.cat
     ?.flatMap((arg) => arg.split(/\r\n|\r|\n/))
     .map((path) => normalizeRecordPath(root, path));
-  const source = openRecordSource(root, stores, {
+  const source = io.open(root, stores, {
     ...indexOptions(flags),
     check: catPaths ? { paths: catPaths } : flags.recall !== undefined ? 'failure-modes' : 'files',
-    onFallback: (why) => process.stderr.write(`tally: no on-disk index (${why}); scanning every record.\n`),
+    onFallback: (why) => io.err(`tally: no on-disk index (${why}); scanning every record.\n`),
   });
   try {
     if (flags.cat !== undefined) {
       // Membership of the named paths only: a Set of every record path costs ~50 ms at 50,000.
-      const allowed = source instanceof IndexedRecords ? source.pathsAmong(catPaths ?? []) : source.paths();
-      process.stdout.write(formatDump(catRecords(root, flags.cat, allowed)));
+      const allowed = source.pathsAmong ? source.pathsAmong(catPaths ?? []) : source.paths();
+      io.out(formatDump(catRecords(root, flags.cat, allowed)));
       return EXIT.ok;
     }
     if (flags.recall !== undefined) {
@@ -126,7 +148,7 @@ export default async function recordsQueryCommand(flags: RecordsFlags): Promise<
         flags.recall,
       );
       if (malformedLines > 0)
-        process.stderr.write(
+        io.err(
           `tally: skipped ${malformedLines} malformed line${malformedLines === 1 ? '' : 's'} in mistakes.jsonl (line ${malformedLineNumbers.slice(0, 20).join(', ')}${malformedLines > 20 ? ', …' : ''}: not a JSON object); fix or remove ${malformedLines === 1 ? 'it' : 'them'}\n`,
         );
       if (flags.json) {

@@ -105,6 +105,18 @@ describe('watchRecordSource', () => {
     expect(keywordPaths(source, 'pangolin')).toEqual([PLAN]);
   });
 
+  it('pathsAmong: only the named paths a query can return, a record added on disk included', async () => {
+    const root = corpus();
+    const source = open(root);
+    expect(source.pathsAmong?.([PLAN, 'plans/nope.md', 'README.md'])).toEqual(new Set([PLAN]));
+    writeFileSync(join(root, 'plans/late.md'), '---\nid: PLAN-late\nkind: plan\ntitle: Late\n---\nBody.\n');
+    await source.fresh();
+    expect(source.pathsAmong?.(['plans/late.md', PLAN])).toEqual(new Set(['plans/late.md', PLAN]));
+    rmSync(join(root, PLAN));
+    await source.fresh();
+    expect(source.pathsAmong?.([PLAN])).toEqual(new Set());
+  });
+
   it('a closed source refuses queries instead of answering from a stale index', async () => {
     const source = open(corpus());
     source.close();
