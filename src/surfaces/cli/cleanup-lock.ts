@@ -5,7 +5,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   unlinkSync,
   writeSync,
@@ -14,6 +13,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
+import { sleepSync } from '../../core/ledger/busy-retry.js';
 
 const Holder = z.object({ pid: z.number().int(), host: z.string(), startedAt: z.string() });
 type Holder = z.infer<typeof Holder>;
@@ -86,29 +86,31 @@ function create(path: string, mine: Holder): boolean {
   }
 }
 
+const sameHolder = (a: Holder, b: Holder) =>
+  a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
+
 /**
- * Removes an abandoned lock, unless another process replaced it meanwhile: the lock is first
- * renamed to a name of our own (only one of two processes taking over succeeds), and put back
- * when what was renamed is not the abandoned holder that was read.
+ * Removes the lock if it still holds `abandonedHolder`; false when another process is taking
+ * it over right now. Only the holder of the takeover mark (`LOCK.takeover`, created like the
+ * lock) removes a lock, and only while it still names the dead holder: no creator can replace
+ * that lock meanwhile (the name is taken), so the check and the removal cannot be split by a
+ * new holder, and a live lock is never removed.
  */
-function takeOver(path: string, abandonedHolder: Holder): void {
-  const aside = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.stale`;
+function takeOver(path: string, abandonedHolder: Holder, mine: Holder): boolean {
+  const mark = `${path}.takeover`;
+  if (!create(mark, mine)) return false;
   try {
-    renameSync(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    const current = readHolder(path);
+    if (current && sameHolder(current, abandonedHolder)) rmSync(path, { force: true });
+  } finally {
+    rmSync(mark, { force: true });
   }
-  const moved = readHolder(aside);
-  if (moved && JSON.stringify(moved) !== JSON.stringify(abandonedHolder)) {
-    try {
-      linkSync(aside, path);
-    } catch {
-      // Someone holds the name again: their lock stands, and so the next attempt refuses.
-    }
-  }
-  rmSync(aside, { force: true });
+  return true;
 }
+
+/** While another process takes an abandoned lock over, look again this often, this many times. */
+const TAKEOVER_WAIT_MS = 10;
+const TAKEOVER_TRIES = 100;
 
 /**
  * Takes the lock of one run's cleanup, or throws CLEANUP_RUNNING naming who holds it: two
@@ -122,8 +124,8 @@ export function holdCleanupLock(ledgerPath: string, runId: string): () => void {
   const mine: Holder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; !create(path, mine); attempt += 1) {
     const holder = readHolder(path);
-    if (attempt === 0 && holder && abandoned(holder)) {
-      takeOver(path, holder);
+    if (attempt < TAKEOVER_TRIES && holder && abandoned(holder)) {
+      if (!takeOver(path, holder, mine)) sleepSync(TAKEOVER_WAIT_MS);
       continue;
     }
     const who = holder ? ` (process ${holder.pid} on ${holder.host}, since ${holder.startedAt})` : '';
