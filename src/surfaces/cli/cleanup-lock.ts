@@ -1,18 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
+import { removeIfPresent, writeTempFile } from '../../core/io/atomic-write.js';
 import { sleepSync } from '../../core/ledger/busy-retry.js';
 
 const Holder = z.object({ pid: z.number().int(), host: z.string(), startedAt: z.string() });
@@ -55,13 +46,8 @@ function abandoned(holder: Holder | undefined): boolean {
  */
 function create(path: string, mine: Holder): boolean {
   const text = JSON.stringify(mine);
-  const own = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(own, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  // Core's temporary file (O_EXCL, a reapable name with the pid); a lock needs no fsync.
+  const own = writeTempFile(path, text, 0o600, { durable: false });
   try {
     linkSync(own, path);
     return true;
@@ -70,15 +56,10 @@ function create(path: string, mine: Holder): boolean {
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
   } finally {
-    rmSync(own, { force: true });
+    removeIfPresent(own);
   }
   try {
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
