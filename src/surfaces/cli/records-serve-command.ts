@@ -7,12 +7,12 @@ import { resolveRecordsRoot } from '../../packs/records/stores.js';
 import { watchRecordSource } from '../../packs/records/watched-records.js';
 import { EXIT } from './exit-codes.js';
 import { runRecordsQueryWith } from './records-command.js';
-import { residentBuild } from './records-resident-client.js';
+import { RESIDENT_IDLE_EXIT_S, residentBuild } from './records-resident-client.js';
 import { residentDir, residentKey, residentSocketPath } from './records-resident-socket.js';
 
 export interface RecordsServeFlags {
   root?: string;
-  /** Seconds without a query after which the server exits (default 600). */
+  /** Seconds without a query after which the server exits (default RESIDENT_IDLE_EXIT_S). */
   idleExit?: string;
 }
 
@@ -40,7 +40,7 @@ const RequestSchema = z.strictObject({
 });
 
 function idleSeconds(flags: RecordsServeFlags): number {
-  const value = flags.idleExit === undefined ? 600 : Number(flags.idleExit);
+  const value = flags.idleExit === undefined ? RESIDENT_IDLE_EXIT_S : Number(flags.idleExit);
   if (!(Number.isFinite(value) && value > 0))
     throw new RecordsUsageError(
       'IDLE_EXIT_INVALID',
@@ -106,7 +106,7 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
     },
   });
   // The query closes what it opened; the watched source outlives every query.
-  const borrowed: RecordSource = { ...bind(source), close: () => {} };
+  const borrowed = borrow(source);
 
   const server = createServer((socket) => serve(socket));
   try {
@@ -208,8 +208,8 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** The source's methods bound to it, so they can be spread into a borrowed copy. */
-function bind(source: RecordSource): RecordSource {
+/** The server's source lent to one query: its methods, bound, and a `close` that keeps it open. */
+function borrow(source: RecordSource): RecordSource {
   return {
     query: (query) => source.query(query),
     survey: (query) => source.survey(query),
@@ -220,6 +220,6 @@ function bind(source: RecordSource): RecordSource {
     recallCandidates: (terms) => source.recallCandidates(terms),
     rows: () => source.rows(),
     skipped: () => source.skipped?.() ?? [],
-    close: () => source.close(),
+    close: () => {},
   };
 }
