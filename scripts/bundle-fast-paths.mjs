@@ -6,6 +6,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { asciiBundle } from './ascii-bundle.mjs';
 import { BANNER, routeDynamicImports } from './route-dynamic-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -115,4 +116,7 @@ await build({
   ],
 });
 
-for (const name of readdirSync(outdir)) await routeDynamicImports(join(outdir, name));
+for (const name of readdirSync(outdir)) {
+  await routeDynamicImports(join(outdir, name));
+  await asciiBundle(join(outdir, name));
+}

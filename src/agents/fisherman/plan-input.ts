@@ -143,7 +143,9 @@ export function contractFromPlan(input: PlanInput): FishContract {
   };
 }
 
-const QUOTED = /"[^"]*"|“[^”]*”|„[^“]*“|«[^»]*»|‘[^’]*’|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
+// Curly quotes and dashes as \u escapes: the CLI bundle stays ASCII (scripts/ascii-bundle.mjs).
+const QUOTED =
+  /"[^"]*"|\u201c[^\u201d]*\u201d|\u201e[^\u201c]*\u201c|\u00ab[^\u00bb]*\u00bb|\u2018[^\u2019]*\u2019|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu;
 
 function namesKnown(phrase: string, knownTypes: readonly string[], single: boolean): boolean {
   const said = typeWords(phrase).join(' ');

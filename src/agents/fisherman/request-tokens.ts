@@ -13,7 +13,8 @@ export const unsure = (): never => {
 };
 
 const QUOTES: Record<string, string> = { '"': '"', '“': '”', '„': '“', '«': '»', '‘': '’' };
-const WORD = /[\p{L}\p{N}#][\p{L}\p{N}._~#'’-]*/uy;
+// The curly apostrophe as \u escapes: the CLI bundle stays ASCII (scripts/ascii-bundle.mjs).
+const WORD = /[\p{L}\p{N}#][\p{L}\p{N}._~#'\u2019-]*/uy;
 const SINGLE_QUOTED = /'([^']+)'(?=[\s,;:.!]|$)/y;
 
 /** Words, quoted strings, commas and colons; undefined on punctuation the grammar has no use for. */

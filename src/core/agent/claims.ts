@@ -136,7 +136,8 @@ function titleMatches(claimed: string, observed: string, marker: unknown): boole
   if (typeof marker !== 'string' || marker === '') return false;
   const trimmed = observed.trimEnd();
   if (!trimmed.endsWith(marker)) return false;
-  const rest = trimmed.slice(0, -marker.length).replace(/[\s·•|:,–—-]+$/u, '');
+  // Separators (middle dot, bullet, dashes) as \u escapes: the CLI bundle stays ASCII.
+  const rest = trimmed.slice(0, -marker.length).replace(/[\s\u00b7\u2022|:,\u2013\u2014-]+$/u, '');
   return rest !== '' && want === normalizeText(rest);
 }
 

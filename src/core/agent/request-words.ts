@@ -15,9 +15,9 @@ export interface RequestWord {
 }
 
 // Straight and typographic quotes; a single quote opens only after a space or the start, so
-// "don't" is no quote.
+// "don't" is no quote. Non-ASCII as \u escapes: the CLI bundle stays ASCII (scripts/ascii-bundle.mjs).
 const QUOTED =
-  /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?:^|(?<=[\s(:]))'([^'\n]{1,200})'(?=$|[\s,.;:)!?])|`([^`\n]{1,200})`/g;
+  /"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d|(?:^|(?<=[\s(:]))'([^'\n]{1,200})'(?=$|[\s,.;:)!?])|`([^`\n]{1,200})`/g;
 const NAME_AFTER =
   /\b(?:project|scope|workspace|org|organization|organisation|team|repo|repository|board)\s+(?:named\s+|called\s+)?#?([A-Za-z0-9][A-Za-z0-9._~-]*)/gi;
 const EDGE_PUNCTUATION = /^[([{<,;:!?]+|[)\]}>,;:!?]+$/g;
@@ -74,7 +74,7 @@ export function requestWords(task: string, typeWords: readonly string[] = []): R
       add({ kind: 'path', text: token, norm: normalizePath(token) });
       continue;
     }
-    for (const part of token.split(/[-–]/)) {
+    for (const part of token.split(/[-\u2013]/)) {
       const norm = numberNorm(part);
       if (norm !== undefined) add({ kind: 'number', text: part, norm });
     }
