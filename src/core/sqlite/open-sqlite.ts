@@ -1,9 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import {
-  type BetterSqlite3Constructor,
-  loadBetterSqlite3,
-  openBetterSqlite3,
-} from './better-sqlite3-driver.js';
+import { type BetterSqlite3Driver, loadBetterSqlite3, openBetterSqlite3 } from './better-sqlite3-driver.js';
 import {
   isUsableNodeSqlite,
   type NodeSqliteModule,
@@ -14,7 +10,7 @@ import type { SqliteDatabase, SqliteDriverName, SqliteOpenOptions } from './sqli
 
 type Driver =
   | { name: 'node:sqlite'; module: NodeSqliteModule }
-  | { name: 'better-sqlite3'; open: BetterSqlite3Constructor }
+  | { name: 'better-sqlite3'; open: BetterSqlite3Driver }
   | { name: 'none'; problem: string };
 
 /** The driver, chosen once per process. */
@@ -59,7 +55,7 @@ function driver(): Driver {
   else {
     const better = loadBetterSqlite3();
     chosen.driver = better.Database
-      ? { name: 'better-sqlite3', open: better.Database }
+      ? { name: 'better-sqlite3', open: { Database: better.Database, addon: better.addon } }
       : {
           name: 'none',
           problem: `Tally needs SQLite: Node.js ${process.versions.node} has no usable node:sqlite (it needs Node 22.13 or newer) and better-sqlite3 did not load (${better.problem}). Use Node 22.13+ or 24, or reinstall Tally so that better-sqlite3 builds for this Node (python3, make and a C++ compiler)`,

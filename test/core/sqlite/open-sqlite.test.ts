@@ -1,13 +1,14 @@
 // The SQLite seam: which driver this Node gets, and that both behave as the ledger and the
 // records index expect (better-sqlite3's API, its error codes, BLOBs as Buffers).
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isBusyError } from '../../../src/core/ledger/busy-retry.js';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
+import { betterSqlite3Addon } from '../../../src/core/sqlite/better-sqlite3-driver.js';
 import { openSqlite, sqliteDriver, sqliteOpensBytes } from '../../../src/core/sqlite/open-sqlite.js';
 import { tempDir } from '../../helpers.js';
 
@@ -34,6 +35,34 @@ describe('the SQLite driver', () => {
     );
     if (hasNodeSqlite) expect(loaded).toEqual([]);
     else expect(loaded.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(hasNodeSqlite)(
+    'better-sqlite3 opens its addon by path: the `bindings` package and its search never load (issue 22)',
+    () => {
+      openSqlite(':memory:').close();
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      expect(loaded.some((path) => path.endsWith('better_sqlite3.node'))).toBe(true);
+      expect(loaded.filter((path) => path.includes(join('node_modules', 'bindings')))).toEqual([]);
+    },
+  );
+
+  it('names the addon where `bindings` would take it first (build/, build/Debug, build/Release), else leaves the search to it', () => {
+    const root = tempDir();
+    const packageJson = join(root, 'package.json');
+    const place = (...parts: string[]) => {
+      mkdirSync(join(root, ...parts), { recursive: true });
+      writeFileSync(join(root, ...parts, 'better_sqlite3.node'), '');
+      return join(root, ...parts, 'better_sqlite3.node');
+    };
+    expect(betterSqlite3Addon(packageJson)).toBeUndefined();
+    place('lib', 'binding', 'node-v115-linux-x64');
+    expect(betterSqlite3Addon(packageJson)).toBeUndefined();
+    const release = place('build', 'Release');
+    expect(betterSqlite3Addon(packageJson)).toBe(release);
+    const debug = place('build', 'Debug');
+    expect(betterSqlite3Addon(packageJson)).toBe(debug);
+    expect(betterSqlite3Addon(packageJson)).not.toBe(release);
   });
 
   it('carries a ledger round trip: written, closed, reopened read-only with nothing created beside it', () => {
