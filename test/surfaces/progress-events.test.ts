@@ -1,10 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runAgent } from '../../src/core/agent/run-agent.js';
 import type { RunEvent } from '../../src/core/agent/run-observer.js';
+import { runPlan } from '../../src/core/agent/run-plan.js';
 import { createProgressRenderer } from '../../src/surfaces/cli/progress/progress-renderer.js';
 import { callTool, scriptedModel } from '../../src/testing/scripted-model.js';
 import { itemAgent } from '../core/agent/fixtures.js';
@@ -58,6 +60,35 @@ describe('run progress', () => {
     expect(said).toMatchObject({ type: 'model-text' });
     expect(JSON.stringify(said)).toContain('Storing a1');
     expect(JSON.stringify(events)).not.toContain('s3cret-value-42');
+  });
+
+  it('a plan run handed its secrets and observer (no scope, so no AsyncLocalStorage) scrubs and tells the same', async () => {
+    const { agent } = itemAgent();
+    const ledger = tempLedger();
+    const events: RunEvent[] = [];
+    const scoped = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      const result = await runPlan(
+        agent,
+        'Store item a1',
+        async (call) => {
+          await call('put_item', { id: 'a1', value: 'token s3cret-value-42 inside' });
+          return { finish: { summary: 'Stored a1.', claims: [{ target: 'a1', type: 'item' }] } };
+        },
+        { ledger, knownSecrets: ['s3cret-value-42'], onEvent: (event) => events.push(event) },
+      );
+      expect(result.status).toBe('success');
+      const appended = ledger.entries(result.runId);
+      expect(events.flatMap((event) => (event.type === 'entry' ? [event.entry.kind] : []))).toEqual(
+        appended.map((entry) => entry.kind),
+      );
+      expect(JSON.stringify(appended)).toContain('token [redacted] inside');
+      expect(JSON.stringify(appended)).not.toContain('s3cret-value-42');
+      expect(JSON.stringify(events)).not.toContain('s3cret-value-42');
+      expect(scoped).not.toHaveBeenCalled();
+    } finally {
+      scoped.mockRestore();
+    }
   });
 
   it('an observer that throws is detached; the run and its ledger are unaffected', async () => {

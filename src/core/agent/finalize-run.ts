@@ -32,6 +32,12 @@ export interface RecordedRunOptions {
   meta?: Record<string, unknown>;
   /** Told about the run as it happens (progress, tracing); adds to any `withRunObserver` scope. */
   onEvent?: RunObserver;
+  /**
+   * Values this run scrubs wherever they reappear; adds to any `Ledger.withKnownSecrets` scope.
+   * Passed, rather than scoped, by a caller that starts no nested run: on Node < 24 a scope
+   * (AsyncLocalStorage) turns on async hooks for every promise after it (issue 22).
+   */
+  knownSecrets?: readonly string[];
 }
 
 export interface RecordedRun {
@@ -304,7 +310,12 @@ export function startRecordedRun(
   const observer =
     scoped && options.onEvent ? combineObservers(scoped, options.onEvent) : (scoped ?? options.onEvent);
   const emit = observer ? guardedObserver(observer) : undefined;
-  const started = options.ledger.startRun({ agent: agent.name, task, meta: { ...meta, ...options.meta } });
+  const started = options.ledger.startRun({
+    agent: agent.name,
+    task,
+    meta: { ...meta, ...options.meta },
+    ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}),
+  });
   const { recorder, counts } = countingRecorder(started, emit, agent.name);
   emit?.({
     type: 'run-start',

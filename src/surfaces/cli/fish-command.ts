@@ -10,7 +10,7 @@ import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatFishResult } from './format-fish.js';
 import { withInterrupt } from './interrupt.js';
 import { ledgerPathFor, openLedgerFor } from './open-ledger.js';
-import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
+import { observeRunsWith, runSurfacesOf } from './progress/observe-runs.js';
 
 /** `--emit` after the run: a file that cannot be written is a warning, never the loss of the result. */
 function emitAfterRun(
@@ -37,7 +37,8 @@ export default async function fishCommand(
     const headers = headersFrom(options.header);
     const surfaces = runSurfacesOf(command, ledgerPathFor(command));
     return await withInterrupt(async (interrupt) => {
-      const ran = await observeRuns(surfaces, () =>
+      // The observer is handed to the run, not scoped (see PrepareDataOptions.onEvent).
+      const ran = await observeRunsWith(surfaces, (onEvent) =>
         prepareData({
           request,
           ledger,
@@ -54,6 +55,7 @@ export default async function fishCommand(
           ...(options.recipes === false ? {} : { recipes: resolve('.tally', 'recipes') }),
           signal: interrupt.signal,
           graceMs: interrupt.graceMs,
+          ...(onEvent ? { onEvent } : {}),
         }),
       );
       const interrupted = interrupt.received() !== undefined;

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanupRun } from '../../../src/agents/fisherman/cleanup-run.js';
 import { parseDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
 import { type PrepareDataOptions, prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import type { RunEvent } from '../../../src/core/agent/run-observer.js';
 import type { Ledger } from '../../../src/core/ledger/ledger.js';
 import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
 import { tempLedger } from '../../helpers.js';
@@ -39,6 +41,36 @@ describe('request grammar', () => {
 });
 
 describe('deterministic tier against the demo app (captures recorded on another port)', () => {
+  it('a run handed its observer starts no AsyncLocalStorage scope; the session secrets are still scrubbed (issue 22)', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const events: RunEvent[] = [];
+    const scoped = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      const result = await fishDemo(app.url, ledger, '1 suite with 2 tests', {
+        onEvent: (event) => events.push(event),
+      });
+      expect(result).toMatchObject({ status: 'success', tier: 'deterministic' });
+      expect(scoped).not.toHaveBeenCalled();
+      const entries = ledger.entries(result.runId);
+      expect(events.flatMap((event) => (event.type === 'entry' ? [event.entry.kind] : []))).toEqual(
+        entries.map((entry) => entry.kind),
+      );
+      // The live session's values (cookie, CSRF token) are known secrets: nowhere in what was kept or told.
+      const write = seen.find((request) => request.method === 'POST' && request.path.startsWith('/api/'));
+      const session = /demo_sid=([^;]+)/.exec(String(write?.headers.cookie))?.[1];
+      const csrf = String(write?.headers['x-csrf-token']);
+      expect(session?.length).toBeGreaterThan(4);
+      expect(csrf.length).toBeGreaterThan(4);
+      for (const secret of [session as string, csrf, 'demo-password']) {
+        expect(JSON.stringify(entries)).not.toContain(secret);
+        expect(JSON.stringify(events)).not.toContain(secret);
+      }
+    } finally {
+      scoped.mockRestore();
+    }
+  });
+
   it('"2 suites with 3 tests each": one request per entity, all verified, children linked to their parents', async () => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();

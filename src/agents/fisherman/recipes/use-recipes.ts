@@ -1,5 +1,6 @@
 import type { Agent } from '../../../core/agent/agent-definition.js';
 import type { RunResult } from '../../../core/agent/ending.js';
+import type { RunObserver } from '../../../core/agent/run-observer.js';
 import { runPlan } from '../../../core/agent/run-plan.js';
 import { errorMessage } from '../../../core/errors.js';
 import type { FailOpen } from '../../../core/fail-open.js';
@@ -54,6 +55,9 @@ export async function followRecipe(
     concurrency?: number;
     signal?: AbortSignal;
     graceMs?: number;
+    /** Handed to the run (see PrepareDataOptions.onEvent). */
+    knownSecrets?: readonly string[];
+    onEvent?: RunObserver;
   },
 ): Promise<{ result?: RunResult; outcome?: RecipeOutcome }> {
   const { shape, id } = keyOf(where);
@@ -80,6 +84,8 @@ export async function followRecipe(
       meta: { ...run.meta, tier: 'recipe', recipe: id },
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.graceMs !== undefined ? { graceMs: run.graceMs } : {}),
+      ...(run.knownSecrets ? { knownSecrets: run.knownSecrets } : {}),
+      ...(run.onEvent ? { onEvent: run.onEvent } : {}),
     },
   );
   return { result, outcome: { id, shape, used: true } };

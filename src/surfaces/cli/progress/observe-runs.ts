@@ -48,7 +48,19 @@ function wantsProgress(surfaces: RunSurfaces, stream: NodeJS.WriteStream): boole
  * `--events` NDJSON, and OTel spans when the OTEL_* variables enable export. With none of
  * them, `work` runs bare (no observer, no SDK loaded). Spans are flushed before returning.
  */
-export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<T>): Promise<T> {
+export function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<T>): Promise<T> {
+  return observeRunsWith(surfaces, (observer) => (observer ? withRunObserver(observer, work) : work()));
+}
+
+/**
+ * `observeRuns` for work that hands the observer to the runs it starts itself (`onEvent`)
+ * instead of scoping it: no AsyncLocalStorage, whose async hooks would cost every promise of
+ * the run on Node < 24 (issue 22). `observer` is undefined when nothing watches.
+ */
+export async function observeRunsWith<T>(
+  surfaces: RunSurfaces,
+  work: (observer: RunObserver | undefined) => Promise<T>,
+): Promise<T> {
   const stream = process.stderr;
   const observers: RunObserver[] = [];
   const progress = wantsProgress(surfaces, stream)
@@ -69,9 +81,9 @@ export async function observeRuns<T>(surfaces: RunSurfaces, work: () => Promise<
       })
     : undefined;
   if (telemetry) observers.push(telemetry.observer);
-  if (observers.length === 0) return work();
+  if (observers.length === 0) return work(undefined);
   try {
-    return await withRunObserver(combineObservers(...observers), work);
+    return await work(combineObservers(...observers));
   } finally {
     // The runs have ended: a display or an exporter that fails now must not take their results.
     try {
