@@ -236,12 +236,12 @@ export class IndexedRecords implements RecordSource {
    */
   applyDelta(read: ScannedFile[], removedPrefixes: string[]): void {
     const db = this.database;
-    const under = db.prepare("SELECT path FROM records WHERE path >= ? AND path < ?").pluck();
+    const under = db.prepare('SELECT path FROM records WHERE path >= ? AND path < ?').pluck();
     db.transaction(() => {
       const writer = recordsWriter(db);
+      // '' is the root itself (a store that is the root): every record. Else the paths
+      // between `prefix/` and `prefix0` ('0' follows '/'): those under the folder.
       for (const prefix of removedPrefixes)
-        // '' is the root itself (a store that is the root): every record. Else the paths
-        // between `prefix/` and `prefix0` ('0' follows '/'): those under the folder.
         writer.remove(
           (prefix === ''
             ? db.prepare('SELECT path FROM records').pluck().all()
@@ -249,7 +249,9 @@ export class IndexedRecords implements RecordSource {
         );
       for (let start = 0; start < read.length; start += WRITE_CHUNK)
         writer.write(
-          read.slice(start, start + WRITE_CHUNK).map((file) => ({ path: file.path, entry: readRecord(file) })),
+          read
+            .slice(start, start + WRITE_CHUNK)
+            .map((file) => ({ path: file.path, entry: readRecord(file) })),
         );
     }).immediate();
   }
@@ -382,7 +384,10 @@ export class IndexedRecords implements RecordSource {
       | PackedSnapshot
       | undefined;
     return new Map(
-      (packed ? unpackSnapshot(packed) : []).map((dir) => [dir.dir, { store: dir.store, prefix: dir.prefix }]),
+      (packed ? unpackSnapshot(packed) : []).map((dir) => [
+        dir.dir,
+        { store: dir.store, prefix: dir.prefix },
+      ]),
     );
   }
 

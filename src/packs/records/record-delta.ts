@@ -1,6 +1,12 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { absoluteOf, isExcluded, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
+import {
+  absoluteOf,
+  isExcluded,
+  listRecordDirs,
+  type RecordDirEntry,
+  recordPathOf,
+} from './list-record-dirs.js';
 import type { ScannedFile } from './scan-stores.js';
 
 /** A folder the index covers: its store and its path relative to the root (the record paths' prefix). */
@@ -23,9 +29,9 @@ export interface RecordDelta {
 /**
  * Turns changed absolute paths (a watched folder joined with an event's file name) into a
  * delta by looking at each path as it is NOW (`lstat`, never following a link), so the order
- * and number of the events do not matter. `full` when a path is under no folder the index
- * covers (a new folder deeper than one event names, as a recursive watcher can report): only
- * the full check can place it. Folders change in `folders` as the delta says.
+ * and number of the events do not matter. `full` when a path is in an existing folder the
+ * index does not cover (a new folder deeper than one event names, as a recursive watcher can
+ * report): only the full check can place it. Folders change in `folders` as the delta says.
  */
 export function recordDelta(
   root: string,
@@ -55,7 +61,12 @@ export function recordDelta(
       continue;
     }
     const parent = folders.get(dirname(path));
-    if (!parent) return 'full';
+    if (!parent) {
+      // A folder gone (removed with its parent's event in this delta or an earlier one: the
+      // parent's watcher names it, and its records went then) holds nothing to index.
+      if (!lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) continue;
+      return 'full';
+    }
     const name = basename(path);
     if (name.includes('_archived') || name === '.git') continue;
     const record = recordPathOf(parent, name);

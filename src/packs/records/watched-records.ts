@@ -2,8 +2,8 @@ import { type FSWatcher, watch } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { IndexedRecords } from './indexed-records.js';
 import { openRecordSource } from './open-record-source.js';
-import type { RecordSource } from './record-query.js';
 import { type KnownFolder, recordDelta } from './record-delta.js';
+import type { RecordSource } from './record-query.js';
 import { listStores, type StoreInfo } from './stores.js';
 
 /** How often a watched source re-checks every file anyway (a missed or dropped event). */
@@ -68,8 +68,11 @@ const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === '
 export function watchRecordSource(root: string, options: WatchRecordsOptions = {}): WatchedRecordSource {
   const env = options.env ?? process.env;
   const stores = options.stores ?? (() => listStores(root, env));
+  // The stores as the last full check listed them (a store folder appearing is a root event,
+  // which runs the full check).
+  const listed = { stores: stores() };
   const open = () =>
-    openRecordSource(root, stores(), {
+    openRecordSource(root, listed.stores, {
       env,
       ...(options.indexPath ? { indexPath: options.indexPath } : {}),
       ...(options.onFallback ? { onFallback: options.onFallback } : {}),
@@ -96,7 +99,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   // be a store's folder (or the folder above one) appearing or going. Other names there
   // (a file next to the stores) cannot change a record.
   const storeHeads = () =>
-    new Set(stores().map((store) => relative(root, store.absolute).split(sep)[0] as string));
+    new Set(listed.stores.map((store) => relative(root, store.absolute).split(sep)[0] as string));
   const onEvent = (folder: string) => (_event: string, filename: string | Buffer | null) => {
     if (state.dirty) return;
     if (filename === null) return markDirty();
@@ -126,12 +129,10 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
       fallBack('no index could be kept');
       return false;
     }
-    const existing = stores().filter((store) => store.exists);
+    const existing = listed.stores.filter((store) => store.exists);
     // The root itself too: a store folder created under it after start shows there.
     const targets = new Set(
-      NATIVE_RECURSIVE
-        ? [root, ...existing.map((store) => store.absolute)]
-        : [root, ...state.folders.keys()],
+      NATIVE_RECURSIVE ? [root, ...existing.map((store) => store.absolute)] : [root, ...state.folders.keys()],
     );
     let added = false;
     try {
@@ -163,6 +164,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     state.pending.clear();
     state.paths = undefined;
     state.source.close();
+    listed.stores = stores();
     state.source = open();
     state.folders = state.source instanceof IndexedRecords ? state.source.folders() : new Map();
     // A folder that just appeared was listed before its watcher existed: a file written in it
