@@ -229,16 +229,18 @@ export class IndexedRecords implements RecordSource {
 
   /**
    * Brings the tables up to date with a watcher's delta (record-delta.ts) without the check
-   * of every file: drops the records under `removedPrefixes`, then reads `read` again (a path
-   * gone or no longer a regular file drops its record). The snapshot is left as it was: what
+   * of every file: drops `removed` (gone, or no longer regular files: never opened) and the
+   * records under `removedPrefixes`, then reads `read` again (a path gone or no longer a
+   * regular file by then drops its record). The snapshot is left as it was: what
    * the delta changed differs from it, so the next full check (the sweep, a one-shot query)
    * looks at exactly those files and folders again and finds the tables already right.
    */
-  applyDelta(read: ScannedFile[], removedPrefixes: string[]): void {
+  applyDelta(read: ScannedFile[], removed: string[], removedPrefixes: string[]): void {
     const db = this.database;
     const under = db.prepare('SELECT path FROM records WHERE path >= ? AND path < ?').pluck();
     db.transaction(() => {
       const writer = recordsWriter(db);
+      writer.remove(removed);
       // '' is the root itself (a store that is the root): every record. Else the paths
       // between `prefix/` and `prefix0` ('0' follows '/'): those under the folder.
       for (const prefix of removedPrefixes)

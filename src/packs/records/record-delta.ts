@@ -22,6 +22,8 @@ export interface KnownFolder {
  */
 export interface RecordDelta {
   read: ScannedFile[];
+  /** Record paths gone, or no longer regular files (never opened: a FIFO could block a read). */
+  removed: string[];
   removedPrefixes: string[];
   added: RecordDirEntry[];
 }
@@ -38,7 +40,7 @@ export function recordDelta(
   folders: Map<string, KnownFolder>,
   changed: Iterable<string>,
 ): RecordDelta | 'full' {
-  const delta: RecordDelta = { read: [], removedPrefixes: [], added: [] };
+  const delta: RecordDelta = { read: [], removed: [], removedPrefixes: [], added: [] };
   const walk = (absolute: string, store: string) => {
     // The subtree as the full listing would list it (no links followed, `_archived` skipped).
     for (const dir of listRecordDirs(root, [{ store, absolute, exists: true, extra: false }])) {
@@ -71,10 +73,12 @@ export function recordDelta(
     if (name.includes('_archived') || name === '.git') continue;
     const record = recordPathOf(parent, name);
     if (stats?.isDirectory()) walk(path, parent.store);
-    // Anything else named like a record is read: a regular file is (re)indexed, a path gone or
-    // no longer a regular file drops its record (readRecord answers undefined for it).
-    else if (name.endsWith('.md') && !isExcluded(record))
-      delta.read.push({ path: record, store: parent.store, absolute: path });
+    // Named like a record: a regular file is (re)read (the read checks again, without following
+    // a link); anything else there, or nothing, drops its record, as the full listing would.
+    else if (name.endsWith('.md') && !isExcluded(record)) {
+      if (stats?.isFile()) delta.read.push({ path: record, store: parent.store, absolute: path });
+      else delta.removed.push(record);
+    }
   }
   return delta;
 }

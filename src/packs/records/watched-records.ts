@@ -178,7 +178,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     state.paths = undefined;
     const delta = recordDelta(root, state.folders, changed);
     if (delta === 'full') return check();
-    index.applyDelta(delta.read, delta.removedPrefixes);
+    index.applyDelta(delta.read, delta.removed, delta.removedPrefixes);
     if (delta.added.length === 0 && delta.removedPrefixes.length === 0) return;
     // A folder that appeared was walked before its watcher existed: it is walked once more at
     // the next call, so a file written in it in between is not missed. A removed folder's

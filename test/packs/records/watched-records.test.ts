@@ -1,7 +1,17 @@
 // A long-lived records source (the MCP server, the scout tool, library users) keeps its index
 // fresh by file-system events, not by a check of every file per call (issue 22). What a user
 // notices: an edit, an add, a removal made on disk before a call is in that call's answer.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listStores } from '../../../src/packs/records/stores.js';
@@ -253,6 +263,23 @@ describe('watchRecordSource: an edit re-checks the paths its events name, not ev
     await source.fresh();
     expect(keywordPaths(source, 'quoll')).toEqual(['plans/m.md']);
     expect(fullChecks()).toBe(checks);
+  });
+
+  it('a record replaced by a symlink or a FIFO drops out, as from the full listing (the FIFO is never opened)', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    writeFileSync(join(root, 'plans/target.md'), record('PLAN-target', 'gecko'));
+    writeFileSync(join(root, 'plans/fifo.md'), record('PLAN-fifo', 'gecko'));
+    await source.fresh();
+    expect(keywordPaths(source, 'gecko').sort()).toEqual(['plans/fifo.md', 'plans/target.md']);
+    rmSync(join(root, PLAN));
+    symlinkSync(join(root, 'plans/target.md'), join(root, PLAN));
+    rmSync(join(root, 'plans/fifo.md'));
+    execFileSync('mkfifo', [join(root, 'plans/fifo.md')]);
+    await source.fresh();
+    expect(keywordPaths(source, 'gecko')).toEqual(['plans/target.md']);
+    expect(source.paths().has(PLAN)).toBe(false);
+    expect(fullChecks()).toBe(0);
   });
 
   it('more edits at once than deltaMax: the full check runs, and sees every one', async () => {
