@@ -227,6 +227,37 @@ export class IndexedRecords implements RecordSource {
     }).immediate();
   }
 
+  /**
+   * Brings the tables up to date with a watcher's delta (record-delta.ts) without the check
+   * of every file: drops `removed` (gone, or no longer regular files: never opened) and the
+   * records under `removedPrefixes`, then reads `read` again (a path gone or no longer a
+   * regular file by then drops its record). The snapshot is left as it was: what
+   * the delta changed differs from it, so the next full check (the sweep, a one-shot query)
+   * looks at exactly those files and folders again and finds the tables already right.
+   */
+  applyDelta(read: ScannedFile[], removed: string[], removedPrefixes: string[]): void {
+    const db = this.database;
+    const under = db.prepare('SELECT path FROM records WHERE path >= ? AND path < ?').pluck();
+    db.transaction(() => {
+      const writer = recordsWriter(db);
+      writer.remove(removed);
+      // '' is the root itself (a store that is the root): every record. Else the paths
+      // between `prefix/` and `prefix0` ('0' follows '/'): those under the folder.
+      for (const prefix of removedPrefixes)
+        writer.remove(
+          (prefix === ''
+            ? db.prepare('SELECT path FROM records').pluck().all()
+            : under.all(`${prefix}/`, `${prefix}0`)) as string[],
+        );
+      for (let start = 0; start < read.length; start += WRITE_CHUNK)
+        writer.write(
+          read
+            .slice(start, start + WRITE_CHUNK)
+            .map((file) => ({ path: file.path, entry: readRecord(file) })),
+        );
+    }).immediate();
+  }
+
   private fileCheck(check: RecordsCheck): FileCheck {
     if (check === 'files' || check === 'dirs') return check;
     if (check === 'failure-modes') {
@@ -349,12 +380,17 @@ export class IndexedRecords implements RecordSource {
     ).map((text) => JSON.parse(text) as RecordRow);
   }
 
-  /** Every directory the index's snapshot covers: what a file-system watcher must watch. */
-  directories(): string[] {
+  /** Every directory the snapshot covers, with its store and prefix: what a watcher watches and a delta places paths in. */
+  folders(): Map<string, { store: string; prefix: string }> {
     const packed = this.database.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as
       | PackedSnapshot
       | undefined;
-    return packed ? unpackSnapshot(packed).map((dir) => dir.dir) : [];
+    return new Map(
+      (packed ? unpackSnapshot(packed) : []).map((dir) => [
+        dir.dir,
+        { store: dir.store, prefix: dir.prefix },
+      ]),
+    );
   }
 
   skipped(): SkippedRecord[] {

@@ -1,9 +1,20 @@
 // A long-lived records source (the MCP server, the scout tool, library users) keeps its index
 // fresh by file-system events, not by a check of every file per call (issue 22). What a user
 // notices: an edit, an add, a removal made on disk before a call is in that call's answer.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listStores } from '../../../src/packs/records/stores.js';
 import { type WatchedRecordSource, watchRecordSource } from '../../../src/packs/records/watched-records.js';
 import { tempDir } from '../../helpers.js';
 import { corpus } from './records-fixture.js';
@@ -122,6 +133,163 @@ describe('watchRecordSource', () => {
     source.close();
     expect(() => source.query({ kind: 'plan' })).toThrow(/closed/);
     await expect(source.fresh()).rejects.toThrow(/closed/);
+  });
+});
+
+/**
+ * A source that counts its full checks: the full check (and only it) lists the stores again,
+ * so `fullChecks()` not moving across an edit means the call looked at the event's paths only.
+ */
+function counted(root: string, options: { deltaMax?: number } = {}) {
+  const env = {
+    ...process.env,
+    XDG_CACHE_HOME: tempDir('tally-cache-'),
+    TALLY_RECORDS_STORES: '',
+  };
+  let lists = 0;
+  const fallbacks: string[] = [];
+  const source = watchRecordSource(root, {
+    env,
+    onFallback: (why) => fallbacks.push(why),
+    stores: () => {
+      lists++;
+      return listStores(root, env);
+    },
+    ...(options.deltaMax ? { deltaMax: options.deltaMax } : {}),
+  });
+  opened.push(source);
+  expect(fallbacks).toEqual([]);
+  expect(source.mode).toBe('watch');
+  const start = lists;
+  return { source, fullChecks: () => lists - start };
+}
+
+const record = (id: string, keyword: string) =>
+  `---\nid: ${id}\nkind: plan\ntitle: ${id}\nkeywords: [${keyword}]\n---\nBody.\n`;
+
+describe('watchRecordSource: an edit re-checks the paths its events name, not every file', () => {
+  it('an in-place edit with its size and mtime put back is seen, without a full check', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    const file = join(root, PLAN);
+    const before = statSync(file);
+    const text = readFileSync(file, 'utf8');
+    // Same size (q4 -> zz), then the old mtime put back: only the ctime and the event tell.
+    writeFileSync(file, text.replace('keywords: [search, plan, q4]', 'keywords: [search, plan, zz]'));
+    utimesSync(file, before.atime, before.mtime);
+    expect(statSync(file).size).toBe(before.size);
+    await source.fresh();
+    expect(keywordPaths(source, 'zz')).toEqual([PLAN]);
+    expect(source.rows().find((row) => row.path === PLAN)?.keywords).toEqual(['search', 'plan', 'zz']);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('a new file, a rename within and across folders, and a deletion: each seen at the next call, no full check', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    writeFileSync(join(root, 'plans/new.md'), record('PLAN-new', 'ibis'));
+    await source.fresh();
+    expect(keywordPaths(source, 'ibis')).toEqual(['plans/new.md']);
+
+    renameSync(join(root, 'plans/new.md'), join(root, 'plans/renamed.md'));
+    await source.fresh();
+    expect(keywordPaths(source, 'ibis')).toEqual(['plans/renamed.md']);
+    expect(source.paths().has('plans/new.md')).toBe(false);
+
+    renameSync(join(root, 'plans/renamed.md'), join(root, 'references/decisions/moved.md'));
+    await source.fresh();
+    expect(source.query({ keyword: 'ibis' }).map((row) => [row.path, row.store])).toEqual([
+      ['references/decisions/moved.md', 'references/decisions'],
+    ]);
+
+    rmSync(join(root, 'references/decisions/moved.md'));
+    await source.fresh();
+    expect(keywordPaths(source, 'ibis')).toEqual([]);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('a new file in a new subfolder, then the subfolder removed: seen, and the folder is watched', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    // Folder and file at once: the file is written before the folder's watcher can exist.
+    mkdirSync(join(root, 'plans/later/deeper'), { recursive: true });
+    writeFileSync(join(root, 'plans/later/deeper/a.md'), record('PLAN-a', 'okapi'));
+    await source.fresh();
+    expect(keywordPaths(source, 'okapi')).toEqual(['plans/later/deeper/a.md']);
+    // The new folder's own watcher sees an edit in it.
+    writeFileSync(join(root, 'plans/later/deeper/a.md'), record('PLAN-a', 'tapir'));
+    await source.fresh();
+    expect(keywordPaths(source, 'tapir')).toEqual(['plans/later/deeper/a.md']);
+    expect(keywordPaths(source, 'okapi')).toEqual([]);
+
+    rmSync(join(root, 'plans/later'), { recursive: true });
+    await source.fresh();
+    expect(keywordPaths(source, 'tapir')).toEqual([]);
+    expect(source.paths().has('plans/later/deeper/a.md')).toBe(false);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('an edit that makes a record invalid, and one that mends it', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    const file = join(root, PLAN);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('keywords: [search, plan, q4]', 'keywords: [search, plan'));
+    await source.fresh();
+    expect(keywordPaths(source, 'q4')).toEqual([]);
+    const broken = source.rows().find((row) => row.path === PLAN);
+    expect(broken?.errors.join(' ')).toMatch(/not valid YAML/);
+    writeFileSync(file, text);
+    await source.fresh();
+    expect(keywordPaths(source, 'q4')).toEqual([PLAN]);
+    expect(source.rows().find((row) => row.path === PLAN)?.errors).toEqual([]);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('a store folder created after start is seen (a full check: the root changed)', async () => {
+    const root = corpus();
+    rmSync(join(root, 'plans'), { recursive: true });
+    const { source, fullChecks } = counted(root);
+    mkdirSync(join(root, 'plans'));
+    writeFileSync(join(root, 'plans/n.md'), record('N-1', 'numbat'));
+    await source.fresh();
+    expect(keywordPaths(source, 'numbat')).toEqual(['plans/n.md']);
+    expect(fullChecks()).toBeGreaterThan(0);
+    // A file next to the stores changes no record: no full check for it.
+    const checks = fullChecks();
+    await source.fresh();
+    writeFileSync(join(root, 'mistakes.jsonl'), '{}\n');
+    writeFileSync(join(root, 'plans/m.md'), record('N-2', 'quoll'));
+    await source.fresh();
+    expect(keywordPaths(source, 'quoll')).toEqual(['plans/m.md']);
+    expect(fullChecks()).toBe(checks);
+  });
+
+  it('a record replaced by a symlink or a FIFO drops out, as from the full listing (the FIFO is never opened)', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root);
+    writeFileSync(join(root, 'plans/target.md'), record('PLAN-target', 'gecko'));
+    writeFileSync(join(root, 'plans/fifo.md'), record('PLAN-fifo', 'gecko'));
+    await source.fresh();
+    expect(keywordPaths(source, 'gecko').sort()).toEqual(['plans/fifo.md', 'plans/target.md']);
+    rmSync(join(root, PLAN));
+    symlinkSync(join(root, 'plans/target.md'), join(root, PLAN));
+    rmSync(join(root, 'plans/fifo.md'));
+    execFileSync('mkfifo', [join(root, 'plans/fifo.md')]);
+    await source.fresh();
+    expect(keywordPaths(source, 'gecko')).toEqual(['plans/target.md']);
+    expect(source.paths().has(PLAN)).toBe(false);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('more edits at once than deltaMax: the full check runs, and sees every one', async () => {
+    const root = corpus();
+    const { source, fullChecks } = counted(root, { deltaMax: 3 });
+    for (let index = 0; index < 6; index++)
+      writeFileSync(join(root, `plans/bulk-${index}.md`), record(`PLAN-bulk-${index}`, 'lemur'));
+    await source.fresh();
+    expect(keywordPaths(source, 'lemur')).toHaveLength(6);
+    expect(fullChecks()).toBeGreaterThan(0);
   });
 });
 
