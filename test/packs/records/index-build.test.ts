@@ -107,7 +107,7 @@ describe('a build killed part-way', () => {
       );
     const env = { ...process.env, XDG_CACHE_HOME: CACHE, TALLY_RECORDS_RESIDENT: '0' };
     // Killed at a few points of the build (which point is luck; every point must be safe).
-    for (const after of [150, 300, 600]) {
+    for (const after of [100, 200, 400]) {
       const child = spawn(
         process.execPath,
         [TALLY_BIN, 'records', 'query', '--root', root, '--keyword', 'rollback'],
@@ -116,9 +116,11 @@ describe('a build killed part-way', () => {
           stdio: 'ignore',
         },
       );
+      // Listened for at once: a build that ends before the kill must not be waited for forever.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, after));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       const indexed = await tally(['records', 'query', '--root', root, '--keyword', 'step7', '--json'], {
         env,
       });
