@@ -79,3 +79,22 @@ export function fastFrontmatter(yamlText: string): Record<string, unknown> | und
   }
   return data;
 }
+
+/**
+ * How many values `plainFrontmatter` would walk in what `fastFrontmatter` returned (the map,
+ * each value, each list item, each links list and its items). That output is already plain —
+ * strings, lists of strings, a map of lists, no `__proto__` key, three levels deep — so a
+ * build need not copy it; only the node cap (a 256 KiB flow list holds 100,000 items) is left
+ * to check, and over it the copy runs and refuses it with its own message.
+ */
+export function fastFrontmatterNodes(data: Record<string, unknown>): number {
+  let nodes = 1;
+  for (const key in data) {
+    const value = data[key];
+    nodes += 1;
+    if (Array.isArray(value)) nodes += value.length;
+    else if (typeof value === 'object' && value !== null)
+      for (const list of Object.values(value as Record<string, string[]>)) nodes += 1 + list.length;
+  }
+  return nodes;
+}

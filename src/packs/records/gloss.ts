@@ -12,12 +12,24 @@ export function cutAtCharacter(text: string, max: number): string {
 
 /** The first non-empty body line, heading marks removed, cut with `...`. */
 export function glossOf(body: string, max = GLOSS_CHARS): string {
-  const line = body.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
   return cutAtCharacter(
-    line
+    firstNonEmptyLine(body)
       .trim()
       .replace(/^#{1,6}\s+/, '')
       .replace(/\s+/g, ' '),
     max,
   );
+}
+
+/** The first line with a non-blank character, found without splitting the whole body. */
+function firstNonEmptyLine(body: string): string {
+  let start = 0;
+  while (start <= body.length) {
+    const end = body.indexOf('\n', start);
+    const line = end === -1 ? body.slice(start) : body.slice(start, end);
+    if (line.trim() !== '') return line;
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return '';
 }

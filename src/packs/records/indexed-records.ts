@@ -34,14 +34,21 @@ const SCHEMA = [
   // `rid` is the rowid the FTS rows share; an INTEGER PRIMARY KEY, so no VACUUM renumbers it.
   `CREATE TABLE IF NOT EXISTS records (rid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, store TEXT NOT NULL,
      id TEXT, kind TEXT, project TEXT, gloss TEXT NOT NULL, row TEXT NOT NULL, skipped TEXT)`,
-  'CREATE INDEX IF NOT EXISTS records_kind ON records (kind)',
-  'CREATE INDEX IF NOT EXISTS records_id ON records (id)',
   'CREATE TABLE IF NOT EXISTS links (path TEXT NOT NULL, target TEXT NOT NULL)',
-  'CREATE INDEX IF NOT EXISTS links_path ON links (path)',
-  'CREATE INDEX IF NOT EXISTS links_target ON links (target)',
   "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(path UNINDEXED, keywords, title, gloss, tokenize = 'unicode61 remove_diacritics 2')",
   // Failure-mode text (keywords, title, body) for --recall: a MATCH narrows the rows it scores.
   "CREATE VIRTUAL TABLE IF NOT EXISTS recall_fts USING fts5(path UNINDEXED, text, tokenize = 'unicode61 remove_diacritics 2')",
+];
+/**
+ * The secondary indexes, made by every write (IF NOT EXISTS: a no-op when they are there). A
+ * full build drops them first and makes them after its inserts, in the same transaction: one
+ * sort per index instead of a b-tree insert per row (~15% of the SQLite time of a build).
+ */
+const INDEXES: [name: string, on: string][] = [
+  ['records_kind', 'records (kind)'],
+  ['records_id', 'records (id)'],
+  ['links_path', 'links (path)'],
+  ['links_target', 'links (target)'],
 ];
 const SCHEMA_VERSION = Number(INDEX_VERSION);
 /** Records read and written per step of a build: what a build holds in memory at once. */
@@ -186,8 +193,10 @@ export class IndexedRecords implements RecordSource {
     }
     db.transaction(() => {
       // No snapshot, or one of another root or store set: nothing in the tables can be kept.
-      if (!packed)
+      if (!packed) {
         for (const table of ['records', 'links', 'fts', 'recall_fts']) db.exec(`DELETE FROM ${table}`);
+        for (const [name] of INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
+      }
       const writer = recordsWriter(db);
       writer.remove(removed);
       // Streamed: a chunk of records is read, written and let go, so a build holds one chunk's
@@ -218,6 +227,7 @@ export class IndexedRecords implements RecordSource {
           return true;
         });
       }
+      for (const [name, on] of INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
       const snapshot = packSnapshot(dirs);
       db.prepare('INSERT OR REPLACE INTO snapshot (id, names, numbers) VALUES (0, ?, ?)').run(
         snapshot.names,

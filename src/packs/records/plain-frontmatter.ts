@@ -1,6 +1,6 @@
 /** Deeper or larger frontmatter than this is not a record's metadata; it is refused, not walked. */
 const MAX_DEPTH = 64;
-const MAX_NODES = 20_000;
+export const MAX_NODES = 20_000;
 
 export type PlainFrontmatter = { value: unknown } | { unrepresentable: string };
 
