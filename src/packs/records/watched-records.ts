@@ -10,6 +10,14 @@ import { listStores, type StoreInfo } from './stores.js';
 export const RECORDS_SWEEP_MS = 60_000;
 
 /**
+ * The sweep runs on the thread that answers queries, so its period grows with what the last
+ * one cost: at most 1/50 of the time (2 %). At 50,000 records a sweep (~0.5 s) keeps the
+ * 60 s period; at 500,000 (~6 s of CPU) it runs every ~5 minutes instead of back to back
+ * where a loaded machine stretched one past the period.
+ */
+export const RECORDS_SWEEP_COST_SHARE = 50;
+
+/**
  * Changed paths held for the next call before it gives up on them and runs the full check.
  * The delta costs a `lstat` and a read per path, the full check a `stat` per file of the
  * corpus plus the reads: at 50,000 records (~0.35 s of stats) 4,096 reads cost about as much,
@@ -60,6 +68,7 @@ const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === '
  * when the paths are not known or too many: an event without a file name, a watcher error,
  * a store's folder (or the folder above one) changing under the root, a path under no folder
  * the index covers, more than `deltaMax` paths. A sweep runs the full check every `sweepMs`
+ * (or 50× what the last sweep cost, when that is longer: RECORDS_SWEEP_COST_SHARE)
  * anyway (events can be dropped: an inotify queue overflow, which Node does not report, a
  * network file system that sends none). Where no watcher can be set (inotify's watch limit,
  * a platform without fs.watch, an index that could not be kept), it falls back to the full
@@ -193,10 +202,18 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   };
   if (state.source instanceof IndexedRecords) state.folders = state.source.folders();
   arm();
-  const sweep = setInterval(() => {
-    if (!state.closed) check();
-  }, options.sweepMs ?? RECORDS_SWEEP_MS);
-  sweep.unref();
+  const sweepMs = options.sweepMs ?? RECORDS_SWEEP_MS;
+  const sweep = { timer: undefined as NodeJS.Timeout | undefined };
+  const scheduleSweep = (delayMs: number) => {
+    sweep.timer = setTimeout(() => {
+      if (state.closed) return;
+      const started = performance.now();
+      check();
+      scheduleSweep(Math.max(sweepMs, (performance.now() - started) * RECORDS_SWEEP_COST_SHARE));
+    }, delayMs);
+    sweep.timer.unref();
+  };
+  scheduleSweep(sweepMs);
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     get mode() {
@@ -232,7 +249,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     close: () => {
       if (state.closed) return;
       state.closed = true;
-      clearInterval(sweep);
+      clearTimeout(sweep.timer);
       unwatch();
       state.source.close();
     },

@@ -116,6 +116,15 @@ describe('watchRecordSource', () => {
     expect(keywordPaths(source, 'pangolin')).toEqual([PLAN]);
   });
 
+  it('a sweep that costs more than 1/50 of its period runs less often, not back to back', async () => {
+    // Each full check costs >= 40 ms and the period is 20 ms: at a fixed period the sweeps would
+    // fill the thread (~25 in the 1.5 s below); after the first, the next waits 50x its cost.
+    const { fullChecks } = counted(corpus(), { sweepMs: 20, listMs: 40 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fullChecks()).toBeGreaterThanOrEqual(1);
+    expect(fullChecks()).toBeLessThanOrEqual(2);
+  });
+
   it('pathsAmong: only the named paths a query can return, a record added on disk included', async () => {
     const root = corpus();
     const source = open(root);
@@ -140,7 +149,7 @@ describe('watchRecordSource', () => {
  * A source that counts its full checks: the full check (and only it) lists the stores again,
  * so `fullChecks()` not moving across an edit means the call looked at the event's paths only.
  */
-function counted(root: string, options: { deltaMax?: number } = {}) {
+function counted(root: string, options: { deltaMax?: number; sweepMs?: number; listMs?: number } = {}) {
   const env = {
     ...process.env,
     XDG_CACHE_HOME: tempDir('tally-cache-'),
@@ -153,9 +162,13 @@ function counted(root: string, options: { deltaMax?: number } = {}) {
     onFallback: (why) => fallbacks.push(why),
     stores: () => {
       lists++;
+      // A full check made to cost at least `listMs` (a big corpus, a loaded machine).
+      const until = Date.now() + (options.listMs ?? 0);
+      while (Date.now() < until);
       return listStores(root, env);
     },
     ...(options.deltaMax ? { deltaMax: options.deltaMax } : {}),
+    ...(options.sweepMs ? { sweepMs: options.sweepMs } : {}),
   });
   opened.push(source);
   expect(fallbacks).toEqual([]);
