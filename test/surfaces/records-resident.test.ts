@@ -17,6 +17,10 @@ import {
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openRecordSource } from '../../src/packs/records/open-record-source.js';
+import type { FailureLogMemo } from '../../src/packs/records/recall.js';
+import { listStores } from '../../src/packs/records/stores.js';
+import { runRecordsQueryWith } from '../../src/surfaces/cli/records-command.js';
 import { residentTarget } from '../../src/surfaces/cli/records-resident-client.js';
 import { tempDir } from '../helpers.js';
 import { CACHE, corpus } from '../packs/records/records-fixture.js';
@@ -336,5 +340,32 @@ describe('records query through the resident server', () => {
     expect((await run(['records', 'query', '--root', root, '--keyword', 'migration'], env)).stdout).toBe(
       'planted\n',
     );
+  });
+});
+
+describe('the resident server keeps the failure log parsed between --recall queries', () => {
+  it('parses it once per content, and still answers an edit made in between', async () => {
+    const root = corpus();
+    const failureLog: FailureLogMemo = {};
+    const source = openRecordSource(root, listStores(root, {}), { noIndex: true });
+    const ask = async (terms: string) => {
+      let stdout = '';
+      const code = await runRecordsQueryWith(
+        { root, recall: terms },
+        { out: (text) => (stdout += text), err: () => {}, open: () => source, failureLog },
+      );
+      expect(code).toBe(0);
+      return stdout;
+    };
+    expect(await ask('race-condition')).toContain('mistakes.jsonl:4');
+    const parsed = failureLog.last?.parsed;
+    expect(parsed).toBeDefined();
+    await ask('migration');
+    expect(failureLog.last?.parsed).toBe(parsed);
+    const log = join(root, 'mistakes.jsonl');
+    writeFileSync(log, readFileSync(log, 'utf8').replaceAll('race', 'zepo'));
+    expect(await ask('race-condition')).not.toContain('mistakes.jsonl:4');
+    expect(await ask('zepo')).toContain('mistakes.jsonl:4');
+    expect(failureLog.last?.parsed).not.toBe(parsed);
   });
 });

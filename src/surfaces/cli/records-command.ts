@@ -1,7 +1,7 @@
 import { tokenize } from '../../packs/records/bm25.js';
 import { catRecords, dumpRecords, formatDump, normalizeRecordPath } from '../../packs/records/cat-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
-import { recall } from '../../packs/records/recall.js';
+import { type FailureLogMemo, recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow, RecordSource } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
@@ -57,6 +57,12 @@ export interface RecordsQueryIo {
   out(text: string): void;
   err(text: string): void;
   open: typeof openRecordSource;
+  /**
+   * The failure log as the last --recall parsed it, kept by a caller that answers many
+   * queries (the resident server): the log is still read every time, so an edit is seen, but
+   * parsed again only when its content changed (~10 ms of a 50,000-record recall's ~45).
+   */
+  failureLog?: FailureLogMemo;
 }
 
 const PROCESS_IO: RecordsQueryIo = {
@@ -146,6 +152,7 @@ export async function runRecordsQueryWith(flags: RecordsFlags, io: RecordsQueryI
         root,
         source.recallCandidates(flags.recall),
         flags.recall,
+        io.failureLog,
       );
       if (malformedLines > 0)
         io.err(

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
+import type { FailureLogMemo } from '../../packs/records/recall.js';
 import type { RecordSource } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { resolveRecordsRoot } from '../../packs/records/stores.js';
@@ -107,6 +108,8 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
   });
   // The query closes what it opened; the watched source outlives every query.
   const borrowed = borrow(source);
+  // The failure log's last parse, shared by every --recall this server answers.
+  const failureLog: FailureLogMemo = {};
 
   const server = createServer((socket) => serve(socket));
   try {
@@ -180,6 +183,7 @@ export default async function recordsServeCommand(flags: RecordsServeFlags): Pro
             stderr += text;
           },
           open: () => borrowed,
+          failureLog,
         });
         // The streams follow the header raw (their byte lengths in it): no JSON escaping of a
         // large answer, no parse of it in the CLI.

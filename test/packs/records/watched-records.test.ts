@@ -14,6 +14,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
+import { recordsIndexPath } from '../../../src/packs/records/records-index-path.js';
 import { listStores } from '../../../src/packs/records/stores.js';
 import { type WatchedRecordSource, watchRecordSource } from '../../../src/packs/records/watched-records.js';
 import { tempDir } from '../../helpers.js';
@@ -349,5 +351,50 @@ describe('--project in SQL (the index) agrees with projectMatches (the scan)', (
     } finally {
       index.close();
     }
+  });
+});
+
+describe('watchRecordSource: --recall keeps the failure-mode texts between calls', () => {
+  const FAILURE = 'references/failure-modes/migration-lock.md';
+  const recallPaths = (source: WatchedRecordSource, terms: string) =>
+    source.recallCandidates(terms).map((candidate) => candidate.path);
+
+  it('a second call at the same state keeps them; an edit is seen at the next call all the same', async () => {
+    const root = corpus();
+    const source = open(root);
+    const first = source.recallCandidates('outage');
+    expect(first.map((candidate) => candidate.path)).toContain(FAILURE);
+    // The second call reads every text once; later calls pick their rows from those.
+    const second = source.recallCandidates('outage');
+    expect(second).toEqual(first);
+    expect(source.recallCandidates('outage')[0]).toBe(second[0]);
+    // The kept rows are exactly those the query picks (same rows, same order), for other terms too.
+    expect(recallPaths(source, 'migration lock')).toEqual(recallPaths(open(root), 'migration lock'));
+    const file = join(root, FAILURE);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('outage', 'zeppo!'));
+    await source.fresh();
+    expect(recallPaths(source, 'zeppo')).toEqual([FAILURE]);
+    expect(recallPaths(source, 'zeppo')).toEqual([FAILURE]);
+    expect(recallPaths(source, 'zeppo')).toEqual([FAILURE]);
+  });
+
+  it('a commit by another connection to the same index is seen by the next call', async () => {
+    const root = corpus();
+    const env = { ...process.env, XDG_CACHE_HOME: tempDir('tally-cache-'), TALLY_RECORDS_STORES: '' };
+    const source = watchRecordSource(root, { env });
+    opened.push(source);
+    for (let call = 0; call < 3; call++) expect(recallPaths(source, 'quokka')).toEqual([]);
+    // Another process (a one-shot query) writing the index: the kept texts must not hide it.
+    const other = openSqlite(recordsIndexPath(root, env).path);
+    try {
+      other.prepare('UPDATE recall_fts SET text = ? WHERE path = ?').run('quokka', FAILURE);
+    } finally {
+      other.close();
+    }
+    // The text recall scores is the new one, not a kept copy.
+    for (let call = 0; call < 2; call++)
+      expect(source.recallCandidates('quokka').map(({ path, text }) => ({ path, text }))).toEqual([
+        { path: FAILURE, text: 'quokka' },
+      ]);
   });
 });
