@@ -141,6 +141,17 @@ describe('compiled code kept between runs', () => {
     },
   );
 
+  it('a bundle with a character outside ASCII reads as UTF-8 (the built bundles are ASCII and read as Latin-1)', async () => {
+    const tmp = tempDir('tmpdir-');
+    const dir = tempDir('bundle-');
+    const file = join(dir, 'bundle.cjs');
+    writeFileSync(file, `${BANNER}\nmodule.exports.go = async () => ({ text: 'caf\u00e9 \u2713' });\n`);
+    for (const attempt of ['cold', 'warm']) {
+      const run = await load(file, { TMPDIR: tmp });
+      expect([attempt, run.stderr, JSON.parse(run.stdout)]).toEqual([attempt, '', { text: 'café ✓' }]);
+    }
+  });
+
   it('TALLY_NO_COMPILE_CACHE=1 keeps nothing', async () => {
     const tmp = tempDir('tmpdir-');
     const run = await load(await fixtureBundle(), { TMPDIR: tmp, TALLY_NO_COMPILE_CACHE: '1' });
