@@ -2,7 +2,8 @@
 // (run on every tool call), `records query` (the scout's many probes) and `tally fish` — into
 // one CommonJS file each. One file instead of ~20 ES modules, and no commander, saves ~15-20 ms a call.
 // `bin/` falls back to the ES modules in dist/ when these files are missing.
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -99,6 +100,17 @@ await build({
           contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
           loader: 'js',
         }));
+        // better-sqlite3's JavaScript (~27 KB, 12 files) rides in the bundle too, behind a function
+        // called only when it is the SQLite driver (Node 20, early 22): resolving, reading and
+        // compiling its files without the code cache cost ~10 ms of every `tally fish` (issue 22).
+        // dist/'s core/sqlite/bundled-better-sqlite3.js says "none"; here it carries the copy and
+        // the version it came from, and better-sqlite3-driver.js uses it only where the installed
+        // package is that version (the addon, native, always comes from node_modules).
+        builder.onLoad({ filter: /[\\/]core[\\/]sqlite[\\/]bundled-better-sqlite3\.js$/ }, () => ({
+          contents: `export const bundledBetterSqlite3 = { version: ${JSON.stringify(betterSqlite3Version())}, load: () => require('better-sqlite3') };\n`,
+          loader: 'js',
+          resolveDir: join(root, 'dist', 'core', 'sqlite'),
+        }));
         // zod, commander and picocolors ride in the bundle (from node_modules, commander cost ~10 ms
         // more and picocolors ~3: the package's resolution, its files compiled without the code
         // cache); other packages stay in node_modules.
@@ -107,7 +119,8 @@ await build({
           args.path.startsWith('zod/') ||
           args.importer.includes('/node_modules/zod/') ||
           args.path === 'commander' ||
-          args.path === 'picocolors'
+          args.path === 'picocolors' ||
+          args.path === 'better-sqlite3'
             ? undefined
             : { path: args.path, external: true },
         );
@@ -115,6 +128,12 @@ await build({
     },
   ],
 });
+
+/** The installed better-sqlite3's version: the bundled copy is used only beside that same version. */
+function betterSqlite3Version() {
+  const require = createRequire(import.meta.url);
+  return JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version;
+}
 
 for (const name of readdirSync(outdir)) {
   await routeDynamicImports(join(outdir, name));

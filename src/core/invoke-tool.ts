@@ -5,6 +5,7 @@ import { errorCode, errorMessage, isToolRejectedError, TallyError, ToolRejectedE
 import type { FailOpen } from './fail-open.js';
 import { invalidInputMessage } from './invalid-input-message.js';
 import type { RunRecorder } from './ledger/ledger.js';
+import { monotonicMs } from './monotonic-clock.js';
 import type { Evidence, ToolDefinition, ToolIntent } from './tool.js';
 
 export type ToolCallOutcome = 'ok' | 'error' | 'rejected';
@@ -284,7 +285,7 @@ export async function invokeTool(
   rawInput: unknown,
   context: InvokeContext,
 ): Promise<ToolCallRecord> {
-  const started = performance.now();
+  const started = monotonicMs();
   const parsed = tool.inputSchema.safeParse(rawInput);
   let record: UnsequencedRecord;
   if (!parsed.success) {
@@ -328,7 +329,7 @@ export async function invokeTool(
           }
         : await execute(tool, parsed.data, target, context);
   }
-  const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const durationMs = Math.round((monotonicMs() - started) * 1000) / 1000;
   const input = jsonSafe(record.input);
   context.recorder.append({
     kind: 'tool_call',

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 /** What stands at a path that is not a regular file. */
 export type NotRegularKind =
@@ -107,6 +107,10 @@ export async function openRegularFile(
   path: string,
   options: RegularFileOptions = {},
 ): Promise<RegularFileHandle> {
+  // Loaded here, not at the top: node:fs/promises brings readline, fs watchers and stream
+  // helpers (~3 ms), and the commands that only read whole files synchronously (`tally fish`
+  // reading its captures) never stream one (issue 22).
+  const { lstat, open } = await import('node:fs/promises');
   if (options.lstatFirst) {
     const stats = await lstat(path).catch((error: unknown) => {
       if ((error as { code?: unknown }).code === 'ENOENT') return undefined;

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { LedgerError, RunNotFoundError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { makeDirs } from '../make-dirs.js';
+import { monotonicMs } from '../monotonic-clock.js';
 import { openSqlite } from '../sqlite/open-sqlite.js';
 import type { SqliteDatabase, SqliteStatement, SqliteTransaction } from '../sqlite/sqlite-database.js';
 import {
@@ -97,7 +98,7 @@ export class SqliteLedger extends RecordingLedger {
   private readonly selectEntryPage: SqliteStatement;
   private queue: QueuedEntry[] = [];
   private flushScheduled = false;
-  /** When the last batch was written (performance.now()): appends faster than the window share a commit. */
+  /** When the last batch was written (monotonicMs()): appends faster than the window share a commit. */
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => EntryRow[]>;
   private readonly lastSeq: SqliteStatement;
@@ -261,7 +262,7 @@ export class SqliteLedger extends RecordingLedger {
       this.flushScheduled = true;
       // Group commit: an append after a quiet spell is written at the end of this turn; while
       // appends keep coming (a plan's creates), one commit per GROUP_COMMIT_MS takes them all.
-      const wait = this.lastFlushAt + GROUP_COMMIT_MS - performance.now();
+      const wait = this.lastFlushAt + GROUP_COMMIT_MS - monotonicMs();
       if (wait <= 0) setImmediate(() => this.flushInBackground());
       else setTimeout(() => this.flushInBackground(), wait).unref();
     }
@@ -279,7 +280,7 @@ export class SqliteLedger extends RecordingLedger {
       this.retryTimer = undefined;
     }
     if ((this.queue.length === 0 && this.runQueue.length === 0) || !this.database.open) return true;
-    this.lastFlushAt = performance.now();
+    this.lastFlushAt = monotonicMs();
     const runs = this.runQueue;
     const rows = this.queue;
     this.runQueue = [];

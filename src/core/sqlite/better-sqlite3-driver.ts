@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { type BundledBetterSqlite3, bundledBetterSqlite3 } from './bundled-better-sqlite3.js';
 import type { SqliteDatabase, SqliteOpenOptions } from './sqlite-database.js';
 
 export type BetterSqlite3Constructor = typeof BetterSqlite3;
@@ -38,10 +39,35 @@ export function betterSqlite3Addon(packageJson: string): string | undefined {
 export function loadBetterSqlite3(): Partial<BetterSqlite3Driver> & { problem?: string } {
   try {
     const require = createRequire(import.meta.url);
-    const Database = require('better-sqlite3') as BetterSqlite3Constructor;
-    return { Database, addon: betterSqlite3Addon(require.resolve('better-sqlite3/package.json')) };
+    // Not installed: the error loading it would give (the problem's words stay the same).
+    require.resolve('better-sqlite3');
+    const packageJson = require.resolve('better-sqlite3/package.json');
+    const addon = betterSqlite3Addon(packageJson);
+    const bundled = bundledFor(bundledBetterSqlite3, packageJson, addon);
+    const Database = bundled ? bundled.load() : (require('better-sqlite3') as BetterSqlite3Constructor);
+    return { Database, addon };
   } catch (error) {
     return { problem: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+  }
+}
+
+/**
+ * The bundled copy of better-sqlite3's JavaScript, where it may stand in for the installed one:
+ * the same version (its JavaScript and its addon go together) and an addon found by path (the
+ * bundle cannot reach `bindings`' search). Anything else, or an unreadable package.json: the
+ * installed package, as before.
+ */
+export function bundledFor(
+  bundled: BundledBetterSqlite3 | undefined,
+  packageJson: string,
+  addon: string | undefined,
+): BundledBetterSqlite3 | undefined {
+  if (!bundled || !addon) return undefined;
+  try {
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return version === bundled.version ? bundled : undefined;
+  } catch {
+    return undefined;
   }
 }
 

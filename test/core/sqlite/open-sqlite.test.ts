@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isBusyError } from '../../../src/core/ledger/busy-retry.js';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
-import { betterSqlite3Addon } from '../../../src/core/sqlite/better-sqlite3-driver.js';
+import { betterSqlite3Addon, bundledFor } from '../../../src/core/sqlite/better-sqlite3-driver.js';
+import { bundledBetterSqlite3 } from '../../../src/core/sqlite/bundled-better-sqlite3.js';
 import { openSqlite, sqliteDriver, sqliteOpensBytes } from '../../../src/core/sqlite/open-sqlite.js';
 import { tempDir } from '../../helpers.js';
 
@@ -63,6 +64,31 @@ describe('the SQLite driver', () => {
     const debug = place('build', 'Debug');
     expect(betterSqlite3Addon(packageJson)).toBe(debug);
     expect(betterSqlite3Addon(packageJson)).not.toBe(release);
+  });
+
+  it("uses the CLI bundle's copy of better-sqlite3's JavaScript only beside the same installed version, with its addon found by path", () => {
+    const root = tempDir();
+    const packageJson = join(root, 'package.json');
+    const addon = join(root, 'build', 'Release', 'better_sqlite3.node');
+    const bundled = {
+      version: '12.11.1',
+      load: () => {
+        throw new Error('only chosen here, not loaded');
+      },
+    };
+    writeFileSync(packageJson, JSON.stringify({ name: 'better-sqlite3', version: '12.11.1' }));
+    expect(bundledFor(bundled, packageJson, addon)).toBe(bundled);
+    // Another version: its JavaScript and its addon go together, so the installed package loads.
+    writeFileSync(packageJson, JSON.stringify({ name: 'better-sqlite3', version: '12.12.0' }));
+    expect(bundledFor(bundled, packageJson, addon)).toBeUndefined();
+    // No addon by path: only the installed package's `bindings` search finds it.
+    writeFileSync(packageJson, JSON.stringify({ name: 'better-sqlite3', version: '12.11.1' }));
+    expect(bundledFor(bundled, packageJson, undefined)).toBeUndefined();
+    // An unreadable package.json, or none bundled (dist/, which loads from node_modules).
+    writeFileSync(packageJson, '{ not json');
+    expect(bundledFor(bundled, packageJson, addon)).toBeUndefined();
+    expect(bundledFor(undefined, packageJson, addon)).toBeUndefined();
+    expect(bundledBetterSqlite3).toBeUndefined();
   });
 
   it('carries a ledger round trip: written, closed, reopened read-only with nothing created beside it', () => {

@@ -1,4 +1,5 @@
 import { isTallyError, TallyError, ToolRejectedError } from '../../../core/errors.js';
+import { monotonicMs } from '../../../core/monotonic-clock.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import {
@@ -351,7 +352,7 @@ export class ApiClient {
     if (method === 'DELETE') this.checkDelete(url);
     const memory = this.memory(run);
     const hasBody = request.body !== undefined && method !== 'GET' && method !== 'DELETE';
-    const started = performance.now();
+    const started = monotonicMs();
     let response: TransportResponse;
     try {
       response = await this.transport(url, {
@@ -450,7 +451,7 @@ export class ApiClient {
       ids,
       body,
       ...(location ? { location } : {}),
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round((monotonicMs() - started) * 100) / 100,
       ...(reconciled.length > 0 ? { reconciled } : {}),
       ...(before ? { before } : {}),
       ...(marked.length > 0 ? { marked } : {}),
