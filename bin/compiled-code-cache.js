@@ -97,7 +97,7 @@ const importHere = (specifier) => import(specifier);
  */
 function readSource(file) {
   const bytes = fs.readFileSync(file);
-  return require('node:buffer').isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
+  return require('node:buffer').isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Compiles `file` (CommonJS) with the cached data of an earlier run, or produces it. */
