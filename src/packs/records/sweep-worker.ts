@@ -1,0 +1,63 @@
+// Worker-thread entry of the records sweep (watched-records.ts): answers each sweep request
+// with the paths that changed since the last sweep, so the thread that answers queries only
+// applies them. It keeps what it saw (the baseline) between sweeps, and loads it again from the
+// index's snapshot (read-only) after every full check the main thread ran.
+import { parentPort } from 'node:worker_threads';
+import { openSqlite } from '../../core/sqlite/open-sqlite.js';
+import type { PackedSnapshot } from './index-snapshot.js';
+import { type SweepBaseline, sweepBaseline, sweepChanges } from './sweep-detect.js';
+import type { SweepReply, SweepRequest } from './sweep-protocol.js';
+
+/** Reads the snapshot the last full check wrote, or why it cannot be used. */
+function loadBaseline(request: SweepRequest): SweepBaseline | string {
+  const database = openSqlite(request.indexPath, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  try {
+    const signature = database.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('signature');
+    // Another store set or root wrote it since (another process): only the full check can tell.
+    if (signature !== request.signature) return 'the index was rebuilt for another store set';
+    const packed = database.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as
+      | PackedSnapshot
+      | undefined;
+    return packed ? sweepBaseline(packed) : 'the index has no snapshot';
+  } finally {
+    database.close();
+  }
+}
+
+const threadCpuMs = (): number | undefined => {
+  // Node 23.9+: this thread's CPU; elsewhere the wall time stands for it (never less on a busy machine).
+  const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage?.();
+  return usage && (usage.user + usage.system) / 1_000;
+};
+
+const kept: { generation?: number; baseline?: SweepBaseline } = {};
+
+function sweep(request: SweepRequest): SweepReply {
+  if (kept.generation !== request.generation || !kept.baseline) {
+    kept.baseline = undefined;
+    const loaded = loadBaseline(request);
+    if (typeof loaded === 'string') return { full: loaded, costMs: 0 };
+    kept.baseline = loaded;
+    kept.generation = request.generation;
+  }
+  const finding = sweepChanges(request.root, request.stores, kept.baseline, request.max);
+  // After `full` the main thread's full check writes a new snapshot: loaded at the next sweep.
+  if ('full' in finding) kept.baseline = undefined;
+  return { ...finding, costMs: 0 };
+}
+
+parentPort?.on('message', (request: SweepRequest) => {
+  const wall = performance.now();
+  const cpu = threadCpuMs();
+  let reply: SweepReply;
+  try {
+    reply = sweep(request);
+  } catch (error) {
+    // A folder unreadable, the index busy past its timeout: the full check says what it is.
+    kept.baseline = undefined;
+    reply = { full: `the sweep failed: ${(error as Error).message}`, costMs: 0 };
+  }
+  const cpuAfter = threadCpuMs();
+  reply.costMs = cpu === undefined || cpuAfter === undefined ? performance.now() - wall : cpuAfter - cpu;
+  parentPort?.postMessage(reply);
+});
