@@ -278,7 +278,15 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     }
     let worker: Worker;
     try {
-      sweep.worker ??= (options.startSweepWorker ?? startSweepWorker)();
+      if (!sweep.worker) {
+        const started = (options.startSweepWorker ?? startSweepWorker)();
+        // One that ends between sweeps is forgotten: the next sweep starts another (a request
+        // posted to an ended worker would never be answered, and no sweep would follow).
+        started.once('exit', () => {
+          if (sweep.worker === started) sweep.worker = undefined;
+        });
+        sweep.worker = started;
+      }
       worker = sweep.worker;
       // Never holds the process open (the timer does not either).
       worker.unref();

@@ -481,6 +481,28 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
     expect(keywordPaths(source, 'lemur')).toHaveLength(6);
   });
 
+  it('a worker that ended between sweeps is replaced at the next sweep, not waited for', async () => {
+    const events: SweepEvent[] = [];
+    let starts = 0;
+    counted(corpus(), {
+      sweepMs: 300,
+      onSweep: (event) => events.push(event),
+      // Answers one sweep with nothing changed, then ends.
+      startSweepWorker: () => {
+        starts++;
+        return new Worker(
+          `const { parentPort } = require('node:worker_threads');
+           parentPort.once('message', () => { parentPort.postMessage({ paths: [], costMs: 0 }); setTimeout(() => process.exit(0), 20); });`,
+          { eval: true },
+        );
+      },
+    });
+    while (events.filter((event) => event.phase === 'delta').length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(starts).toBeGreaterThanOrEqual(2);
+    expect(events.some((event) => event.phase === 'full')).toBe(false);
+  });
+
   it('a worker that fails, or cannot start: the sweep runs the full check instead, and sees the edit', async () => {
     for (const startSweepWorker of [() => new Worker('throw new Error("boom")', { eval: true }), noWorker]) {
       const root = corpus();
