@@ -2,6 +2,8 @@
 // with the paths that changed since the last sweep, so the thread that answers queries only
 // applies them. It keeps what it saw (the baseline) between sweeps, and loads it again from the
 // index's snapshot (read-only) after every full check the main thread ran.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { openSqlite } from '../../core/sqlite/open-sqlite.js';
 import type { PackedSnapshot } from './index-snapshot.js';
@@ -29,6 +31,23 @@ const threadCpuMs = (): number | undefined => {
   const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage?.();
   return usage && (usage.user + usage.system) / 1_000;
 };
+
+/**
+ * Background work: on Linux this thread alone gets a lower priority (nice 10; `setpriority` on
+ * a thread id applies to that thread), so on a busy machine the thread that answers queries
+ * runs first — measured at 500,000 records on a loaded 2-core machine, a query's slow moments
+ * during a sweep were time spent waiting for a core, not work. Elsewhere (no thread id to
+ * name) it keeps the process's priority.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  } catch {
+    // Not Linux, or not allowed: the sweep runs at the process's priority.
+  }
+}
+lowerPriority();
 
 const kept: { generation?: number; baseline?: SweepBaseline } = {};
 
