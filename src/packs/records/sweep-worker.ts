@@ -2,7 +2,7 @@
 // with the paths that changed since the last sweep, so the thread that answers queries only
 // applies them. It keeps what it saw (the baseline) between sweeps, and loads it again from the
 // index's snapshot (read-only) after every full check the main thread ran.
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { openSqlite } from '../../core/sqlite/open-sqlite.js';
@@ -26,10 +26,19 @@ function loadBaseline(request: SweepRequest): SweepBaseline | string {
   }
 }
 
+/**
+ * This thread's CPU: Node 23.9+ tells it, Linux's /proc/thread-self/schedstat too (before
+ * 23.9); elsewhere undefined, and the wall time stands for it (never less on a busy machine).
+ */
 const threadCpuMs = (): number | undefined => {
-  // Node 23.9+: this thread's CPU; elsewhere the wall time stands for it (never less on a busy machine).
   const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage?.();
-  return usage && (usage.user + usage.system) / 1_000;
+  if (usage) return (usage.user + usage.system) / 1_000;
+  try {
+    const ns = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 /**

@@ -14,8 +14,8 @@ export const RECORDS_SWEEP_MS = 60_000;
 
 /**
  * The sweep's period grows with what the last one cost, so it takes at most 1/50 (2 %) of a
- * core: the worker's CPU for its detection (its wall time where Node cannot tell a thread's
- * CPU, before 23.9) plus what the answering thread spent on it (the full check, when the
+ * core: the worker's CPU for its detection (its wall time where neither Node, from 23.9, nor
+ * Linux's /proc tells a thread's CPU) plus what the answering thread spent on it (the full check, when the
  * worker answered `full` or could not run). The detection no longer holds up queries, but it
  * still competes for the machine's cores. At 50,000 records it keeps the 60 s period; at
  * 500,000 (a few seconds of the worker's CPU) it runs every few minutes, never back to back
