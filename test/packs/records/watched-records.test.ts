@@ -233,7 +233,11 @@ const deafWatch = (() => {
   return watcher;
 }) as unknown as typeof import('node:fs').watch;
 
-/** The sweeps' events, and a wait for the first sweep that began after a point and finished. */
+/**
+ * The sweeps' events, and a wait for the first sweep that began at or after an index of them
+ * and finished (one sweep runs at a time, so the event after its `detect` is its result). Take
+ * the index right before the edits, with no await between: a sweep begun after it saw them.
+ */
 function sweepLog() {
   const events: (SweepEvent | { phase: 'query' })[] = [];
   const settled = async (from: number) => {
@@ -382,6 +386,8 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
     const root = corpus();
     const log = sweepLog();
     const { source, fullChecks } = counted(root, { sweepMs: 50, watch: deafWatch, onSweep: log.onSweep });
+    // Taken before the edits (no turn of the event loop in between): a sweep begun after it saw them.
+    const edited = log.events.length;
     const file = join(root, PLAN);
     const before = statSync(file);
     const text = readFileSync(file, 'utf8');
@@ -404,7 +410,7 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
     await source.fresh();
     expect(keywordPaths(source, 'ibis')).toEqual([]);
 
-    expect(await log.settled(log.events.length)).toEqual({ phase: 'delta', paths: 7 });
+    expect(await log.settled(edited)).toEqual({ phase: 'delta', paths: 7 });
     expect(keywordPaths(source, 'zz')).toEqual([PLAN]);
     expect(keywordPaths(source, 'ibis')).toEqual(['plans/new.md']);
     expect(keywordPaths(source, 'okapi')).toEqual(['plans/later/deeper/a.md']);
@@ -421,8 +427,9 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
 
     // What it saw is kept: the next sweep names nothing, and a later edit only that file.
     expect(await log.settled(log.events.length)).toEqual({ phase: 'delta', paths: 0 });
+    const later = log.events.length;
     writeFileSync(join(root, 'plans/later/deeper/a.md'), record('PLAN-a', 'tapir'));
-    expect(await log.settled(log.events.length)).toEqual({ phase: 'delta', paths: 1 });
+    expect(await log.settled(later)).toEqual({ phase: 'delta', paths: 1 });
     expect(keywordPaths(source, 'tapir')).toEqual(['plans/later/deeper/a.md']);
     expect(fullChecks()).toBe(0);
   });
@@ -434,8 +441,9 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
     writeFileSync(join(root, 'plans/old/o.md'), record('PLAN-o', 'dodo'));
     const { source, fullChecks } = counted(root, { sweepMs: 50, watch: deafWatch, onSweep: log.onSweep });
     expect(keywordPaths(source, 'dodo')).toEqual(['plans/old/o.md']);
+    const removed = log.events.length;
     rmSync(join(root, 'plans/old'), { recursive: true });
-    expect(await log.settled(log.events.length)).toEqual({ phase: 'delta', paths: 1 });
+    expect(await log.settled(removed)).toEqual({ phase: 'delta', paths: 1 });
     expect(keywordPaths(source, 'dodo')).toEqual([]);
     expect(fullChecks()).toBe(0);
   });
@@ -474,9 +482,10 @@ describe('watchRecordSource: the sweep detects off the answering thread, and tha
       watch: deafWatch,
       onSweep: log.onSweep,
     });
+    const written = log.events.length;
     for (let index = 0; index < 6; index++)
       writeFileSync(join(root, `plans/bulk-${index}.md`), record(`PLAN-bulk-${index}`, 'lemur'));
-    expect(await log.settled(log.events.length)).toEqual({ phase: 'full', why: 'more than 3 paths changed' });
+    expect(await log.settled(written)).toEqual({ phase: 'full', why: 'more than 3 paths changed' });
     expect(fullChecks()).toBe(1);
     expect(keywordPaths(source, 'lemur')).toHaveLength(6);
   });
