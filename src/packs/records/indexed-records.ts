@@ -72,6 +72,11 @@ const WRITE_CHUNK = 500;
  */
 export type RecordsCheck = 'files' | 'dirs' | 'failure-modes' | { paths: string[] };
 
+/** What the snapshot was taken of: a snapshot of another root or store set is not compared. */
+export function indexSignature(root: string, stores: StoreInfo[]): string {
+  return JSON.stringify({ INDEX_VERSION, root, stores: stores.map((store) => [store.store, store.exists]) });
+}
+
 /**
  * Every failure-mode record's recall text as of one state of the tables, in path order, for
  * a source asked again and again (a resident server, the MCP server): --recall then fetches
@@ -96,7 +101,11 @@ export class IndexedRecords implements RecordSource {
   private writes = 0;
   /** The state the last recallCandidates call saw, and the texts kept from a second call at it. */
   private readonly recall: { lastState?: string; texts?: RecallTexts } = {};
-  private constructor(private readonly database: SqliteDatabase) {}
+  /** `file`: the index's path (the sweep's worker opens it read-only for the snapshot). */
+  private constructor(
+    private readonly database: SqliteDatabase,
+    readonly file: string,
+  ) {}
 
   /**
    * `check`: which files are `stat`ed before the answer (see RecordsCheck); `files` by default.
@@ -141,7 +150,7 @@ export class IndexedRecords implements RecordSource {
           for (const statement of SCHEMA) database.exec(statement);
           database.pragma(`user_version = ${SCHEMA_VERSION}`);
         })();
-      const index = new IndexedRecords(database);
+      const index = new IndexedRecords(database, path);
       index.refresh(root, stores, check);
       return index;
     } catch (error) {
@@ -161,11 +170,7 @@ export class IndexedRecords implements RecordSource {
 
   private refresh(root: string, stores: StoreInfo[], check: RecordsCheck): void {
     const db = this.database;
-    const signature = JSON.stringify({
-      INDEX_VERSION,
-      root,
-      stores: stores.map((store) => [store.store, store.exists]),
-    });
+    const signature = indexSignature(root, stores);
     const fresh = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('signature') === signature;
     const packed = fresh
       ? (db.prepare('SELECT names, numbers FROM snapshot WHERE id = 0').get() as PackedSnapshot | undefined)

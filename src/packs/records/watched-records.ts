@@ -1,21 +1,42 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { IndexedRecords } from './indexed-records.js';
+import type { Worker } from 'node:worker_threads';
+import { IndexedRecords, indexSignature } from './indexed-records.js';
 import { openRecordSource } from './open-record-source.js';
 import { type KnownFolder, recordDelta } from './record-delta.js';
 import type { RecordSource } from './record-query.js';
 import { listStores, type StoreInfo } from './stores.js';
+import { isSweepReply, type SweepRequest } from './sweep-protocol.js';
+import { startSweepWorker } from './sweep-worker-start.js';
 
 /** How often a watched source re-checks every file anyway (a missed or dropped event). */
 export const RECORDS_SWEEP_MS = 60_000;
 
 /**
- * The sweep runs on the thread that answers queries, so its period grows with what the last
- * one cost: at most 1/50 of the time (2 %). At 50,000 records a sweep (~0.5 s) keeps the
- * 60 s period; at 500,000 (~6 s of CPU) it runs every ~5 minutes instead of back to back
+ * The sweep's period grows with what the last one cost, so it takes at most 1/50 (2 %) of a
+ * core: the worker's CPU for its detection (its wall time where neither Node, from 23.9, nor
+ * Linux's /proc tells a thread's CPU) plus what the answering thread spent on it (the full check, when the
+ * worker answered `full` or could not run). The detection no longer holds up queries, but it
+ * still competes for the machine's cores. At 50,000 records it keeps the 60 s period; at
+ * 500,000 (a few seconds of the worker's CPU) it runs every few minutes, never back to back
  * where a loaded machine stretched one past the period.
  */
 export const RECORDS_SWEEP_COST_SHARE = 50;
+
+/** The delay before the next sweep, after one that cost `costMs` (RECORDS_SWEEP_COST_SHARE). */
+export function nextSweepMs(sweepMs: number, costMs: number): number {
+  return Math.max(sweepMs, costMs * RECORDS_SWEEP_COST_SHARE);
+}
+
+/**
+ * What a sweep did, told to `onSweep`: `detect` when it asked its worker (the answering thread
+ * is free meanwhile); `delta` when the worker named `paths` changed paths (queued for the next
+ * call, as events are); `full` when the full check ran on the answering thread instead, and why.
+ */
+export type SweepEvent =
+  | { phase: 'detect' }
+  | { phase: 'delta'; paths: number }
+  | { phase: 'full'; why: string };
 
 /**
  * Changed paths held for the next call before it gives up on them and runs the full check.
@@ -51,6 +72,12 @@ export interface WatchRecordsOptions {
   stores?: () => StoreInfo[];
   /** Pending paths above which a call runs the full check instead; default RECORDS_DELTA_MAX. */
   deltaMax?: number;
+  /** Told what each sweep did (tests, diagnostics). */
+  onSweep?: (event: SweepEvent) => void;
+  /** Starts the sweep's worker; default startSweepWorker (tests pass one that fails). */
+  startSweepWorker?: () => Worker;
+  /** Sets a file-system watcher; default `fs.watch` (tests pass one that drops every event). */
+  watch?: typeof watch;
 }
 
 // Linux's inotify watches one directory, not a tree: there each directory of the snapshot gets
@@ -67,10 +94,14 @@ const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === '
  * folder walked and watched, a removed one's records dropped. The full check runs instead
  * when the paths are not known or too many: an event without a file name, a watcher error,
  * a store's folder (or the folder above one) changing under the root, a path under no folder
- * the index covers, more than `deltaMax` paths. A sweep runs the full check every `sweepMs`
- * (or 50× what the last sweep cost, when that is longer: RECORDS_SWEEP_COST_SHARE)
+ * the index covers, more than `deltaMax` paths. A sweep every `sweepMs` (or 50× what the last
+ * one cost, when that is longer: RECORDS_SWEEP_COST_SHARE) looks at every folder and file
  * anyway (events can be dropped: an inotify queue overflow, which Node does not report, a
- * network file system that sends none). Where no watcher can be set (inotify's watch limit,
+ * network file system that sends none): a worker thread compares them with the index's
+ * snapshot (sweep-worker.ts) and names what changed, and those paths are applied like an
+ * event's, so a query is not held up by the sweep; the full check runs on this thread only
+ * when the worker cannot place the change (a store appeared or went, more than `deltaMax`
+ * paths) or no worker can run. Where no watcher can be set (inotify's watch limit,
  * a platform without fs.watch, an index that could not be kept), it falls back to the full
  * check on every call, and says so through `onFallback`.
  */
@@ -99,8 +130,11 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     // Absolute paths named by events since the last call; the folders the index covers.
     pending: new Set<string>(),
     folders: new Map<string, KnownFolder>(),
+    // Bumped by every full check: the sweep's worker loads the index's new snapshot.
+    generation: 0,
   };
   const deltaMax = options.deltaMax ?? RECORDS_DELTA_MAX;
+  const setWatch = options.watch ?? watch;
   const markDirty = () => {
     state.dirty = true;
   };
@@ -153,7 +187,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
       for (const target of targets) {
         if (state.watchers.has(target)) continue;
         const recursive = NATIVE_RECURSIVE && target !== root;
-        const watcher = watch(target, { recursive, persistent: false }, onEvent(target));
+        const watcher = setWatch(target, { recursive, persistent: false }, onEvent(target));
         // A watched folder removed or unreadable: the next call re-checks.
         watcher.on('error', markDirty);
         state.watchers.set(target, watcher);
@@ -169,6 +203,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   const check = () => {
     // Cleared before the check: an event during it marks the index dirty again. The pending
     // paths are covered by the full check.
+    state.generation += 1;
     state.dirty = false;
     state.pending.clear();
     state.paths = undefined;
@@ -203,16 +238,103 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   if (state.source instanceof IndexedRecords) state.folders = state.source.folders();
   arm();
   const sweepMs = options.sweepMs ?? RECORDS_SWEEP_MS;
-  const sweep = { timer: undefined as NodeJS.Timeout | undefined };
+  const sweep = {
+    timer: undefined as NodeJS.Timeout | undefined,
+    // Started at the first sweep and kept (with what it saw) for the next; `broken` once one
+    // failed or could not start: every later sweep is the full check here, as before workers.
+    worker: undefined as Worker | undefined,
+    broken: false,
+  };
   const scheduleSweep = (delayMs: number) => {
-    sweep.timer = setTimeout(() => {
-      if (state.closed) return;
-      const started = performance.now();
-      check();
-      scheduleSweep(Math.max(sweepMs, (performance.now() - started) * RECORDS_SWEEP_COST_SHARE));
-    }, delayMs);
+    sweep.timer = setTimeout(runSweep, delayMs);
     sweep.timer.unref();
   };
+  /** The full check on this thread, as the sweep ran before it had a worker; its cost. */
+  const fullSweep = (why: string): number => {
+    const started = performance.now();
+    check();
+    options.onSweep?.({ phase: 'full', why });
+    return performance.now() - started;
+  };
+  const broken = (worker: Worker | undefined, why: string) => {
+    sweep.broken = true;
+    sweep.worker = undefined;
+    void worker?.terminate();
+    scheduleSweep(nextSweepMs(sweepMs, fullSweep(why)));
+  };
+  /**
+   * Asks the worker what changed (sweep-worker.ts: folders and files stat-ed against the
+   * index's snapshot, off this thread); the paths it names join the events' pending paths and
+   * the next call applies them (record-delta.ts). `full` from the worker (a store appeared or
+   * went, more than `deltaMax` paths) runs the full check here, as every sweep did before.
+   */
+  function runSweep(): void {
+    if (state.closed) return;
+    const index = state.source;
+    if (sweep.broken || !(index instanceof IndexedRecords)) {
+      // No index (a plain scan): nothing for a worker to compare with.
+      scheduleSweep(nextSweepMs(sweepMs, fullSweep('no index for the sweep worker')));
+      return;
+    }
+    let worker: Worker;
+    try {
+      if (!sweep.worker) {
+        const started = (options.startSweepWorker ?? startSweepWorker)();
+        // One that ends between sweeps is forgotten: the next sweep starts another (a request
+        // posted to an ended worker would never be answered, and no sweep would follow).
+        started.once('exit', () => {
+          if (sweep.worker === started) sweep.worker = undefined;
+        });
+        sweep.worker = started;
+      }
+      worker = sweep.worker;
+      // Never holds the process open (the timer does not either).
+      worker.unref();
+    } catch (error) {
+      broken(undefined, `the sweep's worker could not start (${(error as Error).message})`);
+      return;
+    }
+    const done = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onFailure);
+      worker.off('exit', onFailure);
+    };
+    const onMessage = (reply: unknown) => {
+      done();
+      if (state.closed) return;
+      if (!isSweepReply(reply)) return broken(worker, 'the sweep worker answered something else');
+      const started = performance.now();
+      if ('full' in reply) {
+        const cost = fullSweep(reply.full);
+        return scheduleSweep(nextSweepMs(sweepMs, reply.costMs + cost));
+      }
+      for (const path of reply.paths) state.pending.add(path);
+      if (state.pending.size > deltaMax) markDirty();
+      options.onSweep?.({ phase: 'delta', paths: reply.paths.length });
+      scheduleSweep(nextSweepMs(sweepMs, reply.costMs + performance.now() - started));
+    };
+    const onFailure = (error: unknown) => {
+      done();
+      if (state.closed) return;
+      broken(
+        worker,
+        `the sweep's worker failed (${error instanceof Error ? error.message : `exit code ${String(error)}`})`,
+      );
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onFailure);
+    worker.on('exit', onFailure);
+    const request: SweepRequest = {
+      root,
+      stores: listed.stores,
+      indexPath: index.file,
+      signature: indexSignature(root, listed.stores),
+      generation: state.generation,
+      max: deltaMax,
+    };
+    worker.postMessage(request);
+    options.onSweep?.({ phase: 'detect' });
+  }
   scheduleSweep(sweepMs);
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
@@ -250,6 +372,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
       if (state.closed) return;
       state.closed = true;
       clearTimeout(sweep.timer);
+      void sweep.worker?.terminate();
       unwatch();
       state.source.close();
     },

@@ -2,6 +2,7 @@
 // fresh by file-system events, not by a check of every file per call (issue 22). What a user
 // notices: an edit, an add, a removal made on disk before a call is in that call's answer.
 import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import {
   mkdirSync,
   readFileSync,
@@ -13,11 +14,19 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import { recordsIndexPath } from '../../../src/packs/records/records-index-path.js';
 import { listStores } from '../../../src/packs/records/stores.js';
-import { type WatchedRecordSource, watchRecordSource } from '../../../src/packs/records/watched-records.js';
+import {
+  nextSweepMs,
+  RECORDS_SWEEP_COST_SHARE,
+  type SweepEvent,
+  type WatchedRecordSource,
+  type WatchRecordsOptions,
+  watchRecordSource,
+} from '../../../src/packs/records/watched-records.js';
 import { tempDir } from '../../helpers.js';
 import { corpus } from './records-fixture.js';
 
@@ -119,12 +128,27 @@ describe('watchRecordSource', () => {
   });
 
   it('a sweep that costs more than 1/50 of its period runs less often, not back to back', async () => {
-    // Each full check costs >= 40 ms and the period is 20 ms: at a fixed period the sweeps would
-    // fill the thread (~25 in the 1.5 s below); after the first, the next waits 50x its cost.
-    const { fullChecks } = counted(corpus(), { sweepMs: 20, listMs: 40 });
+    // Without its worker the sweep is the full check on this thread. Each costs >= 40 ms and the
+    // period is 20 ms: at a fixed period the sweeps would fill the thread (~25 in the 1.5 s
+    // below); after the first, the next waits 50x its cost.
+    const { fullChecks } = counted(corpus(), { sweepMs: 20, listMs: 40, startSweepWorker: noWorker });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fullChecks()).toBeGreaterThanOrEqual(1);
     expect(fullChecks()).toBeLessThanOrEqual(2);
+  });
+
+  it("the worker's cost sets the period too: a detection that cost 1 s waits 50 s for the next", async () => {
+    const events: SweepEvent[] = [];
+    counted(corpus(), {
+      sweepMs: 20,
+      onSweep: (event) => events.push(event),
+      startSweepWorker: () => fakeWorker({ paths: [], costMs: 1_000 }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // At the 20 ms period ~50 sweeps would have run.
+    expect(events).toEqual([{ phase: 'detect' }, { phase: 'delta', paths: 0 }]);
+    expect(nextSweepMs(20, 1_000)).toBe(1_000 * RECORDS_SWEEP_COST_SHARE);
+    expect(nextSweepMs(60_000, 100)).toBe(60_000);
   });
 
   it('pathsAmong: only the named paths a query can return, a record added on disk included', async () => {
@@ -151,7 +175,13 @@ describe('watchRecordSource', () => {
  * A source that counts its full checks: the full check (and only it) lists the stores again,
  * so `fullChecks()` not moving across an edit means the call looked at the event's paths only.
  */
-function counted(root: string, options: { deltaMax?: number; sweepMs?: number; listMs?: number } = {}) {
+function counted(
+  root: string,
+  options: { deltaMax?: number; sweepMs?: number; listMs?: number } & Pick<
+    WatchRecordsOptions,
+    'onSweep' | 'startSweepWorker' | 'watch'
+  > = {},
+) {
   const env = {
     ...process.env,
     XDG_CACHE_HOME: tempDir('tally-cache-'),
@@ -171,12 +201,55 @@ function counted(root: string, options: { deltaMax?: number; sweepMs?: number; l
     },
     ...(options.deltaMax ? { deltaMax: options.deltaMax } : {}),
     ...(options.sweepMs ? { sweepMs: options.sweepMs } : {}),
+    ...(options.onSweep ? { onSweep: options.onSweep } : {}),
+    ...(options.startSweepWorker ? { startSweepWorker: options.startSweepWorker } : {}),
+    ...(options.watch ? { watch: options.watch } : {}),
   });
   opened.push(source);
   expect(fallbacks).toEqual([]);
   expect(source.mode).toBe('watch');
   const start = lists;
   return { source, fullChecks: () => lists - start };
+}
+
+/** A sweep worker that cannot start: the sweep is the full check on the answering thread. */
+const noWorker = (): Worker => {
+  throw new Error('no threads here');
+};
+
+/** A stand-in for the sweep's worker that answers every request with `reply`. */
+function fakeWorker(reply: unknown): Worker {
+  const worker = new EventEmitter() as EventEmitter & Record<string, unknown>;
+  worker.postMessage = () => setImmediate(() => worker.emit('message', reply));
+  worker.unref = () => {};
+  worker.terminate = async () => 0;
+  return worker as unknown as Worker;
+}
+
+/** `fs.watch` on a file system that sends no events (a network mount, an overflowed queue). */
+const deafWatch = (() => {
+  const watcher = new EventEmitter() as EventEmitter & Record<string, unknown>;
+  watcher.close = () => {};
+  return watcher;
+}) as unknown as typeof import('node:fs').watch;
+
+/**
+ * The sweeps' events, and a wait for the first sweep that began at or after an index of them
+ * and finished (one sweep runs at a time, so the event after its `detect` is its result). Take
+ * the index right before the edits, with no await between: a sweep begun after it saw them.
+ */
+function sweepLog() {
+  const events: (SweepEvent | { phase: 'query' })[] = [];
+  const settled = async (from: number) => {
+    for (;;) {
+      const begun = events.findIndex((event, at) => at >= from && event.phase === 'detect');
+      const ended =
+        begun === -1 ? -1 : events.findIndex((event, at) => at > begun && event.phase !== 'query');
+      if (ended !== -1) return events[ended] as SweepEvent;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { events, onSweep: (event: SweepEvent) => events.push(event), settled };
 }
 
 const record = (id: string, keyword: string) =>
@@ -305,6 +378,159 @@ describe('watchRecordSource: an edit re-checks the paths its events name, not ev
     await source.fresh();
     expect(keywordPaths(source, 'lemur')).toHaveLength(6);
     expect(fullChecks()).toBeGreaterThan(0);
+  });
+});
+
+describe('watchRecordSource: the sweep detects off the answering thread, and that thread applies', () => {
+  it('edits no event reported (in place with size and mtime put back, added, removed, a new folder, a link, a FIFO, an invalid record) are seen after a sweep, without a full check', async () => {
+    const root = corpus();
+    const log = sweepLog();
+    const { source, fullChecks } = counted(root, { sweepMs: 50, watch: deafWatch, onSweep: log.onSweep });
+    // Taken before the edits (no turn of the event loop in between): a sweep begun after it saw them.
+    const edited = log.events.length;
+    const file = join(root, PLAN);
+    const before = statSync(file);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('keywords: [search, plan, q4]', 'keywords: [search, plan, zz]'));
+    utimesSync(file, before.atime, before.mtime);
+    expect(statSync(file).size).toBe(before.size);
+    writeFileSync(join(root, 'plans/new.md'), record('PLAN-new', 'ibis'));
+    mkdirSync(join(root, 'plans/later/deeper'), { recursive: true });
+    writeFileSync(join(root, 'plans/later/deeper/a.md'), record('PLAN-a', 'okapi'));
+    rmSync(join(root, 'references/principles/small-steps.md'));
+    const decision = 'references/decisions/use-postgres.md';
+    rmSync(join(root, decision));
+    symlinkSync(join(root, 'plans/new.md'), join(root, decision));
+    const fifo = 'references/decisions/semantic-versioning.md';
+    rmSync(join(root, fifo));
+    execFileSync('mkfifo', [join(root, fifo)]);
+    const failure = 'references/failure-modes/migration-lock.md';
+    writeFileSync(join(root, failure), '---\nid: [unclosed\n---\nBody.\n');
+    // No event was delivered: the index still answers as before the edits.
+    await source.fresh();
+    expect(keywordPaths(source, 'ibis')).toEqual([]);
+
+    expect(await log.settled(edited)).toEqual({ phase: 'delta', paths: 7 });
+    expect(keywordPaths(source, 'zz')).toEqual([PLAN]);
+    expect(keywordPaths(source, 'ibis')).toEqual(['plans/new.md']);
+    expect(keywordPaths(source, 'okapi')).toEqual(['plans/later/deeper/a.md']);
+    const paths = source.paths();
+    for (const gone of ['references/principles/small-steps.md', decision, fifo])
+      expect(paths.has(gone)).toBe(false);
+    expect(
+      source
+        .rows()
+        .find((row) => row.path === failure)
+        ?.errors.join(' '),
+    ).toMatch(/YAML/);
+    expect(fullChecks()).toBe(0);
+
+    // What it saw is kept: the next sweep names nothing, and a later edit only that file.
+    expect(await log.settled(log.events.length)).toEqual({ phase: 'delta', paths: 0 });
+    const later = log.events.length;
+    writeFileSync(join(root, 'plans/later/deeper/a.md'), record('PLAN-a', 'tapir'));
+    expect(await log.settled(later)).toEqual({ phase: 'delta', paths: 1 });
+    expect(keywordPaths(source, 'tapir')).toEqual(['plans/later/deeper/a.md']);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('a folder removed without an event: its records go, without a full check', async () => {
+    const root = corpus();
+    const log = sweepLog();
+    mkdirSync(join(root, 'plans/old'));
+    writeFileSync(join(root, 'plans/old/o.md'), record('PLAN-o', 'dodo'));
+    const { source, fullChecks } = counted(root, { sweepMs: 50, watch: deafWatch, onSweep: log.onSweep });
+    expect(keywordPaths(source, 'dodo')).toEqual(['plans/old/o.md']);
+    const removed = log.events.length;
+    rmSync(join(root, 'plans/old'), { recursive: true });
+    expect(await log.settled(removed)).toEqual({ phase: 'delta', paths: 1 });
+    expect(keywordPaths(source, 'dodo')).toEqual([]);
+    expect(fullChecks()).toBe(0);
+  });
+
+  it('the answering thread answers queries while the worker sweeps', async () => {
+    const root = corpus();
+    const log = sweepLog();
+    const { source } = counted(root, {
+      sweepMs: 50,
+      onSweep: (event) => {
+        log.onSweep(event);
+        if (event.phase !== 'detect') return;
+        // From the sweep's start, a query at every turn of the event loop until it ends.
+        const ask = () => {
+          if (log.events.at(-1)?.phase === 'delta') return;
+          expect(keywordPaths(source, 'q4')).toEqual([PLAN]);
+          log.events.push({ phase: 'query' });
+          setImmediate(ask);
+        };
+        setImmediate(ask);
+      },
+    });
+    await log.settled(0);
+    const phases = log.events.map((event) => event.phase);
+    expect(phases[0]).toBe('detect');
+    expect(phases[1]).toBe('query');
+    expect(phases.indexOf('delta')).toBeGreaterThan(1);
+  });
+
+  it('a burst beyond deltaMax: the worker says so and the full check runs', async () => {
+    const root = corpus();
+    const log = sweepLog();
+    const { source, fullChecks } = counted(root, {
+      deltaMax: 3,
+      sweepMs: 50,
+      watch: deafWatch,
+      onSweep: log.onSweep,
+    });
+    const written = log.events.length;
+    for (let index = 0; index < 6; index++)
+      writeFileSync(join(root, `plans/bulk-${index}.md`), record(`PLAN-bulk-${index}`, 'lemur'));
+    expect(await log.settled(written)).toEqual({ phase: 'full', why: 'more than 3 paths changed' });
+    expect(fullChecks()).toBe(1);
+    expect(keywordPaths(source, 'lemur')).toHaveLength(6);
+  });
+
+  it('a worker that ended between sweeps is replaced at the next sweep, not waited for', async () => {
+    const events: SweepEvent[] = [];
+    let starts = 0;
+    counted(corpus(), {
+      sweepMs: 300,
+      onSweep: (event) => events.push(event),
+      // Answers one sweep with nothing changed, then ends.
+      startSweepWorker: () => {
+        starts++;
+        return new Worker(
+          `const { parentPort } = require('node:worker_threads');
+           parentPort.once('message', () => { parentPort.postMessage({ paths: [], costMs: 0 }); setTimeout(() => process.exit(0), 20); });`,
+          { eval: true },
+        );
+      },
+    });
+    while (events.filter((event) => event.phase === 'delta').length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(starts).toBeGreaterThanOrEqual(2);
+    expect(events.some((event) => event.phase === 'full')).toBe(false);
+  });
+
+  it('a worker that fails, or cannot start: the sweep runs the full check instead, and sees the edit', async () => {
+    for (const startSweepWorker of [() => new Worker('throw new Error("boom")', { eval: true }), noWorker]) {
+      const root = corpus();
+      const events: SweepEvent[] = [];
+      const { source, fullChecks } = counted(root, {
+        sweepMs: 50,
+        watch: deafWatch,
+        onSweep: (event) => events.push(event),
+        startSweepWorker,
+      });
+      writeFileSync(join(root, 'plans/new.md'), record('PLAN-new', 'ibis'));
+      while (!events.some((event) => event.phase === 'full'))
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(events.find((event) => event.phase === 'full')).toMatchObject({
+        why: expect.stringMatching(/sweep's worker (failed .*boom|could not start .*no threads)/),
+      });
+      expect(fullChecks()).toBeGreaterThanOrEqual(1);
+      expect(keywordPaths(source, 'ibis')).toEqual(['plans/new.md']);
+    }
   });
 });
 
