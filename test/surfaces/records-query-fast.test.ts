@@ -153,4 +153,24 @@ describe('what the fast path loads', () => {
     expect(help.stdout).toContain('--keyword');
     expect(readFileSync(list, 'utf8')).toMatch(/node_modules\/commander\//);
   });
+
+  it('a query that starts no resident server never loads node:child_process (issue 22: a few ms of every first query)', async () => {
+    const dir = tempDir();
+    const list = join(dir, 'builtins.txt');
+    const preload = join(dir, 'list-builtins.cjs');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const query = await run(
+      ['records', 'query', '--root', corpus(), '--keyword', 'migration'],
+      { TALLY_RECORDS_RESIDENT: '0' },
+      preload,
+    );
+    expect(query.code, query.stderr).toBe(0);
+    const builtins = readFileSync(list, 'utf8').split('\n');
+    // The list is the query process's own (it loaded fs), or the check below would pass vacuously.
+    expect(builtins).toContain('NativeModule fs');
+    expect(builtins).not.toContain('NativeModule child_process');
+  });
 });

@@ -84,13 +84,19 @@ function asList(value: unknown): string[] {
 }
 
 const KNOWN = new Set(['id', 'kind', 'date', 'status', 'title', 'project', 'keywords', 'links']);
+const STRING_FIELDS = ['id', 'kind', 'date', 'status', 'title', 'project'] as const;
+// The loops below index Object.keys instead of iterating Object.entries: a first query (the
+// index build) runs this code cold, where each for-of step allocates an iterator result and
+// each entry a pair (~3 MB of the ~34 MB a 2,000-record build allocated, issue 22).
 
 /**
  * One real YAML parser for every frontmatter read: flow or block lists, quoted values and
  * CRLF files all work. A record whose frontmatter cannot be read keeps its body and says why.
  */
 export function parseRecord(text: string): ParsedRecord {
-  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  // Most records have no BOM and no CR: skipping both regex passes then saves two copies.
+  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const normalized = unmarked.includes('\r') ? unmarked.replace(/\r\n?/g, '\n') : unmarked;
   const match = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)([\s\S]*)$/.exec(normalized);
   const empty: RecordFields = { keywords: [], links: {}, extra: {} };
   const oversized = oversizedFrontmatter(normalized);
@@ -133,19 +139,32 @@ export function parseRecord(text: string): ParsedRecord {
   const errors: string[] = [];
   if (record.links !== undefined && record.links !== null) {
     if (typeof record.links === 'object' && !Array.isArray(record.links)) {
-      for (const [store, ids] of Object.entries(record.links as Record<string, unknown>))
-        links[store] = asList(ids);
+      const linkMap = record.links as Record<string, unknown>;
+      const stores = Object.keys(linkMap);
+      for (let index = 0; index < stores.length; index++) {
+        const store = stores[index] as string;
+        links[store] = asList(linkMap[store]);
+      }
     } else {
       errors.push('links is not a map of store → ids');
     }
   }
   const extra: Record<string, unknown> = {};
   // Security: defineProperty, so a `__proto__` key stays data and never becomes a prototype.
-  for (const [key, value] of Object.entries(record))
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     if (!KNOWN.has(key))
-      Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(extra, key, {
+        value: record[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
   const fields: RecordFields = { keywords: asList(record.keywords), links, extra };
-  for (const key of ['id', 'kind', 'date', 'status', 'title', 'project'] as const) {
+  for (let index = 0; index < STRING_FIELDS.length; index++) {
+    const key = STRING_FIELDS[index] as (typeof STRING_FIELDS)[number];
     const value = asString(record[key]);
     if (value !== undefined) fields[key] = value;
   }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +190,12 @@ export function startResident(
   idleExitS = RESIDENT_IDLE_EXIT_S,
 ): void {
   try {
+    // Required here, not imported: a query answered by a server, or with starting turned off,
+    // never spawns, and node:child_process (with dgram and the socket list) is a few ms of
+    // every start-up otherwise.
+    const { spawn } = createRequire(import.meta.url)(
+      'node:child_process',
+    ) as typeof import('node:child_process');
     const child = spawn(
       process.execPath,
       [launcher, 'records', 'serve', '--root', target.root, '--idle-exit', String(idleExitS)],

@@ -171,3 +171,53 @@ describe('the fast frontmatter path', () => {
     expect(parseRecord('---\nid: 12\nkeywords: [a]\n---\nbody\n').fields.id).toBe('12');
   });
 });
+
+describe('the fast path refactors (issue 22: one typed-value pattern, no copies for plain text)', () => {
+  it('leaves every core-schema typed form to the parser, as a value and as a key, and keeps near misses', () => {
+    const typed = [
+      '~',
+      'null',
+      'Null',
+      'NULL',
+      'true',
+      'TRUE',
+      'False',
+      '12',
+      '-3',
+      '+4',
+      '0o17',
+      '0x1F',
+    ].concat([
+      '.inf',
+      '-.Inf',
+      '+.INF',
+      '.nan',
+      '.NaN',
+      '.NAN',
+      '1e3',
+      '-.5E-2',
+      '2.E+1',
+      '.5',
+      '1.',
+      '-1.5',
+    ]);
+    for (const text of typed) {
+      expect(fastFrontmatter(`id: ${text}`), text).toBeUndefined();
+      expect(fastFrontmatter(`keywords: [a, ${text}]`), text).toBeUndefined();
+      if (/^[A-Za-z_]/.test(text)) expect(fastFrontmatter(`${text}: x`), text).toBeUndefined();
+    }
+    // Strings that only start or end like a typed value stay on the fast path, as strings.
+    for (const text of ['nullx', 'truex', '12a', '0o8', '0xG', '1e', '1.2.3', 'inf', 'e3', 'x12'])
+      expect(fastFrontmatter(`id: ${text}`), text).toEqual({ id: text });
+  });
+
+  it('reads a record with a byte-order mark and CR or CRLF line ends as the same record without them', () => {
+    const plain = '---\nid: a\nkeywords: [x, y]\ntitle: T\n---\n# Heading\r\n\nbody\n';
+    const lf = parseRecord(plain.replace('\r\n', '\n'));
+    expect(parseRecord(`\uFEFF${plain}`)).toEqual(lf);
+    expect(parseRecord(`\uFEFF${plain.replace(/\r?\n/g, '\r\n')}`)).toEqual(lf);
+    expect(parseRecord(plain.replace(/\r?\n/g, '\r'))).toEqual(lf);
+    // Only a leading mark is removed; one inside the text stays.
+    expect(parseRecord(`${plain}\uFEFF`).body).toBe('# Heading\n\nbody\n\uFEFF');
+  });
+});
