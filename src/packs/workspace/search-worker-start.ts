@@ -1,19 +1,12 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startSiblingWorker } from '../../core/start-sibling-worker.js';
 
 /** A search holds at most one file (32 MiB) and its decoded text at a time. */
 const WORKER_HEAP_MB = 512;
 
-/**
- * Starts a search worker (grep-worker). It runs the compiled module; under vitest (TypeScript
- * sources, no dist/) it first registers the tsx loader. Production never takes the second branch.
- */
+/** Starts a search worker (grep-worker.ts). */
 export function startSearchWorker(): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./grep-worker.js', import.meta.url), { resourceLimits });
-  const entry = JSON.stringify(new URL('./grep-worker.ts', import.meta.url).href);
-  return new Worker(
-    `import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); });`,
-    { eval: true, resourceLimits },
-  );
+  return startSiblingWorker(import.meta.url, 'grep-worker', {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
 }
