@@ -110,7 +110,15 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   const stores = options.stores ?? (() => listStores(root, env));
   // The stores as the last full check listed them (a store folder appearing is a root event,
   // which runs the full check).
-  const listed = { stores: stores() };
+  // The store heads: first segments of the stores' paths under the root. An event at the root
+  // naming one may be a store's folder (or the folder above one) appearing or going; other names
+  // there (a file next to the stores) cannot change a record.
+  const heads = (list: StoreInfo[]) =>
+    new Set(list.map((store) => relative(root, store.absolute).split(sep)[0] as string));
+  const listed = { stores: stores(), heads: new Set<string>() };
+  listed.heads = heads(listed.stores);
+  const foldersOf = (source: RecordSource) =>
+    source instanceof IndexedRecords ? source.folders() : new Map<string, KnownFolder>();
   const open = () =>
     openRecordSource(root, listed.stores, {
       env,
@@ -138,18 +146,13 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
   const markDirty = () => {
     state.dirty = true;
   };
-  // First segments of the stores' paths under the root: an event at the root naming one may
-  // be a store's folder (or the folder above one) appearing or going. Other names there
-  // (a file next to the stores) cannot change a record.
-  const storeHeads = () =>
-    new Set(listed.stores.map((store) => relative(root, store.absolute).split(sep)[0] as string));
   const onEvent = (folder: string) => (_event: string, filename: string | Buffer | null) => {
     if (state.dirty) return;
     if (filename === null) return markDirty();
     const path = join(folder, filename.toString());
     if (!state.folders.has(folder) && !state.folders.has(path)) {
       // The root's own watcher (the root is not a store folder).
-      if (storeHeads().has(filename.toString().split(sep)[0] as string)) markDirty();
+      if (listed.heads.has(filename.toString().split(sep)[0] as string)) markDirty();
       return;
     }
     state.pending.add(path);
@@ -209,8 +212,9 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     state.paths = undefined;
     state.source.close();
     listed.stores = stores();
+    listed.heads = heads(listed.stores);
     state.source = open();
-    state.folders = state.source instanceof IndexedRecords ? state.source.folders() : new Map();
+    state.folders = foldersOf(state.source);
     // A folder that just appeared was listed before its watcher existed: a file written in it
     // in between is seen by one more check, at the next call.
     if (arm()) state.dirty = true;
@@ -235,7 +239,7 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
     else if (state.pending.size > 0 && state.source instanceof IndexedRecords) checkPending(state.source);
     return state.source;
   };
-  if (state.source instanceof IndexedRecords) state.folders = state.source.folders();
+  state.folders = foldersOf(state.source);
   arm();
   const sweepMs = options.sweepMs ?? RECORDS_SWEEP_MS;
   const sweep = {
