@@ -41,6 +41,9 @@ await build({
   packages: 'external',
 });
 
+// better-sqlite3's version where it is installed (see betterSqlite3Version below).
+const bundledVersion = betterSqlite3Version();
+
 // dist/fast/cli/cli.cjs — `tally fish REQUEST` (issue 22): the whole CLI entry with the fish command and zod in one file,
 // so a data run pays for one compiled file instead of ~250 ES modules (~30% of its CPU for 8
 // entities). Every other command stays an import of its ES module in dist/, loaded only when
@@ -107,7 +110,9 @@ await build({
         // the version it came from, and better-sqlite3-driver.js uses it only where the installed
         // package is that version (the addon, native, always comes from node_modules).
         builder.onLoad({ filter: /[\\/]core[\\/]sqlite[\\/]bundled-better-sqlite3\.js$/ }, () => ({
-          contents: `export const bundledBetterSqlite3 = { version: ${JSON.stringify(betterSqlite3Version())}, load: () => require('better-sqlite3') };\n`,
+          contents: bundledVersion
+            ? `export const bundledBetterSqlite3 = { version: ${JSON.stringify(bundledVersion)}, load: () => require('better-sqlite3') };\n`
+            : 'export const bundledBetterSqlite3 = undefined;\n',
           loader: 'js',
           resolveDir: join(root, 'dist', 'core', 'sqlite'),
         }));
@@ -120,7 +125,7 @@ await build({
           args.importer.includes('/node_modules/zod/') ||
           args.path === 'commander' ||
           args.path === 'picocolors' ||
-          args.path === 'better-sqlite3'
+          (args.path === 'better-sqlite3' && bundledVersion !== undefined)
             ? undefined
             : { path: args.path, external: true },
         );
@@ -129,10 +134,18 @@ await build({
   ],
 });
 
-/** The installed better-sqlite3's version: the bundled copy is used only beside that same version. */
+/**
+ * The installed better-sqlite3's version: the bundled copy is used only beside that same version.
+ * Undefined where it is not installed (an optional dependency whose native build failed, or a
+ * Node with node:sqlite): the bundle then carries no copy and the build goes on.
+ */
 function betterSqlite3Version() {
-  const require = createRequire(import.meta.url);
-  return JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version;
+  try {
+    const require = createRequire(import.meta.url);
+    return JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
 }
 
 for (const name of readdirSync(outdir)) {
