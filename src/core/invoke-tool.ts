@@ -161,21 +161,40 @@ function withDeadline<T>(
 }
 
 /**
+ * Whether `item` holds what JSON cannot carry (a BigInt, a function, a symbol, a cycle). Runs
+ * on every call's input, result and evidence: plain loops, and the path to the item as a
+ * short array (a few levels deep) rather than a Set.
+ */
+function needsCopy(item: unknown, path: object[]): boolean {
+  const type = typeof item;
+  if (type === 'bigint' || type === 'function' || type === 'symbol') return true;
+  if (item === null || type !== 'object') return false;
+  const object = item as Record<string, unknown>;
+  if (path.includes(object)) return true;
+  if (typeof object.toJSON === 'function') return false;
+  path.push(object);
+  let found = false;
+  if (Array.isArray(object)) {
+    for (let at = 0; at < object.length && !found; at++) found = needsCopy(object[at], path);
+  } else {
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      if (needsCopy(object[key], path)) {
+        found = true;
+        break;
+      }
+    }
+  }
+  path.pop();
+  return found;
+}
+
+/**
  * A copy safe to serialize, made only when needed: BigInts become strings, cycles and
  * functions become markers. A tool's odd result must not cost its ledger entry.
  */
 export function jsonSafe(value: unknown): unknown {
-  const needsCopy = (item: unknown, stack: Set<object>): boolean => {
-    if (typeof item === 'bigint' || typeof item === 'function' || typeof item === 'symbol') return true;
-    if (item === null || typeof item !== 'object') return false;
-    if (stack.has(item)) return true;
-    if (typeof (item as { toJSON?: unknown }).toJSON === 'function') return false;
-    stack.add(item);
-    const found = Object.values(item).some((child) => needsCopy(child, stack));
-    stack.delete(item);
-    return found;
-  };
-  if (!needsCopy(value, new Set())) return value;
+  if (!needsCopy(value, [])) return value;
   const copy = (item: unknown, stack: Set<object>): unknown => {
     if (typeof item === 'bigint') return item.toString();
     if (typeof item === 'function' || typeof item === 'symbol') return undefined;

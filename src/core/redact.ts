@@ -126,6 +126,10 @@ const COOKIE_ATTRIBUTE =
   /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain|Priority|Partitioned)$/i;
 /** Deeper nesting than this is cut from what is stored or printed. */
 const MAX_DEPTH = 200;
+/** Strings up to this length have their redaction remembered (see `redactStringOnce`). */
+const MEMO_MAX_CHARS = 256;
+/** The most strings remembered before the memo starts again (a long-lived server). */
+const MEMO_MAX_ENTRIES = 4096;
 const TOO_DEEP = '[too deeply nested]';
 
 /**
@@ -137,10 +141,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const seen = new Set<string>();
   // Longest first, so a secret that contains another is scrubbed whole, not leaving a tail.
   let ordered: string[] | undefined;
+  // Entries repeat the same short strings (a method, a path, a status word, a field's value):
+  // each is redacted once while the known secrets stay the same. Only a redaction that taught
+  // nothing is kept, and learning a secret empties the memo, since a string's redaction depends
+  // on nothing else (the options are fixed for the redactor's life).
+  const memo = new Map<string, string>();
   const learn = (value: string): void => {
     if (seen.has(value)) return;
     seen.add(value);
     ordered = undefined;
+    memo.clear();
   };
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
   const decide = (name: string): boolean => isSecretName(name) || extraNames.has(name.toLowerCase());
@@ -331,10 +341,23 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return redactText(text);
   };
 
+  const redactStringOnce = (text: string): string => {
+    if (text.length > MEMO_MAX_CHARS) return redactString(text);
+    const known = memo.get(text);
+    if (known !== undefined) return known;
+    const before = seen.size;
+    const redacted = redactString(text);
+    if (seen.size === before) {
+      if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+      memo.set(text, redacted);
+    }
+    return redacted;
+  };
+
   // Returns the very same value when nothing in it needed redacting: no copies on the hot path.
   // Nesting deeper than MAX_DEPTH is cut (never a stack overflow from hostile input).
   const walk = (value: unknown, depth = 0): unknown => {
-    if (typeof value === 'string') return depth > MAX_DEPTH ? TOO_DEEP : redactString(value);
+    if (typeof value === 'string') return depth > MAX_DEPTH ? TOO_DEEP : redactStringOnce(value);
     if (value === null || typeof value !== 'object') return value;
     if (depth > MAX_DEPTH) return TOO_DEEP;
     if (Array.isArray(value)) {

@@ -229,3 +229,35 @@ describe('secret-named pairs inside prose (issue 19, finding 5 follow-up)', () =
     expect(createRedactor().redact('http://h/a/token=1?x=2')).toBe('http://h/a/token=1?x=2');
   });
 });
+
+describe('redaction of repeated strings', () => {
+  it('redacts a string seen before again once a secret it holds becomes known', () => {
+    const redactor = createRedactor();
+    const echo = { note: 'abc-token-9876' };
+    // Redacted (and remembered) while the value is not yet known as a secret: kept as is.
+    expect(redactor.redact(echo)).toEqual(echo);
+    expect(redactor.redact(echo)).toEqual(echo);
+    // Learned from a secret-named field: the same string seen again is now scrubbed.
+    redactor.redact({ password: 'abc-token-9876' });
+    expect(redactor.redact(echo)).toEqual({ note: REDACTED });
+    redactor.remember('later-secret-42');
+    expect(redactor.redact({ note: 'later-secret-42' })).toEqual({ note: REDACTED });
+  });
+
+  it('gives the same result for a repeated string as for its first redaction', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 20 }), (texts) => {
+        const fresh = (text: string) => createRedactor({ knownSecrets: ['s3cret-value'] }).redact({ text });
+        const shared = createRedactor({ knownSecrets: ['s3cret-value'] });
+        for (const text of [...texts, ...texts]) {
+          // Alone, the text teaches nothing to another redactor; so it must read the same here.
+          const alone = fresh(text);
+          const before = shared.redact({ probe: 's3cret-value' });
+          expect(before).toEqual({ probe: REDACTED });
+          const again = shared.redact({ text });
+          if (JSON.stringify(alone) === JSON.stringify({ text })) expect(again).toEqual(alone);
+        }
+      }),
+    );
+  });
+});
