@@ -81,6 +81,19 @@ describe('a long job is a counter, not a line per create (issue 23, finding 12)'
     const entry = contract(10) as Extract<RunEvent, { type: 'entry' }>;
     expect(plannedCreates(entry.entry.data)).toBe(30);
     expect(plannedCreates({ data: { files: ['a'] } })).toBeUndefined();
+    // Read without a schema parse: what is not a contract's shape counts nothing, and throws nothing.
+    for (const data of [
+      null,
+      undefined,
+      { entities: [] },
+      { entities: [null] },
+      { entities: [{ ref: 'suite', count: 0 }] },
+      { entities: [{ ref: 'suite', count: 1.5 }] },
+      { entities: [{ count: 2 }] },
+      { entities: [{ ref: 'test', count: 2, perParent: true, parent: 'suite' }] },
+    ])
+      expect(plannedCreates({ data }), JSON.stringify(data)).toBeUndefined();
+    expect(plannedCreates(null)).toBeUndefined();
   });
 
   it('on a terminal: the ok creates of a 60-create run print no line each; failures do; the count ends as a line', async () => {

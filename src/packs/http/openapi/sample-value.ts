@@ -59,9 +59,19 @@ function lastWord(field: string): string {
   return words.at(-1) ?? field;
 }
 
+/** Field names decided so far: every item of a data run asks again about the same few fields. */
+const uniqueFields = new Map<string, boolean>();
+const MAX_DECIDED_FIELDS = 1024;
+
 /** Whether a field's name says its values must be unique (a title field carries the label instead). */
 export function isUniqueField(field: string): boolean {
-  return UNIQUE_NAME.test(field) || UNIQUE_LAST_WORD.test(lastWord(field));
+  let unique = uniqueFields.get(field);
+  if (unique === undefined) {
+    unique = UNIQUE_NAME.test(field) || UNIQUE_LAST_WORD.test(lastWord(field));
+    if (uniqueFields.size >= MAX_DECIDED_FIELDS) uniqueFields.clear();
+    uniqueFields.set(field, unique);
+  }
+  return unique;
 }
 
 /** `a1b2c3` and item 12 → `a1b2c3c`: short, letters and digits only. */
