@@ -1,6 +1,7 @@
 // The API client sends through node:http (a third of fetch's CPU per request). What a user
 // relied on from fetch must still hold: the body the server meant, no redirect followed, the
 // byte length declared, errors that say what failed — checked against a real local server.
+import { getEventListeners } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,36 @@ async function droppingServer(): Promise<{ url: string; seen: string[] }> {
 }
 
 describe('nodeHttpTransport', () => {
+  it('an abort stops the request while waiting and while the body streams; a finished request leaves no listener on the signal', async () => {
+    const server = await serve((seen, res) => {
+      if (seen.url === '/wait') return;
+      if (seen.url === '/half') {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+        return res.write('partly');
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('done');
+    });
+    const send = (path: string, signal: AbortSignal) =>
+      nodeHttpTransport(new URL(path, server.url), { method: 'GET', headers: {}, signal });
+    const finished = new AbortController();
+    await expect(send('/ok', finished.signal)).resolves.toMatchObject({ status: 200, text: 'done' });
+    expect(getEventListeners(finished.signal, 'abort')).toHaveLength(0);
+    for (const path of ['/wait', '/half']) {
+      const controller = new AbortController();
+      const sending = send(path, controller.signal);
+      setTimeout(() => controller.abort(), 50);
+      await expect(sending, path).rejects.toThrow();
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
+    const before = AbortSignal.abort();
+    await expect(send('/ok', before)).rejects.toMatchObject({ name: 'AbortError' });
+    const waiting = new AbortController();
+    const sending = send('/wait', waiting.signal);
+    setTimeout(() => waiting.abort(), 20);
+    await expect(sending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
