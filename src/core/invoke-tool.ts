@@ -350,6 +350,8 @@ export async function invokeTool(
   }
   const durationMs = Math.round((monotonicMs() - started) * 1000) / 1000;
   const input = jsonSafe(record.input);
+  // Only an input the schema accepted has the shape the tool's view expects.
+  const ledgerInput = parsed.success && tool.ledgerInput ? jsonSafe(tool.ledgerInput(parsed.data)) : input;
   context.recorder.append({
     kind: 'tool_call',
     name: record.tool,
@@ -357,7 +359,7 @@ export async function invokeTool(
     data: {
       tool: record.tool,
       target: record.target,
-      input,
+      input: ledgerInput,
       // The status rule's view of the call, so `tally verify` can re-run it without the tools.
       intentKey:
         intentOf(tool, { input, target: record.target, ...(record.error ? { error: record.error } : {}) }) ??

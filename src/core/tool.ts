@@ -83,6 +83,12 @@ export interface ToolDefinition<Input = any, Result = any> {
    * size, not the content. Evidence is always kept whole.
    */
   ledgerView?: (result: Result) => unknown;
+  /**
+   * What of a (valid) input the ledger keeps, when not all of it: a write keeps the head of a
+   * large content and its length — the bytes written are in the evidence (size, sha256 read
+   * back from disk). The caller still gets the input whole; the status rule reads it whole.
+   */
+  ledgerInput?: (input: Input) => unknown;
 }
 
 /** Identity helper that keeps the input type inferred from the zod schema. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, type Stats } from 'node:fs';
 import { openRegularFileSync } from './open-regular-file.js';
-import { chunkFor, readChunk } from './read-file-window.js';
+import { chunkFor, reachedEnd, readChunk } from './read-file-window.js';
 
 export interface FileEvidence {
   bytes: number;
@@ -34,6 +34,7 @@ export async function hashDescriptor(fd: number, stats: Stats): Promise<FileEvid
     if (bytesRead === 0) break;
     hash.update(chunk.subarray(0, bytesRead));
     bytes += bytesRead;
+    if (reachedEnd(bytesRead, chunk.length, bytes, stats.size)) break;
   }
   return { bytes, sha256: hash.digest('hex') };
 }

@@ -30,6 +30,17 @@ export function readChunk(fd: number, into: Buffer, readSoFar: number): number |
 export function chunkFor(size: number): Buffer {
   return Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size + 1, 4096)));
 }
+
+/**
+ * Whether a read reached the end of a file whose fstat said `size` bytes, so no further read
+ * (which would return 0) is needed: it returned less than it asked for, with everything up to
+ * that size read. A short read before that size (a signal, an odd file system) reads on; a
+ * file that grew since its fstat is read to where the read stopped, as a second read would have.
+ */
+export function reachedEnd(bytesRead: number, asked: number, readSoFar: number, size: number): boolean {
+  return bytesRead < asked && readSoFar >= size;
+}
+
 const NEWLINE = 0x0a;
 
 export interface FileWindow {
@@ -108,6 +119,7 @@ export async function readFileWindow(fd: number, size: number, request: WindowRe
       }
     }
     if (from !== -1) keep(data.subarray(from, bytesRead));
+    if (reachedEnd(bytesRead, chunk.length, bytes, size)) break;
   }
   return {
     bytes,

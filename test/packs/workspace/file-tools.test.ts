@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PathOutsideProjectError } from '../../../src/packs/workspace/path-outside-project-error.js';
 import { isInside, ProjectRoot } from '../../../src/packs/workspace/project-root.js';
+import { LEDGER_CONTENT_CHARS } from '../../../src/packs/workspace/tools/fs-write.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 import { buildFixture, workspace } from './workspace-fixture.js';
 
@@ -48,6 +49,29 @@ describe('fs_write and fs_edit evidence', () => {
       sha256: sha(readFileSync(join(root, 'notes/a.md'))),
     });
     expect(again.evidence?.effects).toMatchObject([{ kind: 'updated', key: 'notes/a.md' }]);
+  });
+
+  it('the ledger keeps a small written content whole and the head of a large one; the caller and the disk get it all', async () => {
+    const { root, call, recorder } = await project();
+    const large = `${'export const x = 1;\n'.repeat(200)}// end\n`;
+    const record = await call('fs_write', { path: 'big.ts', content: large });
+    await call('fs_write', { path: 'small.ts', content: 'export const y = 2;\n' });
+    expect(record.input).toEqual({ path: 'big.ts', content: large });
+    expect(readFileSync(join(root, 'big.ts'), 'utf8')).toBe(large);
+    const inputs = recorder
+      .entries()
+      .filter((entry) => entry.kind === 'tool_call')
+      .map((entry) => entry.data.input);
+    expect(inputs).toEqual([
+      {
+        path: 'big.ts',
+        contentPreview: `${large.slice(0, LEDGER_CONTENT_CHARS)}…`,
+        contentChars: large.length,
+      },
+      { path: 'small.ts', content: 'export const y = 2;\n' },
+    ]);
+    // What was written stays evidenced whole: size and sha256 read back from disk.
+    expect(record.evidence).toMatchObject({ bytes: Buffer.byteLength(large), sha256: sha(large) });
   });
 
   it('a replaced file keeps its permissions and records what it held before; a new file is created 0644', async () => {

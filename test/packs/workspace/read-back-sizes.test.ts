@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYNC_READ_BYTES } from '../../../src/packs/workspace/read-file-window.js';
+import { reachedEnd, SYNC_READ_BYTES } from '../../../src/packs/workspace/read-file-window.js';
 import { tempDir, tempLedger } from '../../helpers.js';
 import { workspace } from './workspace-fixture.js';
 
@@ -52,4 +52,16 @@ describe('evidence read back on both sides of the synchronous-read boundary', ()
     expect(onDisk.length).toBe(SYNC_READ_BYTES * 2 + 'tail edited\n'.length);
     expect(edit.evidence).toMatchObject({ bytes: onDisk.length, sha256: sha256(onDisk) });
   }, 60_000);
+});
+
+// One read of a small file, not a second one that returns 0 — but only where that is certain.
+describe('the end of a file is seen without another read only when a short read reached its size', () => {
+  it('stops on a short read at the fstat size, reads on after a full chunk or a short read before the size', () => {
+    expect(reachedEnd(1000, 4096, 1000, 1000)).toBe(true);
+    // Grew since its fstat: what the read returned is where the file ended then.
+    expect(reachedEnd(1500, 4096, 1500, 1000)).toBe(true);
+    expect(reachedEnd(4096, 4096, 4096, 4096)).toBe(false);
+    // A short read before the size the fstat gave (interrupted, an odd file system).
+    expect(reachedEnd(512, 4096, 512, 1000)).toBe(false);
+  });
 });

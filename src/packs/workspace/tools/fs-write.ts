@@ -6,6 +6,14 @@ import { evidenceVia, readBackEvidence } from '../file-evidence.js';
 import { intendWrite } from '../file-intent.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
+/**
+ * How much of a written content the ledger keeps. The entry is committed before the answer
+ * goes out, so every character is paid on each write (redacted, then a few more pages in the
+ * commit: 4 KB cost about 0.1 ms, issue 22); what was written is the evidence's size and
+ * sha256, read back from disk.
+ */
+export const LEDGER_CONTENT_CHARS = 512;
+
 export function fsWrite(context: WorkspaceContext) {
   return defineTool({
     name: 'fs_write',
@@ -24,6 +32,14 @@ export function fsWrite(context: WorkspaceContext) {
     }),
     annotations: { destructive: true, idempotent: true },
     target: (input) => input.path,
+    ledgerInput: ({ path, content }) =>
+      content.length <= LEDGER_CONTENT_CHARS
+        ? { path, content }
+        : {
+            path,
+            contentPreview: `${content.slice(0, LEDGER_CONTENT_CHARS)}…`,
+            contentChars: content.length,
+          },
     execute: async (input, call) => {
       const resolved = await context.root.resolve(input.path);
       // What the write replaces, for judging the turn by content (a rewrite with the same bytes
