@@ -1,4 +1,5 @@
-import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import { startSiblingWorker } from '../../core/start-sibling-worker.js';
 import {
   CLAIMED,
@@ -71,6 +72,10 @@ export function readRecordsInChunks(
     }
     return { chunks, worker: 0 };
   }
+  // Required here: a build under the threshold (every warm query too) never loads it (~2.5 ms).
+  const { MessageChannel, receiveMessageOnPort } = createRequire(import.meta.url)(
+    'node:worker_threads',
+  ) as typeof import('node:worker_threads');
   const counters = new Int32Array(new SharedArrayBuffer(COUNTERS * Int32Array.BYTES_PER_ELEMENT));
   const { port1, port2 } = new MessageChannel();
   const work: ReadRecordsWork = {
