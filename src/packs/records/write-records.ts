@@ -30,22 +30,26 @@ export interface PreparedRecord {
 
 /** What `entry` becomes in the index: a pure function of the record read. */
 export function preparedRecordOf(entry: RecordEntry): PreparedRecord {
-  const stats = { mtimeMs: entry.mtimeMs, size: entry.size, ctimeMs: entry.ctimeMs };
-  if (entry.unrepresentable !== undefined)
-    return {
-      path: entry.path,
-      store: entry.store,
-      skipped: entry.errors.join('; '),
-      id: null,
-      kind: null,
-      project: null,
-      gloss: '',
-      row: '{}',
-      links: [],
-      keywords: '',
-      title: '',
-      ...stats,
-    };
+  // Built field by field, without spreads: a first query runs this cold for every record.
+  const prepared: PreparedRecord = {
+    path: entry.path,
+    store: entry.store,
+    id: null,
+    kind: null,
+    project: null,
+    gloss: '',
+    row: '{}',
+    links: [],
+    keywords: '',
+    title: '',
+    mtimeMs: entry.mtimeMs,
+    size: entry.size,
+    ctimeMs: entry.ctimeMs,
+  };
+  if (entry.unrepresentable !== undefined) {
+    prepared.skipped = entry.errors.join('; ');
+    return prepared;
+  }
   const row: RecordRow = {
     path: entry.path,
     store: entry.store,
@@ -53,22 +57,22 @@ export function preparedRecordOf(entry: RecordEntry): PreparedRecord {
     gloss: entry.gloss,
     errors: entry.errors,
   };
-  return {
-    path: entry.path,
-    store: entry.store,
-    id: row.id ?? null,
-    kind: row.kind ?? null,
-    project: row.project ?? null,
-    gloss: row.gloss,
-    row: JSON.stringify(row),
-    links: [...new Set(Object.values(row.links).flat())],
-    keywords: row.keywords.join(' '),
-    title: row.title ?? '',
-    // Failure-mode text (keywords, title, body) is kept for --recall, so it never reads
-    // thousands of files.
-    ...(isFailureMode(row) ? { recall: recallText(row, entry.body) } : {}),
-    ...stats,
-  };
+  prepared.id = row.id ?? null;
+  prepared.kind = row.kind ?? null;
+  prepared.project = row.project ?? null;
+  prepared.gloss = row.gloss;
+  prepared.row = JSON.stringify(row);
+  const targets = new Set<string>();
+  // Own keys only, as Object.values gave (never what a `__proto__` link key may have set).
+  for (const store of Object.keys(row.links))
+    for (const target of row.links[store] as string[]) targets.add(target);
+  prepared.links = [...targets];
+  prepared.keywords = row.keywords.join(' ');
+  prepared.title = row.title ?? '';
+  // Failure-mode text (keywords, title, body) is kept for --recall, so it never reads
+  // thousands of files.
+  if (isFailureMode(row)) prepared.recall = recallText(row, entry.body);
+  return prepared;
 }
 
 /**
