@@ -31,18 +31,51 @@ const common = {
   logLevel: 'warning',
 };
 
+// better-sqlite3's version where it is installed (see betterSqlite3Version below).
+const bundledVersion = betterSqlite3Version();
+
+// better-sqlite3's JavaScript (~27 KB, 12 files) rides in a bundle behind a function called only
+// when it is the SQLite driver (Node 20, early 22): resolving, reading and compiling its files
+// without the code cache cost ~10 ms of every start (issue 22). dist/'s
+// core/sqlite/bundled-better-sqlite3.js says "none"; in a bundle it carries the copy and the
+// version it came from, and better-sqlite3-driver.js uses it only where the installed package is
+// that version (the addon, native, always comes from node_modules).
+function bundleBetterSqlite3(builder) {
+  builder.onLoad({ filter: /[\\/]core[\\/]sqlite[\\/]bundled-better-sqlite3\.js$/ }, () => ({
+    contents: bundledVersion
+      ? `export const bundledBetterSqlite3 = { version: ${JSON.stringify(bundledVersion)}, load: () => require('better-sqlite3') };\n`
+      : 'export const bundledBetterSqlite3 = undefined;\n',
+    loader: 'js',
+    resolveDir: join(root, 'dist', 'core', 'sqlite'),
+  }));
+}
+
 await build({
-  entryPoints: {
-    hook: join(root, 'dist', 'surfaces', 'cli', 'hook-entry.js'),
-    'records-query': join(root, 'dist', 'surfaces', 'cli', 'records-query-fast.js'),
-  },
+  entryPoints: { hook: join(root, 'dist', 'surfaces', 'cli', 'hook-entry.js') },
   ...common,
   // Dependencies stay in node_modules (better-sqlite3 is native; yaml loads only when needed).
   packages: 'external',
 });
 
-// better-sqlite3's version where it is installed (see betterSqlite3Version below).
-const bundledVersion = betterSqlite3Version();
+// records query: packages stay in node_modules (yaml loads only when needed) but better-sqlite3's
+// JavaScript, which every query runs on Node 20 and early 22.
+await build({
+  entryPoints: { 'records-query': join(root, 'dist', 'surfaces', 'cli', 'records-query-fast.js') },
+  ...common,
+  plugins: [
+    {
+      name: 'better-sqlite3-bundled',
+      setup(builder) {
+        bundleBetterSqlite3(builder);
+        builder.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path === 'better-sqlite3' && bundledVersion !== undefined
+            ? undefined
+            : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});
 
 // dist/fast/cli/cli.cjs — `tally fish REQUEST` (issue 22): the whole CLI entry with the fish command and zod in one file,
 // so a data run pays for one compiled file instead of ~250 ES modules (~30% of its CPU for 8
@@ -103,19 +136,7 @@ await build({
           contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
           loader: 'js',
         }));
-        // better-sqlite3's JavaScript (~27 KB, 12 files) rides in the bundle too, behind a function
-        // called only when it is the SQLite driver (Node 20, early 22): resolving, reading and
-        // compiling its files without the code cache cost ~10 ms of every `tally fish` (issue 22).
-        // dist/'s core/sqlite/bundled-better-sqlite3.js says "none"; here it carries the copy and
-        // the version it came from, and better-sqlite3-driver.js uses it only where the installed
-        // package is that version (the addon, native, always comes from node_modules).
-        builder.onLoad({ filter: /[\\/]core[\\/]sqlite[\\/]bundled-better-sqlite3\.js$/ }, () => ({
-          contents: bundledVersion
-            ? `export const bundledBetterSqlite3 = { version: ${JSON.stringify(bundledVersion)}, load: () => require('better-sqlite3') };\n`
-            : 'export const bundledBetterSqlite3 = undefined;\n',
-          loader: 'js',
-          resolveDir: join(root, 'dist', 'core', 'sqlite'),
-        }));
+        bundleBetterSqlite3(builder);
         // zod, commander and picocolors ride in the bundle (from node_modules, commander cost ~10 ms
         // more and picocolors ~3: the package's resolution, its files compiled without the code
         // cache); other packages stay in node_modules.

@@ -141,6 +141,9 @@ describe('what the fast path loads', () => {
     let loaded = readFileSync(list, 'utf8');
     expect(loaded).toContain('records-query.cjs');
     expect(loaded).not.toMatch(/node_modules\/commander\//);
+    // better-sqlite3's JavaScript rides in the bundle (where it is the driver, only its native
+    // addon comes from node_modules): ~10 ms of every query's start (issue 22).
+    expect(loaded).not.toMatch(/node_modules\/better-sqlite3\/lib\//);
 
     const hook = await run(['hook', 'turn-reset'], { XDG_STATE_HOME: tempDir() }, preload);
     expect(hook.code).toBe(0);
@@ -172,5 +175,7 @@ describe('what the fast path loads', () => {
     // The list is the query process's own (it loaded fs), or the check below would pass vacuously.
     expect(builtins).toContain('NativeModule fs');
     expect(builtins).not.toContain('NativeModule child_process');
+    // A build of a few records reads on this thread: no worker, and node:worker_threads unloaded.
+    expect(builtins).not.toContain('NativeModule worker_threads');
   });
 });

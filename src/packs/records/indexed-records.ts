@@ -10,6 +10,7 @@ import {
   unpackSnapshot,
 } from './index-snapshot.js';
 import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
+import { readRecordsInChunks } from './read-records-parallel.js';
 import {
   FAILURE_STORE,
   type RecallCandidate,
@@ -26,7 +27,7 @@ import {
 } from './records-index-path.js';
 import { readRecord, type ScannedFile } from './scan-stores.js';
 import type { StoreInfo } from './stores.js';
-import { recallMatchQuery, recordsWriter } from './write-records.js';
+import { type PreparedRecord, recallMatchQuery, recordsWriter } from './write-records.js';
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
@@ -220,20 +221,27 @@ export class IndexedRecords implements RecordSource {
       }
       const writer = recordsWriter(db);
       writer.remove(removed);
-      // Streamed: a chunk of records is read, written and let go, so a build holds one chunk's
-      // bodies in memory, not the corpus's (500,000 records); only each file's stats are kept.
+      // Streamed: a chunk of records is read, written and let go, so a build holds a few
+      // chunks' bodies in memory, not the corpus's (500,000 records); only each file's stats
+      // are kept. A large build reads with a worker thread beside this one (read-records-parallel.ts).
       const read = new Map<string, { mtimeMs: number; size: number; ctimeMs: number } | undefined>();
-      for (let start = 0; start < changed.length; start += WRITE_CHUNK)
-        writer.write(
-          changed.slice(start, start + WRITE_CHUNK).map((file) => {
-            const entry = readRecord(file);
-            read.set(
-              file.path,
-              entry && { mtimeMs: entry.mtimeMs, size: entry.size, ctimeMs: entry.ctimeMs },
-            );
-            return { path: file.path, entry };
-          }),
-        );
+      readRecordsInChunks(changed, ({ files, records }) => {
+        const prepared: PreparedRecord[] = [];
+        const gone: string[] = [];
+        for (let index = 0; index < files.length; index++) {
+          const path = (files[index] as ScannedFile).path;
+          const record = records[index];
+          if (record) {
+            prepared.push(record);
+            read.set(path, { mtimeMs: record.mtimeMs, size: record.size, ctimeMs: record.ctimeMs });
+          } else {
+            gone.push(path);
+            read.set(path, undefined);
+          }
+        }
+        writer.remove(gone);
+        writer.insert(prepared);
+      });
       // Record the stats of what was read; a file gone or no longer regular since it was listed
       // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
       for (const dir of dirs) {

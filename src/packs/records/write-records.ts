@@ -3,6 +3,79 @@ import { isFailureMode, type RecordRow, recallText } from './record-query.js';
 import type { RecordEntry } from './scan-stores.js';
 
 /**
+ * One record as the index stores it: every column and FTS text, computed from what was read.
+ * Plain strings and numbers, so a reading worker can build it and post it (structured clone).
+ */
+export interface PreparedRecord {
+  path: string;
+  store: string;
+  /** Set when the frontmatter cannot be represented: the row is kept out of every query. */
+  skipped?: string;
+  id: string | null;
+  kind: string | null;
+  project: string | null;
+  gloss: string;
+  /** The RecordRow as JSON: what a query prints. */
+  row: string;
+  /** Link targets, each once. */
+  links: string[];
+  keywords: string;
+  title: string;
+  /** The failure-mode text --recall scores (keywords, title, body); undefined for other records. */
+  recall?: string;
+  mtimeMs: number;
+  size: number;
+  ctimeMs: number;
+}
+
+/** What `entry` becomes in the index: a pure function of the record read. */
+export function preparedRecordOf(entry: RecordEntry): PreparedRecord {
+  // Built field by field, without spreads: a first query runs this cold for every record.
+  const prepared: PreparedRecord = {
+    path: entry.path,
+    store: entry.store,
+    id: null,
+    kind: null,
+    project: null,
+    gloss: '',
+    row: '{}',
+    links: [],
+    keywords: '',
+    title: '',
+    mtimeMs: entry.mtimeMs,
+    size: entry.size,
+    ctimeMs: entry.ctimeMs,
+  };
+  if (entry.unrepresentable !== undefined) {
+    prepared.skipped = entry.errors.join('; ');
+    return prepared;
+  }
+  const row: RecordRow = {
+    path: entry.path,
+    store: entry.store,
+    ...entry.fields,
+    gloss: entry.gloss,
+    errors: entry.errors,
+  };
+  prepared.id = row.id ?? null;
+  prepared.kind = row.kind ?? null;
+  prepared.project = row.project ?? null;
+  prepared.gloss = row.gloss;
+  prepared.row = JSON.stringify(row);
+  const targets = new Set<string>();
+  // Own keys only, as Object.values gave (never what a `__proto__` link key may have set).
+  for (const store of Object.keys(row.links))
+    for (const target of row.links[store] as string[]) targets.add(target);
+  prepared.links = [...targets];
+  prepared.keywords = row.keywords.join(' ');
+  prepared.title = row.title ?? '';
+  // Failure-mode text (keywords, title, body) is kept for --recall, so it never reads
+  // thousands of files.
+  if (isFailureMode(row)) prepared.recall = recallText(row, entry.body);
+  return prepared;
+}
+
+/**
  * Applies one refresh to the index tables, inside the caller's transaction, in as many calls
  * as the caller likes (a build streams its records through `write` a chunk at a time): drops
  * removed and changed paths, then inserts what was read (a path read as undefined is gone or
@@ -11,6 +84,8 @@ import type { RecordEntry } from './scan-stores.js';
 export function recordsWriter(db: SqliteDatabase): {
   remove(paths: string[]): void;
   write(changed: { path: string; entry: RecordEntry | undefined }[]): void;
+  /** Inserts records already prepared (preparedRecordOf, maybe in a reading worker). */
+  insert(prepared: PreparedRecord[]): void;
 } {
   // The FTS tables share the record's rowid: a drop is a rowid lookup, not a scan of an
   // UNINDEXED path column (two full scans per changed file at 50,000 records).
@@ -38,40 +113,38 @@ export function recordsWriter(db: SqliteDatabase): {
   const remove = (paths: string[]) => {
     for (const path of paths) drop(path);
   };
-  const write = (changed: { path: string; entry: RecordEntry | undefined }[]) => {
-    for (const { path, entry } of changed) {
-      if (!empty) drop(path);
-      if (!entry) continue;
-      if (entry.unrepresentable !== undefined) {
+  const insert = (prepared: PreparedRecord[]) => {
+    for (const record of prepared) {
+      if (!empty) drop(record.path);
+      if (record.skipped !== undefined) {
         // Kept (so it is not re-read on every call) but out of every query; lint reports it.
-        insertRecord.run(entry.path, entry.store, null, null, null, '', '{}', entry.errors.join('; '));
+        insertRecord.run(record.path, record.store, null, null, null, '', '{}', record.skipped);
         continue;
       }
-      const row: RecordRow = {
-        path: entry.path,
-        store: entry.store,
-        ...entry.fields,
-        gloss: entry.gloss,
-        errors: entry.errors,
-      };
       const { lastInsertRowid: rowid } = insertRecord.run(
-        entry.path,
-        entry.store,
-        row.id ?? null,
-        row.kind ?? null,
-        row.project ?? null,
-        row.gloss,
-        JSON.stringify(row),
+        record.path,
+        record.store,
+        record.id,
+        record.kind,
+        record.project,
+        record.gloss,
+        record.row,
         null,
       );
-      for (const target of new Set(Object.values(row.links).flat())) insertLink.run(entry.path, target);
-      insertFts.run(rowid, entry.path, row.keywords.join(' '), row.title ?? '', row.gloss);
-      // Failure-mode text (keywords, title, body) is kept for --recall, so it never reads
-      // thousands of files.
-      if (isFailureMode(row)) insertRecall.run(rowid, entry.path, recallText(row, entry.body));
+      for (const target of record.links) insertLink.run(record.path, target);
+      insertFts.run(rowid, record.path, record.keywords, record.title, record.gloss);
+      if (record.recall !== undefined) insertRecall.run(rowid, record.path, record.recall);
     }
   };
-  return { remove, write };
+  const write = (changed: { path: string; entry: RecordEntry | undefined }[]) => {
+    const prepared: PreparedRecord[] = [];
+    for (const { path, entry } of changed) {
+      if (entry) prepared.push(preparedRecordOf(entry));
+      else if (!empty) drop(path);
+    }
+    insert(prepared);
+  };
+  return { remove, write, insert };
 }
 
 /**
