@@ -7,7 +7,7 @@ import { intendWrite } from '../file-intent.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 /**
- * How much of a written content the ledger keeps. The entry is committed before the answer
+ * The longest written content the ledger keeps (a longer one is kept as its length only). The entry is committed before the answer
  * goes out, so every character is paid on each write (redacted, then a few more pages in the
  * commit: 4 KB cost about 0.1 ms, issue 22); what was written is the evidence's size and
  * sha256, read back from disk.
@@ -35,11 +35,8 @@ export function fsWrite(context: WorkspaceContext) {
     ledgerInput: ({ path, content }) =>
       content.length <= LEDGER_CONTENT_CHARS
         ? { path, content }
-        : {
-            path,
-            contentPreview: `${content.slice(0, LEDGER_CONTENT_CHARS)}…`,
-            contentChars: content.length,
-          },
+        : // No head of it: a cut can split a secret the ledger would redact only whole.
+          { path, contentChars: content.length },
     execute: async (input, call) => {
       const resolved = await context.root.resolve(input.path);
       // What the write replaces, for judging the turn by content (a rewrite with the same bytes
