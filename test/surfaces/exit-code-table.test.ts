@@ -92,6 +92,16 @@ describe('one exit-code table: the module, the README and the CLI agree', () => 
     expect(runs.stderr).not.toContain('bug in Tally');
   });
 
+  it('3: could not run — `tally demo` with a ledger that cannot open ends, not held open by its app', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'notadb.db'), 'hello, not SQLite\n'.repeat(100));
+    // The demo app used to start first and its listening server kept the process alive after
+    // the error: this call then never returned.
+    const demo = await runTally(['demo', '--ledger', 'notadb.db'], { cwd });
+    expect(demo.code).toBe(EXIT.unavailable);
+    expect(demo.stderr).toMatch(/notadb\.db is not a Tally ledger/);
+  }, 20_000);
+
   it('3: could not run — an unreachable --base-url, before any run or tool call', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

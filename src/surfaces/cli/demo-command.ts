@@ -26,13 +26,18 @@ export const DEMO_SCOPE = '/projects/alpha-shop';
  * its own (`fisherman-read-back`), so `tally runs show` and the report show that proof too.
  */
 export default async function demoCommand(options: { json?: boolean }, command: Command): Promise<number> {
-  const app = await startDemoApp();
+  // The ledger first: a ledger that cannot open must end the command, and the app's listening
+  // server would keep the process alive past the error.
   const ledger = await openLedgerFor(command);
   try {
-    return await withInterrupt((interrupt) => runDemo(app.url, ledger, options, command, interrupt));
+    const app = await startDemoApp();
+    try {
+      return await withInterrupt((interrupt) => runDemo(app.url, ledger, options, command, interrupt));
+    } finally {
+      await app.close();
+    }
   } finally {
     await ledger.close();
-    await app.close();
   }
 }
 
