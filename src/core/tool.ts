@@ -84,9 +84,9 @@ export interface ToolDefinition<Input = any, Result = any> {
    */
   ledgerView?: (result: Result) => unknown;
   /**
-   * What of a (valid) input the ledger keeps, when not all of it: a write keeps the head of a
-   * large content and its length — the bytes written are in the evidence (size, sha256 read
-   * back from disk). The caller still gets the input whole; the status rule reads it whole.
+   * What of a (valid) input the ledger keeps, when not all of it: a write keeps a large
+   * content's length only — the bytes written are in the evidence (size, sha256 read back
+   * from disk). The caller still gets the input whole; the status rule reads it whole.
    */
   ledgerInput?: (input: Input) => unknown;
 }

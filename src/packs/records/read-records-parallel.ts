@@ -4,13 +4,15 @@ import { startSiblingWorker } from '../../core/start-sibling-worker.js';
 import {
   CLAIMED,
   COUNTERS,
+  chunkOf,
   POSTED,
   type ReadRecordsChunk,
   type ReadRecordsWork,
+  readPreparedChunk,
   WRITTEN,
 } from './read-records-protocol.js';
-import { readRecord, type ScannedFile } from './scan-stores.js';
-import { type PreparedRecord, preparedRecordOf } from './write-records.js';
+import type { ScannedFile } from './scan-stores.js';
+import type { PreparedRecord } from './write-records.js';
 
 /**
  * From this many files to read, a build reads with a worker thread beside the answering one:
@@ -26,12 +28,6 @@ const LOOKAHEAD = 8;
  * a worker that died (its error event cannot arrive while this thread waits) costs this once.
  */
 const STALLED_MS = 2_000;
-
-const readChunk = (files: ScannedFile[]): (PreparedRecord | null)[] =>
-  files.map((file) => {
-    const entry = readRecord(file);
-    return entry ? preparedRecordOf(entry) : null;
-  });
 
 export interface ParallelReadOptions {
   /** Read with a worker from this many files (PARALLEL_READ_MIN_FILES); tests lower it. */
@@ -63,12 +59,12 @@ export function readRecordsInChunks(
   insert: (chunk: { files: ScannedFile[]; records: (PreparedRecord | null)[] }) => void,
   options: ParallelReadOptions = {},
 ): ParallelReadCounts {
-  const chunkFiles = (index: number) => files.slice(index * CHUNK, (index + 1) * CHUNK);
+  const chunkFiles = (index: number) => chunkOf(files, index, CHUNK);
   const chunks = Math.ceil(files.length / CHUNK);
   if (files.length < (options.minFiles ?? PARALLEL_READ_MIN_FILES)) {
     for (let index = 0; index < chunks; index++) {
       const part = chunkFiles(index);
-      insert({ files: part, records: readChunk(part) });
+      insert({ files: part, records: readPreparedChunk(part) });
     }
     return { chunks, worker: 0 };
   }
@@ -119,7 +115,7 @@ export function readRecordsInChunks(
           // The next chunk nobody holds yet: read it here rather than wait.
           const index = Atomics.add(counters, CLAIMED, 1);
           if (index < chunks) {
-            ready.set(index, readChunk(chunkFiles(index)));
+            ready.set(index, readPreparedChunk(chunkFiles(index)));
             mine.add(index);
           }
           continue;
@@ -133,7 +129,9 @@ export function readRecordsInChunks(
         Atomics.wait(counters, POSTED, Atomics.load(counters, POSTED), 50);
       }
       const part = chunkFiles(next);
-      const records = failed.has(next) ? readChunk(part) : (ready.get(next) as (PreparedRecord | null)[]);
+      const records = failed.has(next)
+        ? readPreparedChunk(part)
+        : (ready.get(next) as (PreparedRecord | null)[]);
       if (!failed.has(next) && !mine.has(next)) fromWorker++;
       ready.delete(next);
       failed.delete(next);

@@ -1,5 +1,5 @@
-import type { ScannedFile } from './scan-stores.js';
-import type { PreparedRecord } from './write-records.js';
+import { readRecord, type ScannedFile } from './scan-stores.js';
+import { type PreparedRecord, preparedRecordOf } from './write-records.js';
 
 /**
  * The shared counters of a parallel build read (read-records-parallel.ts and its worker),
@@ -29,3 +29,17 @@ export interface ReadRecordsWork {
 export type ReadRecordsChunk =
   | { index: number; records: (PreparedRecord | null)[] }
   | { index: number; failed: true };
+
+/** Chunk `index` of `files`, `size` files to a chunk: the unit both threads claim and read. */
+export const chunkOf = (files: ScannedFile[], index: number, size: number): ScannedFile[] =>
+  files.slice(index * size, (index + 1) * size);
+
+/**
+ * Reads and prepares a chunk's files, on either thread: each file's prepared record, or null
+ * when it is gone or no longer a regular file. Throws what readRecord throws.
+ */
+export const readPreparedChunk = (files: ScannedFile[]): (PreparedRecord | null)[] =>
+  files.map((file) => {
+    const entry = readRecord(file);
+    return entry ? preparedRecordOf(entry) : null;
+  });

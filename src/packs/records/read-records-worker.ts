@@ -1,18 +1,18 @@
 /**
  * The worker thread of a parallel index build (read-records-parallel.ts): claims chunks of the
- * listed files, reads and parses them (the same readRecord and preparedRecordOf as the
- * answering thread), and posts each chunk's prepared records. It never opens the index.
+ * listed files, reads and parses them (the same readPreparedChunk as the answering thread),
+ * and posts each chunk's prepared records. It never opens the index.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import {
   CLAIMED,
+  chunkOf,
   POSTED,
   type ReadRecordsChunk,
   type ReadRecordsWork,
+  readPreparedChunk,
   WRITTEN,
 } from './read-records-protocol.js';
-import { readRecord } from './scan-stores.js';
-import { preparedRecordOf } from './write-records.js';
 
 function run(work: ReadRecordsWork, port: MessagePort): void {
   const counters = new Int32Array(work.counters);
@@ -27,14 +27,7 @@ function run(work: ReadRecordsWork, port: MessagePort): void {
     }
     let message: ReadRecordsChunk;
     try {
-      const files = work.files.slice(index * work.chunk, (index + 1) * work.chunk);
-      message = {
-        index,
-        records: files.map((file) => {
-          const entry = readRecord(file);
-          return entry ? preparedRecordOf(entry) : null;
-        }),
-      };
+      message = { index, records: readPreparedChunk(chunkOf(work.files, index, work.chunk)) };
     } catch {
       // Read again by the answering thread, which throws the error as a one-thread build would.
       message = { index, failed: true };

@@ -7,10 +7,10 @@ import { intendWrite } from '../file-intent.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
 /**
- * The longest written content the ledger keeps (a longer one is kept as its length only). The entry is committed before the answer
- * goes out, so every character is paid on each write (redacted, then a few more pages in the
- * commit: 4 KB cost about 0.1 ms, issue 22); what was written is the evidence's size and
- * sha256, read back from disk.
+ * The longest written content the ledger keeps; a longer one is kept as its length only. The
+ * entry is committed before the answer goes out, so every character is paid on each write
+ * (redacted, then a few more pages in the commit: 4 KB cost about 0.1 ms, issue 22); what was
+ * written is the evidence's size and sha256, read back from disk.
  */
 export const LEDGER_CONTENT_CHARS = 512;
 
