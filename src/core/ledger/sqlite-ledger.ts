@@ -97,7 +97,12 @@ export class SqliteLedger extends RecordingLedger {
   private readonly selectEntries: SqliteStatement;
   private readonly selectEntryPage: SqliteStatement;
   private queue: QueuedEntry[] = [];
-  private flushScheduled = false;
+  /**
+   * The pending group-commit flush, if any. A flush made meanwhile (an MCP call's commit before
+   * its answer) cancels it: left pending, it would wake the idle process between calls for
+   * nothing (an extra event-loop turn per call, issue 22).
+   */
+  private scheduledFlush: { timer: NodeJS.Timeout } | { immediate: NodeJS.Immediate } | undefined;
   /** When the last batch was written (monotonicMs()): appends faster than the window share a commit. */
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private readonly writeQueue: SqliteTransaction<(runs: QueuedRun[], rows: QueuedEntry[]) => EntryRow[]>;
@@ -258,14 +263,25 @@ export class SqliteLedger extends RecordingLedger {
     // While the lock is held elsewhere the pending retry writes everything; an attempt per
     // turn would block the event loop for the busy timeout on every append.
     if (this.retryTimer) return;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
+    if (!this.scheduledFlush) {
       // Group commit: an append after a quiet spell is written at the end of this turn; while
       // appends keep coming (a plan's creates), one commit per GROUP_COMMIT_MS takes them all.
       const wait = this.lastFlushAt + GROUP_COMMIT_MS - monotonicMs();
-      if (wait <= 0) setImmediate(() => this.flushInBackground());
-      else setTimeout(() => this.flushInBackground(), wait).unref();
+      const run = () => {
+        this.scheduledFlush = undefined;
+        this.flushInBackground();
+      };
+      this.scheduledFlush =
+        wait <= 0 ? { immediate: setImmediate(run) } : { timer: setTimeout(run, wait).unref() };
     }
+  }
+
+  private cancelScheduledFlush(): void {
+    const scheduled = this.scheduledFlush;
+    if (!scheduled) return;
+    this.scheduledFlush = undefined;
+    if ('timer' in scheduled) clearTimeout(scheduled.timer);
+    else clearImmediate(scheduled.immediate);
   }
 
   /**
@@ -274,7 +290,7 @@ export class SqliteLedger extends RecordingLedger {
    * them) and are retried asynchronously with backoff, so the event loop never waits long.
    */
   flush(): boolean {
-    this.flushScheduled = false;
+    this.cancelScheduledFlush();
     if (this.retryTimer) {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;

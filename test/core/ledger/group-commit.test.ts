@@ -2,7 +2,7 @@
 // The burst (on the store soon after the last append, read at once by the run) runs on both
 // stores in ledger-backends.test.ts.
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
 import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import { tempDir } from '../../helpers.js';
@@ -14,6 +14,13 @@ afterEach(() => {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets the monotonic clock move past the commit window while timers are faked. */
+const busyWait = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Nothing: setTimeout is faked here.
+  }
+};
 
 /** Rows another connection (another process, `tally runs show`) sees now. */
 function onDisk(path: string, runId: string): number {
@@ -49,5 +56,35 @@ describe('group commit', () => {
     run.append({ kind: 'nudge', data: { index: 10 } });
     ledger.flush();
     expect(onDisk(path, run.runId)).toBe(11);
+  });
+});
+
+describe('a commit made before the group commit came due', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('cancels the scheduled flush, so an idle server is not woken for an empty queue', async () => {
+    const path = join(tempDir(), 'ledger.db');
+    const ledger = Ledger.open(path);
+    open.push(ledger);
+    const run = ledger.startRun({ agent: 't', task: 'mcp calls' });
+    await ledger.commit();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    // Both ways a flush is scheduled: within the window after the last commit (a timer), and
+    // after a quiet spell (an immediate; the window is read from the monotonic clock).
+    for (const spell of ['within the window', 'after a quiet spell']) {
+      if (spell === 'after a quiet spell') busyWait(20);
+      run.append({ kind: 'nudge', data: { spell } });
+      expect(vi.getTimerCount()).toBe(1);
+      expect(await ledger.commit()).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    expect(onDisk(path, run.runId)).toBe(2);
+    // An append after a cancelled flush is still written when its own flush comes due.
+    run.append({ kind: 'nudge', data: { after: true } });
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runAllTimers();
+    expect(onDisk(path, run.runId)).toBe(3);
   });
 });
