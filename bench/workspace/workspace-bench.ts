@@ -36,6 +36,10 @@ async function connect(command: string, args: string[]): Promise<Served> {
     env: { ...process.env, TALLY_LEDGER: '' } as Record<string, string>,
   });
   await client.connect(transport);
+  // As an agent's client does before its first call: the listing also gives the SDK client the
+  // tools' output schemas, which it then checks every structured result against (ajv, in this
+  // process: part of the wall time each server is measured by).
+  await client.listTools();
   return { client, pid: transport.pid };
 }
 
@@ -58,13 +62,34 @@ function cpuMs(pid: number | null): number | undefined {
   }
 }
 
-/** Per-call latencies of `calls` sequential calls; a failed call stops the bench (no silent errors). */
-async function timeCalls(calls: number, offset: number, fn: (index: number) => Promise<unknown>) {
+/** What the client side of one call cost: this process's CPU (JSON parse, schema checks), and the answer's size. */
+interface ClientCost {
+  cpuMs: number;
+  bytes: number;
+}
+
+/**
+ * Per-call latencies of `calls` sequential calls; a failed call stops the bench (no silent
+ * errors). `cost`, when given, adds up the client's CPU over the calls and keeps the last
+ * answer's size (its JSON, as the line on the wire carries it, less the envelope).
+ */
+async function timeCalls(
+  calls: number,
+  offset: number,
+  fn: (index: number) => Promise<unknown>,
+  cost?: ClientCost,
+) {
   const samples: number[] = [];
   for (let index = offset; index < offset + calls; index++) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const result = (await fn(index)) as CallResult;
     samples.push(performance.now() - started);
+    if (cost) {
+      const used = process.cpuUsage(cpu);
+      cost.cpuMs += (used.user + used.system) / 1000;
+      cost.bytes = Buffer.byteLength(JSON.stringify(result));
+    }
     if (result?.isError) throw new Error(`call failed: ${result.content?.[0]?.text}`);
   }
   return samples;
@@ -270,6 +295,8 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
       // difference over a sample is its own calls' work (less noisy than latency on a shared machine).
       const oursCpu: number[] = [];
       const theirsCpu: number[] = [];
+      // The client's side of the same calls (this process is idle while a server works).
+      const client = { ours: { cpuMs: 0, bytes: 0 }, theirs: { cpuMs: 0, bytes: 0 } };
       for (let sample = 0; sample < SAMPLES; sample++) {
         const offset = FILES + sample * CALLS;
         const cpuBefore = [cpuMs(oursServer.pid), cpuMs(theirsServer.pid)];
@@ -282,7 +309,12 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
           const order =
             (index + sample) % 2 === 0 ? (['ours', 'theirs'] as const) : (['theirs', 'ours'] as const);
           for (const side of order) {
-            const [ms] = await timeCalls(1, index, side === 'ours' ? operation.ours : operation.theirs);
+            const [ms] = await timeCalls(
+              1,
+              index,
+              side === 'ours' ? operation.ours : operation.theirs,
+              client[side],
+            );
             (side === 'ours' ? oursTimes : theirsTimes).push(ms as number);
           }
         }
@@ -316,6 +348,22 @@ async function mcpLatency(dir: string): Promise<BenchRow[]> {
           baseline: `${median(theirsCpu).toFixed(3)} server-filesystem`,
           ratio: (median(oursCpu) / median(theirsCpu)).toFixed(2),
         });
+      // Informational: what the client paid per call for each server's answers, and their size.
+      const calls = SAMPLES * CALLS;
+      rows.push(
+        {
+          name: `MCP ${operation.name}: client CPU ms/call`,
+          value: (client.ours.cpuMs / calls).toFixed(3),
+          baseline: `${(client.theirs.cpuMs / calls).toFixed(3)} server-filesystem`,
+          ratio: (client.ours.cpuMs / client.theirs.cpuMs).toFixed(2),
+        },
+        {
+          name: `MCP ${operation.name}: bytes per answer`,
+          value: String(client.ours.bytes),
+          baseline: `${client.theirs.bytes} server-filesystem`,
+          ratio: (client.ours.bytes / client.theirs.bytes).toFixed(2),
+        },
+      );
     }
   } finally {
     await ours.close();
