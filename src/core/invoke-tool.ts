@@ -177,13 +177,10 @@ function needsCopy(item: unknown, path: object[]): boolean {
   if (Array.isArray(object)) {
     for (let at = 0; at < object.length && !found; at++) found = needsCopy(object[at], path);
   } else {
-    for (const key in object) {
-      if (!Object.hasOwn(object, key)) continue;
-      if (needsCopy(object[key], path)) {
-        found = true;
-        break;
-      }
-    }
+    // Object.keys with an index (own enumerable keys, as for…in with hasOwn): cheaper for V8's
+    // optimizing compiler, which compiles this walk in every run of more than a few calls.
+    const keys = Object.keys(object);
+    for (let at = 0; at < keys.length && !found; at++) found = needsCopy(object[keys[at] as string], path);
   }
   path.pop();
   return found;

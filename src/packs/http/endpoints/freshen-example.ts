@@ -46,7 +46,11 @@ export function freshenExample(body: unknown, label: string, unique: UniqueToken
   // A body that is not an object (a JSON array, a text) is replayed as captured.
   if (!copy || typeof copy !== 'object' || Array.isArray(copy)) return copy;
   const visit = (object: Record<string, unknown>, depth: number, top: boolean) => {
-    for (const [key, value] of Object.entries(object)) {
+    // Indexed, not `for…of Object.entries`: cheaper for V8 to optimize (see linksOf in http-effects.ts).
+    const keys = Object.keys(object);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const value = object[key];
       if (typeof value === 'string') {
         if (top && TITLE_FIELD.test(key)) object[key] = label;
         else if (ownedField(key)) object[key] = ownValue(value, unique);

@@ -37,8 +37,17 @@ const OWN_ID = /^(id|_id|uuid)$/i;
  */
 function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<string, string> {
   const links: Record<string, string> = {};
-  for (const source of [...sources].reverse()) {
-    for (const [field, value] of Object.entries(source ?? {})) {
+  // Last source first, so the server's value wins. Indexed loops over Object.keys rather than
+  // `for (const [field, value] of Object.entries(…))`: this runs once per create, and V8's
+  // optimizing compiler spent 17–35 ms of background CPU per 220-create run on the iterator
+  // and destructuring version (issue 22; `--trace-opt`).
+  for (let at = sources.length - 1; at >= 0; at--) {
+    const source = sources[at];
+    if (!source) continue;
+    const fields = Object.keys(source);
+    for (let index = 0; index < fields.length; index++) {
+      const field = fields[index] as string;
+      const value = source[field];
       if (OWN_ID.test(field) || (typeof value !== 'string' && typeof value !== 'number')) continue;
       if (LINK_FIELD.exec(field)?.[1] || isStrongId(String(value))) links[field] = String(value);
     }
