@@ -64,6 +64,11 @@ describe('tally fish: the bundled path', () => {
     );
     expect(fish.code, fish.stderr).toBe(0);
     expect(app.store.suites.size + app.store.tests.size).toBe(3);
+    // The bundled commands tune V8 where the flag exists; on a Node whose V8 lacks it, V8 would
+    // print "unrecognized flag" on every command.
+    const runs = await runTally(['runs'], { cwd });
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stderr).toBe('');
     const modules = loaded.read();
     expect(modules).toContain(BUNDLE);
     const packages = new Set(modules.map(packageOf).filter(Boolean));
