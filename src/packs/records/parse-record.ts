@@ -87,6 +87,9 @@ function asList(value: unknown): string[] {
     : [];
 }
 
+/** The fields of a record whose frontmatter is not read: a fresh object per refusal, made only then. */
+const emptyFields = (): RecordFields => ({ keywords: [], links: {}, extra: {} });
+
 const KNOWN = new Set(['id', 'kind', 'date', 'status', 'title', 'project', 'keywords', 'links']);
 const STRING_FIELDS = ['id', 'kind', 'date', 'status', 'title', 'project'] as const;
 // The loops below index Object.keys instead of iterating Object.entries: a first query (the
@@ -102,7 +105,6 @@ export function parseRecord(text: string): ParsedRecord {
   const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const normalized = unmarked.includes('\r') ? unmarked.replace(/\r\n?/g, '\n') : unmarked;
   const match = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)([\s\S]*)$/.exec(normalized);
-  const empty: RecordFields = { keywords: [], links: {}, extra: {} };
   // The first closing fence is at or before the one matched: a block matched within a third
   // of the cap cannot be over it, so the fence is not searched for again (nearly every record).
   const oversized =
@@ -112,7 +114,7 @@ export function parseRecord(text: string): ParsedRecord {
   if (oversized !== undefined) {
     const why = `${Math.ceil(oversized / 1024)} KiB, over the ${FRONTMATTER_MAX_BYTES / 1024} KiB limit`;
     return {
-      fields: empty,
+      fields: emptyFields(),
       body: '',
       errors: [
         `frontmatter is ${why}: it is not read, and the record is skipped by queries. Move long values into the body.`,
@@ -121,14 +123,18 @@ export function parseRecord(text: string): ParsedRecord {
     };
   }
   if (!match)
-    return { fields: empty, body: normalized, errors: ['no frontmatter block (--- … ---) at the top'] };
+    return {
+      fields: emptyFields(),
+      body: normalized,
+      errors: ['no frontmatter block (--- … ---) at the top'],
+    };
   const fast = fastFrontmatter(match[1] as string);
   let data: unknown = fast;
   try {
     if (data === undefined) data = parseYaml(match[1] as string);
   } catch (error) {
     return {
-      fields: empty,
+      fields: emptyFields(),
       body: match[2] as string,
       errors: [`frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`],
     };
@@ -138,11 +144,16 @@ export function parseRecord(text: string): ParsedRecord {
     fast !== undefined && fastFrontmatterNodes(fast) <= MAX_NODES ? { value: fast } : plainFrontmatter(data);
   if ('unrepresentable' in plain) {
     const why = `frontmatter cannot be represented as data: ${plain.unrepresentable}; the record is skipped by queries`;
-    return { fields: empty, body: match[2] as string, errors: [why], unrepresentable: plain.unrepresentable };
+    return {
+      fields: emptyFields(),
+      body: match[2] as string,
+      errors: [why],
+      unrepresentable: plain.unrepresentable,
+    };
   }
   data = plain.value;
   if (!data || typeof data !== 'object' || Array.isArray(data))
-    return { fields: empty, body: match[2] as string, errors: ['frontmatter is not a map of keys'] };
+    return { fields: emptyFields(), body: match[2] as string, errors: ['frontmatter is not a map of keys'] };
   const record = data as Record<string, unknown>;
   const links: Record<string, string[]> = {};
   const errors: string[] = [];
