@@ -201,7 +201,8 @@ export class IndexedRecords implements RecordSource {
       for (const dir of dirs) {
         for (const file of dir.files) {
           const path = recordPathOf(dir, file.name);
-          listed.add(path);
+          // Only to find what was removed: nothing was known before a first build.
+          if (known.size > 0) listed.add(path);
           const before = known.get(path);
           const stats = before && statOrUndefined(absoluteOf(dir, file.name));
           if (
