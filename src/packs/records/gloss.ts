@@ -12,13 +12,12 @@ export function cutAtCharacter(text: string, max: number): string {
 
 /** The first non-empty body line, heading marks removed, cut with `...`. */
 export function glossOf(body: string, max = GLOSS_CHARS): string {
-  return cutAtCharacter(
-    firstNonEmptyLine(body)
-      .trim()
-      .replace(/^#{1,6}\s+/, '')
-      .replace(/\s+/g, ' '),
-    max,
-  );
+  let line = firstNonEmptyLine(body).trim();
+  if (line.charCodeAt(0) === 35 /* # */) line = line.replace(/^#{1,6}\s+/, '');
+  // Runs of white space become one space; a line with none but single spaces (nearly every
+  // gloss) is already that, and is not copied (a first query glosses every record).
+  if (/[^\S ]| {2}/.test(line)) line = line.replace(/\s+/g, ' ');
+  return cutAtCharacter(line, max);
 }
 
 /** The first line with a non-blank character, found without splitting the whole body. */

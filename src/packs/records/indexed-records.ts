@@ -9,7 +9,13 @@ import {
   packSnapshot,
   unpackSnapshot,
 } from './index-snapshot.js';
-import { absoluteOf, listRecordDirs, type RecordDirEntry, recordPathOf } from './list-record-dirs.js';
+import {
+  absoluteOf,
+  listRecordDirs,
+  type RecordDirEntry,
+  type RecordFileEntry,
+  recordPathOf,
+} from './list-record-dirs.js';
 import { readRecordsInChunks } from './read-records-parallel.js';
 import {
   FAILURE_STORE,
@@ -181,6 +187,8 @@ export class IndexedRecords implements RecordSource {
     const previous = packed ? unpackSnapshot(packed) : [];
     let dirs: RecordDirEntry[];
     let changed: ScannedFile[];
+    /** After a relist: the listed entry of each of `changed`, same order, to record its stats in. */
+    let listedOf: RecordFileEntry[] | undefined;
     let removed: string[] = [];
     if (changes === 'relist') {
       // Files kept from the last snapshot are re-read only when their mtime or size moved.
@@ -188,11 +196,13 @@ export class IndexedRecords implements RecordSource {
       for (const dir of previous) for (const file of dir.files) known.set(recordPathOf(dir, file.name), file);
       dirs = listRecordDirs(root, stores);
       changed = [];
+      listedOf = [];
       const listed = new Set<string>();
       for (const dir of dirs) {
         for (const file of dir.files) {
           const path = recordPathOf(dir, file.name);
-          listed.add(path);
+          // Only to find what was removed: nothing was known before a first build.
+          if (known.size > 0) listed.add(path);
           const before = known.get(path);
           const stats = before && statOrUndefined(absoluteOf(dir, file.name));
           if (
@@ -205,7 +215,10 @@ export class IndexedRecords implements RecordSource {
             file.mtimeMs = before.mtimeMs;
             file.size = before.size;
             file.ctimeMs = before.ctimeMs;
-          } else changed.push({ path, store: dir.store, absolute: absoluteOf(dir, file.name) });
+          } else {
+            changed.push({ path, store: dir.store, absolute: absoluteOf(dir, file.name) });
+            listedOf.push(file);
+          }
         }
       }
       removed = [...known.keys()].filter((path) => !listed.has(path));
@@ -224,38 +237,51 @@ export class IndexedRecords implements RecordSource {
       // Streamed: a chunk of records is read, written and let go, so a build holds a few
       // chunks' bodies in memory, not the corpus's (500,000 records); only each file's stats
       // are kept. A large build reads with a worker thread beside this one (read-records-parallel.ts).
+      // Record the stats of what was read; a file gone or no longer regular since it was listed
+      // is not a record: out of the snapshot, so it is looked at again only when its folder
+      // changes. After a relist the stats go straight into the listed entries (no path
+      // rebuilt and looked up per file: ~5 ms of a 2,000-record build); else by path.
       const read = new Map<string, { mtimeMs: number; size: number; ctimeMs: number } | undefined>();
+      const goneListed = new Set<RecordFileEntry>();
+      let offset = 0;
       readRecordsInChunks(changed, ({ files, records }) => {
         const prepared: PreparedRecord[] = [];
         const gone: string[] = [];
         for (let index = 0; index < files.length; index++) {
           const path = (files[index] as ScannedFile).path;
           const record = records[index];
+          const listed = listedOf?.[offset + index];
           if (record) {
             prepared.push(record);
-            read.set(path, { mtimeMs: record.mtimeMs, size: record.size, ctimeMs: record.ctimeMs });
+            if (listed) {
+              listed.mtimeMs = record.mtimeMs;
+              listed.size = record.size;
+              listed.ctimeMs = record.ctimeMs;
+            } else read.set(path, { mtimeMs: record.mtimeMs, size: record.size, ctimeMs: record.ctimeMs });
           } else {
             gone.push(path);
-            read.set(path, undefined);
+            if (listed) goneListed.add(listed);
+            else read.set(path, undefined);
           }
         }
+        offset += files.length;
         writer.remove(gone);
         writer.insert(prepared);
       });
-      // Record the stats of what was read; a file gone or no longer regular since it was listed
-      // is not a record: out of the snapshot, so it is looked at again only when its folder changes.
-      for (const dir of dirs) {
-        dir.files = dir.files.filter((file) => {
-          const path = recordPathOf(dir, file.name);
-          if (!read.has(path)) return true;
-          const stats = read.get(path);
-          if (!stats) return false;
-          file.mtimeMs = stats.mtimeMs;
-          file.size = stats.size;
-          file.ctimeMs = stats.ctimeMs;
-          return true;
-        });
-      }
+      if (read.size > 0 || goneListed.size > 0)
+        for (const dir of dirs) {
+          dir.files = dir.files.filter((file) => {
+            if (goneListed.has(file)) return false;
+            const path = recordPathOf(dir, file.name);
+            if (!read.has(path)) return true;
+            const stats = read.get(path);
+            if (!stats) return false;
+            file.mtimeMs = stats.mtimeMs;
+            file.size = stats.size;
+            file.ctimeMs = stats.ctimeMs;
+            return true;
+          });
+        }
       for (const [name, on] of INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
       const snapshot = packSnapshot(dirs);
       db.prepare('INSERT OR REPLACE INTO snapshot (id, names, numbers) VALUES (0, ?, ?)').run(

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { StoreInfo } from './stores.js';
 
@@ -32,6 +32,12 @@ export const recordPathOf = (dir: Pick<RecordDirEntry, 'prefix'>, name: string) 
 export const absoluteOf = (dir: Pick<RecordDirEntry, 'dir'>, name: string) =>
   dir.dir.endsWith('/') ? `${dir.dir}${name}` : `${dir.dir}/${name}`;
 
+/**
+ * A listed entry's path under `dir` (a normalised folder): what `join` gives, without its
+ * normalising pass per folder where the separator is `/`.
+ */
+const childOf = (dir: string, name: string) => (sep === '/' ? absoluteOf({ dir }, name) : join(dir, name));
+
 /** Excluded from queries: INDEX.md, and anything under a segment containing `_archived`. */
 export function isExcluded(relativePath: string): boolean {
   const segments = relativePath.split('/');
@@ -64,10 +70,12 @@ export function listRecordDirs(root: string, stores: StoreInfo[]): RecordDirEntr
       // `_archived` (skipped just below), so only the prefix can, and `INDEX.md` is the name.
       // Splitting every record's path was ~100 ms of a 50,000-record build (issue 22).
       const archived = isExcluded(`${prefix}/.`);
-      for (const dirent of readdirSync(dir, { withFileTypes: true })) {
+      const dirents = readdirSync(dir, { withFileTypes: true });
+      for (let index = 0; index < dirents.length; index++) {
+        const dirent = dirents[index] as Dirent;
         const name = dirent.name;
         if (name.includes('_archived') || name === '.git') continue;
-        if (dirent.isDirectory()) stack.push([join(dir, name), recordPathOf(entry, name)]);
+        if (dirent.isDirectory()) stack.push([childOf(dir, name), recordPathOf(entry, name)]);
         else if (dirent.isFile() && name.endsWith('.md') && !archived && name !== 'INDEX.md')
           entry.files.push({ name, mtimeMs: Number.NaN, size: Number.NaN, ctimeMs: Number.NaN });
       }

@@ -60,7 +60,7 @@ export function readRecord(file: ScannedFile): RecordEntry | undefined {
   if ('notRegular' in read) return undefined;
   const { stats } = read;
   const parsed = parseRecord(read.content);
-  return {
+  const entry: RecordEntry = {
     path: file.path,
     store: file.store,
     mtimeMs: stats.mtimeMs,
@@ -70,6 +70,8 @@ export function readRecord(file: ScannedFile): RecordEntry | undefined {
     gloss: glossOf(parsed.body),
     errors: parsed.errors,
     body: parsed.body,
-    ...(parsed.unrepresentable !== undefined ? { unrepresentable: parsed.unrepresentable } : {}),
   };
+  // Set only when there is one, without an object spread per record (a build reads thousands).
+  if (parsed.unrepresentable !== undefined) entry.unrepresentable = parsed.unrepresentable;
+  return entry;
 }

@@ -64,8 +64,12 @@ export function preparedRecordOf(entry: RecordEntry): PreparedRecord {
   prepared.row = JSON.stringify(row);
   const targets = new Set<string>();
   // Own keys only, as Object.values gave (never what a `__proto__` link key may have set).
-  for (const store of Object.keys(row.links))
-    for (const target of row.links[store] as string[]) targets.add(target);
+  // Indexed loops: cold code allocates an iterator result per for-of step.
+  const stores = Object.keys(row.links);
+  for (let store = 0; store < stores.length; store++) {
+    const list = row.links[stores[store] as string] as string[];
+    for (let index = 0; index < list.length; index++) targets.add(list[index] as string);
+  }
   prepared.links = [...targets];
   prepared.keywords = row.keywords.join(' ');
   prepared.title = row.title ?? '';
@@ -114,7 +118,8 @@ export function recordsWriter(db: SqliteDatabase): {
     for (const path of paths) drop(path);
   };
   const insert = (prepared: PreparedRecord[]) => {
-    for (const record of prepared) {
+    for (let index = 0; index < prepared.length; index++) {
+      const record = prepared[index] as PreparedRecord;
       if (!empty) drop(record.path);
       if (record.skipped !== undefined) {
         // Kept (so it is not re-read on every call) but out of every query; lint reports it.
@@ -131,7 +136,8 @@ export function recordsWriter(db: SqliteDatabase): {
         record.row,
         null,
       );
-      for (const target of record.links) insertLink.run(record.path, target);
+      const links = record.links;
+      for (let link = 0; link < links.length; link++) insertLink.run(record.path, links[link]);
       insertFts.run(rowid, record.path, record.keywords, record.title, record.gloss);
       if (record.recall !== undefined) insertRecall.run(rowid, record.path, record.recall);
     }

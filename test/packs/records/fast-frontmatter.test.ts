@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { fastFrontmatter } from '../../../src/packs/records/fast-frontmatter.js';
+import { fastFrontmatter, TYPED, typed } from '../../../src/packs/records/fast-frontmatter.js';
 import { parseRecord } from '../../../src/packs/records/parse-record.js';
 
 // Tokens chosen to sit on every edge of the fast path: core-schema numbers, booleans and
@@ -219,5 +219,23 @@ describe('the fast path refactors (issue 22: one typed-value pattern, no copies 
     expect(parseRecord(plain.replace(/\r?\n/g, '\r'))).toEqual(lf);
     // Only a leading mark is removed; one inside the text stays.
     expect(parseRecord(`${plain}\uFEFF`).body).toBe('# Heading\n\nbody\n\uFEFF');
+  });
+
+  it('property: the first-character short cut answers exactly as the typed-value pattern', () => {
+    // Every first character a typed form can have, and the letters and signs around them.
+    const first = fc.constantFrom(...'~.+-_(/0129nNtTfFaAzZmMoOeEiIxX'.split(''), '');
+    const rest = fc.string({
+      maxLength: 6,
+      unit: fc.constantFrom(...'0123456789.eExXoOaAnNlLuUrRsSfFtTiI+-_'.split('')),
+    });
+    fc.assert(
+      fc.property(first, rest, (head, tail) => {
+        const text = `${head}${tail}`;
+        expect(typed(text), text).toBe(TYPED.test(text));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const text of ['', 'null', 'Null', 'NULL', 'true', 'TRUE', 'False', 'FALSE', 'nan', 'n', 't', 'f'])
+      expect(typed(text), text).toBe(TYPED.test(text));
   });
 });

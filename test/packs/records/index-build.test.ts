@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRegularFileSync } from '../../../src/core/io/read-regular-file.js';
@@ -7,8 +7,9 @@ import { openSqlite } from '../../../src/core/sqlite/open-sqlite.js';
 import { fastFrontmatter } from '../../../src/packs/records/fast-frontmatter.js';
 import { glossOf } from '../../../src/packs/records/gloss.js';
 import { IndexedRecords } from '../../../src/packs/records/indexed-records.js';
-import { parseRecord } from '../../../src/packs/records/parse-record.js';
+import { FRONTMATTER_MAX_BYTES, parseRecord } from '../../../src/packs/records/parse-record.js';
 import { plainFrontmatter } from '../../../src/packs/records/plain-frontmatter.js';
+import { readRegularFile } from '../../../src/packs/records/read-regular-file.js';
 import { listStores } from '../../../src/packs/records/stores.js';
 import { TALLY_BIN, tempDir } from '../../helpers.js';
 import { CACHE, corpus, tally } from './records-fixture.js';
@@ -60,6 +61,45 @@ describe('index build short cuts', () => {
       expect('text' in read && read.text.length).toBeGreaterThan(0);
       expect('text' in read && read.text).toBe(readFileSync('/proc/self/mountinfo', 'utf8'));
     }
+  });
+
+  it('the records reader reads what readFileSync reads, to the end, and never a link', () => {
+    const dir = tempDir();
+    // Past any one read, multi-byte, a byte-order mark, bytes that are not UTF-8.
+    const big = `\uFEFF${'é'.repeat(70_000)}\nend`;
+    writeFileSync(join(dir, 'big.md'), big);
+    writeFileSync(join(dir, 'bad.md'), Buffer.from([0x2d, 0xff, 0xc3, 0x28, 0x0a]));
+    for (const name of ['big.md', 'bad.md']) {
+      const read = readRegularFile(join(dir, name));
+      expect('content' in read && read.content).toBe(readFileSync(join(dir, name), 'utf8'));
+      expect('content' in read && read.stats.isFile()).toBe(true);
+    }
+    symlinkSync(join(dir, 'big.md'), join(dir, 'link.md'));
+    expect(readRegularFile(join(dir, 'link.md'))).toEqual({ notRegular: 'a symbolic link' });
+    expect(readRegularFile(dir)).toEqual({ notRegular: 'a directory' });
+    expect(() => readRegularFile(join(dir, 'none.md'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    // Regular with an fstat size of 0 but content: read to the end.
+    if (process.platform === 'linux') {
+      const read = readRegularFile('/proc/self/mountinfo');
+      expect('content' in read && read.content.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('the gloss keeps its white-space rules on the short cut (one space, no copy) and off it', () => {
+    expect(glossOf('a b c')).toBe('a b c');
+    expect(glossOf('a  b\tc\u00a0d')).toBe('a b c d');
+    expect(glossOf('a\tb\u00a0c\u2003d')).toBe('a b c d');
+    expect(glossOf('### x  y')).toBe('x y');
+    expect(glossOf('#tag only')).toBe('#tag only');
+    expect(glossOf('####### seven')).toBe('####### seven');
+  });
+
+  it('a frontmatter block over the cap is refused whether or not a closing fence is found early', () => {
+    const long = `id: a\nnote: ${'x'.repeat(FRONTMATTER_MAX_BYTES)}`;
+    expect(parseRecord(`---\n${long}\n---\nbody\n`).unrepresentable).toMatch(/over the 256 KiB limit/);
+    // Just within a third of the cap: parsed, never measured.
+    const short = `id: a\nnote: ${'x'.repeat(FRONTMATTER_MAX_BYTES / 3 - 20)}`;
+    expect(parseRecord(`---\n${short}\n---\nbody\n`).fields.id).toBe('a');
   });
 
   it('a full build makes the secondary indexes after its inserts, and a rebuild of an old index keeps them', () => {
