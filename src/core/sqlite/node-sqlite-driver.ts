@@ -58,6 +58,35 @@ function blob(value: unknown): unknown {
     : value;
 }
 
+/**
+ * Node 22's node:sqlite binds an empty view of a zero-length ArrayBuffer (no backing memory:
+ * `Buffer.from(new Float64Array(0).buffer)`) as NULL, not as an empty BLOB; a NOT NULL column
+ * then refuses it. Such a view is replaced by an empty Buffer, which binds as an empty BLOB on
+ * every Node. Parameters are copied only when one needs it.
+ */
+function emptyBlobsBound(params: unknown[]): unknown[] {
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i];
+    if (typeof param !== 'object' || param === null) continue;
+    if (param instanceof Uint8Array) {
+      if (param.byteLength === 0) return params.map(emptyBlobBound);
+    } else
+      for (const key in param) {
+        const value = (param as Row)[key];
+        if (value instanceof Uint8Array && value.byteLength === 0) return params.map(emptyBlobBound);
+      }
+  }
+  return params;
+}
+
+function emptyBlobBound(param: unknown): unknown {
+  if (param instanceof Uint8Array) return param.byteLength === 0 ? Buffer.alloc(0) : param;
+  if (typeof param !== 'object' || param === null) return param;
+  const named: Row = {};
+  for (const key in param) named[key] = emptyBlobBound((param as Row)[key]);
+  return named;
+}
+
 type Mode = 'object' | 'pluck' | 'raw';
 
 class NodeStatement implements SqliteStatement {
@@ -108,7 +137,7 @@ class NodeStatement implements SqliteStatement {
 
   run(...params: unknown[]): SqliteRunResult {
     try {
-      return this.statement.run(...params);
+      return this.statement.run(...emptyBlobsBound(params));
     } catch (error) {
       throw asSqliteError(error);
     }
@@ -116,7 +145,7 @@ class NodeStatement implements SqliteStatement {
 
   get(...params: unknown[]): unknown {
     try {
-      return this.shape(this.statement.get(...params));
+      return this.shape(this.statement.get(...emptyBlobsBound(params)));
     } catch (error) {
       throw asSqliteError(error);
     }
@@ -125,7 +154,7 @@ class NodeStatement implements SqliteStatement {
   all(...params: unknown[]): unknown[] {
     let rows: unknown[];
     try {
-      rows = this.statement.all(...params);
+      rows = this.statement.all(...emptyBlobsBound(params));
     } catch (error) {
       throw asSqliteError(error);
     }
@@ -136,7 +165,7 @@ class NodeStatement implements SqliteStatement {
   *iterate(...params: unknown[]): IterableIterator<unknown> {
     let rows: IterableIterator<unknown>;
     try {
-      rows = this.statement.iterate(...params);
+      rows = this.statement.iterate(...emptyBlobsBound(params));
     } catch (error) {
       throw asSqliteError(error);
     }

@@ -177,6 +177,27 @@ describe('the SQLite driver', () => {
     expect(db.open).toBe(false);
   });
 
+  it('binds an empty BLOB as an empty BLOB, not NULL, even a view of a zero-length ArrayBuffer', () => {
+    // Node 22's node:sqlite bound the latter as NULL (a records index of an empty folder failed
+    // its NOT NULL snapshot).
+    const db = openSqlite(':memory:');
+    db.exec('CREATE TABLE r (b BLOB NOT NULL)');
+    const empties = [
+      Buffer.from(new Float64Array(0).buffer),
+      new Uint8Array(new ArrayBuffer(0)),
+      Buffer.alloc(0),
+    ];
+    for (const empty of empties) db.prepare('INSERT INTO r (b) VALUES (?)').run(empty);
+    for (const empty of empties) db.prepare('INSERT INTO r (b) VALUES (@b)').run({ b: empty });
+    expect(
+      db.prepare("SELECT count(*) FROM r WHERE typeof(b) = 'blob' AND length(b) = 0").pluck().get(),
+    ).toBe(6);
+    expect(db.prepare('SELECT count(*) FROM r WHERE b = ?').pluck().get(empties[0])).toBe(6);
+    const stored = db.prepare('SELECT b FROM r LIMIT 1').pluck().get() as Buffer;
+    expect(Buffer.isBuffer(stored) && stored.length).toBe(0);
+    db.close();
+  });
+
   it('runs transactions: commit, rollback on throw, a nested one rolled back alone', () => {
     const db = openSqlite(':memory:');
     db.exec('CREATE TABLE n (x INTEGER)');

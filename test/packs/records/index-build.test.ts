@@ -135,6 +135,25 @@ describe('index build short cuts', () => {
   });
 });
 
+describe('an empty root', () => {
+  it('is indexed and queried like any other: no records, exit 0, on every SQLite driver', async () => {
+    // Its snapshot is two empty BLOBs, which Node 22's node:sqlite once bound as NULL.
+    const root = tempDir('tally-records-empty-');
+    const first = await tally(['records', 'query', '--root', root, '--kind', 'procedure', '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual([]);
+    mkdirSync(join(root, 'references', 'procedures'), { recursive: true });
+    writeFileSync(
+      join(root, 'references', 'procedures', 'a.md'),
+      '---\nid: P-a\nkind: procedure\n---\n# a\n',
+    );
+    const then = await tally(['records', 'query', '--root', root, '--kind', 'procedure', '--json']);
+    expect(then.code, then.stderr).toBe(0);
+    expect(JSON.parse(then.stdout).map((row: { id: string }) => row.id)).toEqual(['P-a']);
+  });
+});
+
 describe('a build killed part-way', () => {
   it('never leaves an index that answers: the next query agrees with a scan', async () => {
     const root = join(tempDir('tally-records-'), 'root');
