@@ -48,16 +48,18 @@ function locationHash(text) {
 }
 
 /**
- * Cached data is only valid for the exact bundle and the exact V8 that made it. The prefix names
- * the bundle's location, so a new cache replaces only older ones of the same installation: two
- * installations used in turn (a global and a project's, two checkouts) would otherwise delete each
- * other's cache on every run and compile the whole bundle every time.
+ * Cached data is only valid for the exact bundle and the exact V8, V8 flags included, that made
+ * it. The prefix names the bundle's location and the flags the launcher set (`tally fish` sets
+ * some, `tally runs` none: v8-tier-flags.js), so a new cache replaces only older ones of the same
+ * installation and flags: two installations, or two commands of one bundle, used in turn would
+ * otherwise delete each other's cache on every run and compile the whole bundle every time.
  */
-function cacheFileFor(folder, file, source) {
+function cacheFileFor(folder, file, source, v8Flags) {
   const stat = fs.statSync(file);
   const where = locationHash(path.resolve(file));
+  const flags = v8Flags ? locationHash(v8Flags) : 'default';
   const key = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${source.length}-${process.version}-${process.arch}`;
-  const prefix = `${path.basename(file)}.${where}.`;
+  const prefix = `${path.basename(file)}.${where}.${flags}.`;
   return { prefix, path: path.join(folder, `${prefix}${key}.v8`) };
 }
 
@@ -101,11 +103,11 @@ function readSource(file) {
 }
 
 /** Compiles `file` (CommonJS) with the cached data of an earlier run, or produces it. */
-function requireWithScriptCache(file, folder) {
+function requireWithScriptCache(file, folder, v8Flags) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const source = readSource(file);
-  const target = cacheFileFor(folder, file, source);
+  const target = cacheFileFor(folder, file, source, v8Flags);
   const cachedData = readIfOurs(target.path);
   // `__tallyImport`: the bundle's `import()`s come here (scripts/bundle-fast-paths.mjs routes
   // them), because a script deserialised from cached data has no dynamic-import callback on Node 20.
@@ -146,8 +148,12 @@ function requireWithScriptCache(file, folder) {
   return module.exports;
 }
 
-/** require(file) for a launcher bundle, with compiled code kept between runs where this Node allows. */
-function requireBundle(file) {
+/**
+ * require(file) for a launcher bundle, with compiled code kept between runs where this Node
+ * allows. `v8Flags`: the V8 flags the launcher set for it ('' for none). Node's own cache keeps
+ * code under each set of flags apart by itself.
+ */
+function requireBundle(file, v8Flags = '') {
   if (cacheDisabled()) return require(file);
   const { enableCompileCache } = require('node:module');
   if (typeof enableCompileCache === 'function') {
@@ -159,7 +165,7 @@ function requireBundle(file) {
     return require(file);
   }
   const folder = privateCacheFolder();
-  return folder ? requireWithScriptCache(file, folder) : require(file);
+  return folder ? requireWithScriptCache(file, folder, v8Flags) : require(file);
 }
 
 module.exports = { requireBundle };

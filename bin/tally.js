@@ -12,10 +12,11 @@ const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const argv = process.argv;
 
-function fast(name) {
+/** Loads a one-file bundle; `v8Flags`, the V8 flags set for it, keys its compiled-code cache. */
+function fast(name, v8Flags = '') {
   const file = join(dist, 'fast', 'cli', `${name}.cjs`);
   if (!existsSync(file)) return undefined;
-  return require('./compiled-code-cache.js').requireBundle(file);
+  return require('./compiled-code-cache.js').requireBundle(file, v8Flags);
 }
 
 function finish(promise) {
@@ -51,18 +52,12 @@ function fastPath() {
     command === 'report' ||
     command === 'stats';
   if (bundled) {
-    // These commands live for a second or a few: V8's optimizing compiler, on its default
-    // budget, spent more CPU compiling their functions on background threads than the compiled
-    // code saved (issue 22: a 220-create `tally fish` 85 ms of background CPU against the
-    // script's 27; at 1,050 creates ~550 ms, a fifth of the run). Eight times the budget keeps
-    // it for code that is really hot. Set before the bundle compiles: V8's code cache records
-    // the flags, and every command of this bundle runs with the same ones. Only on V8 11 (Node
-    // 20), where it was measured: newer V8 has no such flag (it tiers up by invocation counts,
-    // with Maglev in between) and would print "unrecognized flag" on every command.
-    if (Number.parseInt(process.versions.v8, 10) <= 11) {
-      require('node:v8').setFlagsFromString(`--interrupt-budget=${8 * 66 * 1024}`);
-    }
-    const cli = fast('cli');
+    // `tally fish REQUEST` makes hundreds of requests and ledger writes in a second or a few:
+    // V8 optimizes only really hot code there (v8-tier-flags.js). Not the read commands: they
+    // lost ~10 ms each with the flags and have nothing hot to win it back.
+    const tier = command === 'fish' ? require('./v8-tier-flags.js') : undefined;
+    const v8Flags = tier ? tier.raiseTierUpThresholds(tier.FISH_BUILTINS) : '';
+    const cli = fast('cli', v8Flags);
     if (cli) return cli.main(argv);
   }
   if (command === 'records' && sub === 'query') {

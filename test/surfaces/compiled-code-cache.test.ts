@@ -11,6 +11,7 @@ import { BANNER, routeDynamicImports } from '../../scripts/route-dynamic-imports
 import { runTally, tempDir } from '../helpers.js';
 
 const LOADER = join(import.meta.dirname, '..', '..', 'bin', 'compiled-code-cache.js');
+const FLAGS = join(import.meta.dirname, '..', '..', 'bin', 'v8-tier-flags.js');
 // Node >= 22.1 keeps compiled code itself; Node 20 goes through the vm.Script cache.
 const nodeKeepsCode = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const uid = process.getuid?.() ?? 0;
@@ -39,11 +40,14 @@ module.exports.go = async () => ({
   return file;
 }
 
+/** Loads `file` as the launcher does; `flagged`: with the V8 flags `tally fish` sets (v8-tier-flags.js). */
 function load(
   file: string,
   env: NodeJS.ProcessEnv,
+  flagged = false,
 ): Promise<{ stdout: string; stderr: string; code: number }> {
-  const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}).go().then((r) => console.log(JSON.stringify(r)))`;
+  const flags = flagged ? `require(${JSON.stringify(FLAGS)}).raiseTierUpThresholds([])` : "''";
+  const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}, ${flags}).go().then((r) => console.log(JSON.stringify(r)))`;
   return new Promise((resolve) =>
     execFile(process.execPath, ['-e', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -111,6 +115,35 @@ describe('compiled code kept between runs', () => {
       expect(written()).toEqual(before);
     },
   );
+
+  it('with the V8 flags `tally fish` sets the cache is read back, not written again; runs without them keep their own', async () => {
+    const tmp = tempDir('tmpdir-');
+    const file = await fixtureBundle();
+    // Node's own cache says what it did with each file (on stderr, when asked).
+    const env = { TMPDIR: tmp, ...(nodeKeepsCode ? { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } : {}) };
+    await load(file, env, true);
+    await load(file, env, false);
+    const both = cacheFiles(tmp);
+    const folder = join(tmp, `tally-compile-cache-${uid}`);
+    const written = () =>
+      both.map((name) => {
+        const stat = statSync(join(folder, name));
+        return [stat.ino, stat.mtimeMs];
+      });
+    const before = written();
+    const [flagged, plain] = [await load(file, env, true), await load(file, env, false)];
+    for (const run of [flagged, plain]) expect(JSON.parse(run.stdout).sibling).toBe('sibling 1');
+    if (nodeKeepsCode) {
+      // Node 22: "cache for FILE was accepted"; Node 24: "V8 code cache for CommonJS FILE was accepted".
+      for (const run of [flagged, plain]) expect(run.stderr).toContain(`${file} was accepted`);
+    } else {
+      expect([flagged.stderr, plain.stderr]).toEqual(['', '']);
+      // One cache per set of flags, each read, not rejected and rewritten: untouched.
+      expect(both).toHaveLength(2);
+      expect(cacheFiles(tmp)).toEqual(both);
+      expect(written()).toEqual(before);
+    }
+  });
 
   it.runIf(!nodeKeepsCode)(
     'a damaged cache file is rejected by V8 and written again; the bundle still runs',

@@ -2,12 +2,17 @@
 // (bin/tally.js → dist/fast/cli/cli.cjs, issue 22): one compiled file instead of ~250 ES
 // modules, and none of the model SDK, OpenAPI parser or YAML parser a captures run never uses.
 // Same main(), so the same bytes and exit codes as the full CLI.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../../src/core/sqlite/open-sqlite.js';
 import { runTally, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
+
+const { FISH_BUILTINS } = createRequire(import.meta.url)('../../bin/v8-tier-flags.js') as {
+  FISH_BUILTINS: string[];
+};
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'fast', 'cli', 'cli.cjs');
 
@@ -63,9 +68,10 @@ describe('tally fish: the bundled path', () => {
       { cwd, env: loaded.env },
     );
     expect(fish.code, fish.stderr).toBe(0);
+    // `tally fish` sets V8 flags (bin/v8-tier-flags.js); one this Node's V8 lacks would print
+    // "unrecognized flag" on every run.
+    expect(fish.stderr).toBe('');
     expect(app.store.suites.size + app.store.tests.size).toBe(3);
-    // The bundled commands tune V8 where the flag exists; on a Node whose V8 lacks it, V8 would
-    // print "unrecognized flag" on every command.
     const runs = await runTally(['runs'], { cwd });
     expect(runs.code, runs.stderr).toBe(0);
     expect(runs.stderr).toBe('');
@@ -84,6 +90,8 @@ describe('tally fish: the bundled path', () => {
     // ~10 internal modules) and node:fs/promises (readline, fs watchers): it reads files whole.
     const builtins = loaded.builtins();
     expect(builtins).toContain('http');
+    // The builtins the launcher loads before setting the V8 flags are ones a run loads anyway.
+    for (const builtin of FISH_BUILTINS) expect(builtins).toContain(builtin.slice('node:'.length));
     for (const unused of ['perf_hooks', 'fs/promises', 'internal/readline/interface'])
       expect(builtins, unused).not.toContain(unused);
     for (const heavy of [
@@ -127,5 +135,34 @@ describe('tally fish: the bundled path', () => {
     const full = await runTally(args, { cwd, env: { TALLY_FULL_CLI: '1' } });
     expect(bundled).toEqual(full);
     if (!args.includes('--help')) expect(bundled.code).toBe(2);
+  });
+});
+
+describe('the other bundled commands', () => {
+  // Nothing on stderr on any Node: a V8 flag some Node's V8 lacks, set for a bundle, would print
+  // "unrecognized flag" on every command.
+  it('`tally records query` and `tally hook NAME` run from their bundles with nothing on stderr', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'plans'));
+    writeFileSync(
+      join(root, 'plans', 'token-rollback.md'),
+      '---\nid: plan.token-rollback\nkind: plan\ndate: 2026-06-14\nkeywords: [token, rollback]\n---\n# token rollback\n\nA runbook.\n',
+    );
+    const query = await runTally(['records', 'query', '--root', root, '--keyword', 'rollback'], {
+      env: { TALLY_RECORDS_RESIDENT: '0', XDG_CACHE_HOME: tempDir() },
+    });
+    expect(query.code, query.stderr).toBe(0);
+    expect(query.stderr).toBe('');
+    expect(query.stdout).toContain('token-rollback');
+    const hook = await runTally(['hook', 'turn-reset'], {
+      input: JSON.stringify({
+        session_id: 's',
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'hi',
+      }),
+    });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(hook.stderr).toBe('');
   });
 });
