@@ -124,6 +124,19 @@ await build({
           contents: `export { default as en } from ${JSON.stringify(args.path)};`,
           resolveDir: dirname(args.path),
         }));
+        // zod's `z.fromJSONSchema` (JSON Schema to zod), which Tally never calls, spreads all of
+        // zod's schema and check exports into a local object when zod loads (~0.5 ms of every
+        // `tally fish`, issue 22) and is 26 KB of this file: the bundle carries a stub that says so.
+        builder.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+          args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+            ? { path: 'from-json-schema', namespace: 'zod-no-from-json-schema' }
+            : undefined,
+        );
+        builder.onLoad({ filter: /.*/, namespace: 'zod-no-from-json-schema' }, () => ({
+          contents:
+            "export function fromJSONSchema() { throw new Error('z.fromJSONSchema is not part of the tally CLI bundle'); }",
+          loader: 'js',
+        }));
         // commander's command.js requires node:child_process (with node:net and the streams: ~11 ms
         // here) at the top, for executable subcommands, which Tally does not declare: it gets the
         // module on first use instead (issue 22).

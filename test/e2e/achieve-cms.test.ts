@@ -7,12 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareData } from '../../src/agents/fisherman/prepare-data.js';
-import { loginRecipeSchema } from '../../src/packs/http/client/login-recipe.js';
+import { loginRecipeSchemaOnce } from '../../src/packs/http/client/login-recipe.js';
 import { runTally, tempDir, tempLedger } from '../helpers.js';
 import { CMS_EMAIL, CMS_PASSWORD, CMS_SPEC, type CmsApp, startCmsApp } from './cms/cms-app.js';
 import { type Prism, startPrism } from './prism-fixture.js';
 
-const LOGIN = loginRecipeSchema.parse({
+const LOGIN = loginRecipeSchemaOnce().parse({
   url: '/auth/login',
   json: { email: CMS_EMAIL, password: CMS_PASSWORD, mode: 'session' },
 });

@@ -122,6 +122,10 @@ describe('tally fish: the bundled path', () => {
     expect(bundle).toContain('node_modules/commander/lib/command.js');
     // better-sqlite3's JavaScript (~27 KB) rides in it too.
     expect(bundle.length).toBeLessThan(1_300_000);
+    // zod's `fromJSONSchema`, which Tally never calls, is a stub: its module built an object of
+    // all zod's exports whenever zod loaded (issue 22).
+    expect(bundle).not.toContain('zod/v4/classic/from-json-schema.js');
+    expect(bundle).toContain('z.fromJSONSchema is not part of the tally CLI bundle');
   });
 
   it.each([

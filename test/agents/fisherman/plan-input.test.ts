@@ -34,7 +34,7 @@ describe('the plan tool input', () => {
       scope: 'alpha-shop',
       scopeType: 'project',
     });
-    expect(fishContractSchema.parse(stated)).toEqual(stated);
+    expect(fishContractSchema().parse(stated)).toEqual(stated);
     const parsed = parseFishContract(
       '2 suites with 3 tests each, a milestone "Release 1" and 4 tests in suite 101, in project alpha-shop',
     );

@@ -7,28 +7,40 @@ import { nodeHttpTransport, type TransportRequest, type TransportResponse } from
 /** A recipe is a few lines of JSON; anything bigger is not one. */
 export const LOGIN_RECIPE_SIZE_LIMIT = 1024 * 1024;
 
-export const loginRecipeSchema = z.object({
-  /** Path (or same-origin URL) of the login request. */
-  url: z.string().min(1),
-  method: z.enum(['POST', 'PUT']).default('POST'),
-  /** Sent as a form; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
-  form: z.record(z.string(), z.string()).optional(),
-  /** Sent as JSON; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
-  json: z.record(z.string(), z.string()).optional(),
-  /**
-   * Variables besides `TALLY_*` this recipe may expand. A recipe comes with a capture and may
-   * be someone else's: without the list it could send OPENAI_API_KEY to the capture's origin.
-   */
-  env: z.array(z.string().regex(/^[A-Z0-9_]+$/, 'must be a variable name such as APP_PASSWORD')).optional(),
-  /** A page whose meta[name="csrf-token"] holds the CSRF token to send as x-csrf-token. */
-  csrfPage: z.string().min(1).optional(),
-  csrfHeader: z
-    .string()
-    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
-    .default('x-csrf-token'),
-});
+// Built on first use: only a recipe file is checked against it; `--login demo` and runs without
+// a login never are (issue 22: ~3 ms of every `tally fish`).
+const memo: { schema?: ReturnType<typeof buildLoginRecipeSchema> } = {};
 
-export type LoginRecipe = z.infer<typeof loginRecipeSchema>;
+/** What a login recipe file may hold (`tally/fisherman` exports it as `loginRecipeSchema`). */
+export function loginRecipeSchemaOnce() {
+  memo.schema ??= buildLoginRecipeSchema();
+  return memo.schema;
+}
+
+function buildLoginRecipeSchema() {
+  return z.object({
+    /** Path (or same-origin URL) of the login request. */
+    url: z.string().min(1),
+    method: z.enum(['POST', 'PUT']).default('POST'),
+    /** Sent as a form; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
+    form: z.record(z.string(), z.string()).optional(),
+    /** Sent as JSON; values may use ${ENV_VAR} (a TALLY_ variable or one `env` names). */
+    json: z.record(z.string(), z.string()).optional(),
+    /**
+     * Variables besides `TALLY_*` this recipe may expand. A recipe comes with a capture and may
+     * be someone else's: without the list it could send OPENAI_API_KEY to the capture's origin.
+     */
+    env: z.array(z.string().regex(/^[A-Z0-9_]+$/, 'must be a variable name such as APP_PASSWORD')).optional(),
+    /** A page whose meta[name="csrf-token"] holds the CSRF token to send as x-csrf-token. */
+    csrfPage: z.string().min(1).optional(),
+    csrfHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
+      .default('x-csrf-token'),
+  });
+}
+
+export type LoginRecipe = z.infer<ReturnType<typeof buildLoginRecipeSchema>>;
 
 /** The demo app's own login; its password is public on purpose. */
 export const DEMO_LOGIN: LoginRecipe = {
@@ -101,7 +113,7 @@ export function readLoginRecipe(path: string): LoginRecipe {
       { path },
     );
   }
-  const parsed = loginRecipeSchema.safeParse(json);
+  const parsed = loginRecipeSchemaOnce().safeParse(json);
   if (!parsed.success) {
     throw new LoginError(
       'LOGIN_RECIPE_INVALID',

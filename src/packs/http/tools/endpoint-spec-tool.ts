@@ -4,16 +4,26 @@ import type { ApiSpecIndex } from '../openapi/api-spec-index.js';
 import { describeOperation } from '../openapi/describe-operation.js';
 import { type HttpToolContext, previewBody } from './http-tool-context.js';
 
+// Built on first use, once per process: a deterministic `tally fish` never asks for a spec (issue 22).
+const memo: { schema?: ReturnType<typeof buildEndpointSpecInput> } = {};
+
+function buildEndpointSpecInput() {
+  return z.object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: z.string().min(1),
+  });
+}
+
 /** `spec`: the OpenAPI documents' endpoint model, when the run has one (achieve mode, or both). */
 export function endpointSpecTool(context: HttpToolContext & { spec?: ApiSpecIndex }) {
   return defineTool({
     name: 'get_endpoint_spec',
     description:
       'Show how to call an endpoint, for this method only: the OpenAPI operation (parameters, request schema, a sample body) and/or the best captured example for this method and path (a {id} pattern or a concrete path) — its concrete path, request body, status and response. Call it before the first use of an endpoint.',
-    inputSchema: z.object({
-      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-      path: z.string().min(1),
-    }),
+    get inputSchema() {
+      memo.schema ??= buildEndpointSpecInput();
+      return memo.schema;
+    },
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,
     execute: async (input): Promise<ToolOutcome<Record<string, unknown>>> => {

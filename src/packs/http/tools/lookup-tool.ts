@@ -3,15 +3,25 @@ import { defineTool } from '../../../core/tool.js';
 import { serverMessage } from '../client/server-message.js';
 import { exchange, type HttpToolContext, previewBody } from './http-tool-context.js';
 
+// Built on first use, once per process: a deterministic `tally fish` never looks a path up (issue 22).
+const memo: { schema?: ReturnType<typeof buildLookupInput> } = {};
+
+function buildLookupInput() {
+  return z.object({
+    path: z.string().min(1).describe('Concrete path, e.g. /api/alpha-shop/suites'),
+    query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  });
+}
+
 export function lookupTool(context: HttpToolContext) {
   return defineTool({
     name: 'lookup',
     description:
       "GET a path on the app API to see what already exists (read-only). Ids seen here were not created by you — except a create whose response was lost, which a lookup of its collection finds again by this run's marker.",
-    inputSchema: z.object({
-      path: z.string().min(1).describe('Concrete path, e.g. /api/alpha-shop/suites'),
-      query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    }),
+    get inputSchema() {
+      memo.schema ??= buildLookupInput();
+      return memo.schema;
+    },
     annotations: { readOnly: true, idempotent: true, openWorld: true },
     target: (input) => `GET ${context.index.normalize(input.path)}`,
     timeoutMs: 30_000,
