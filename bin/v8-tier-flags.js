@@ -2,7 +2,10 @@
 // Node 24) run on background threads, and in a command that lives a second their CPU can exceed
 // what the faster code saves (issue 22: a 220-entity `tally fish` spent ~85 ms of CPU on V8's
 // background threads, the equivalent node:http script 27). Paired runs, CPU user+sys, 220
-// entities: the thresholds below cut 25–50 ms (6–10%) on Node 20, 22 and 24. They are not used
+// entities: the thresholds below cut 20–45 ms on Node 22 and 24. Not on Node 20: there the
+// interrupt budget, though it cut a 1,050-entity run by a seventh, made the short runs users make
+// most slower (quiet machine, 15–21 pairs: "1 suite" +20 ms wall, 8 entities +34 ms wall and
+// +30 ms CPU; 220 entities +12 ms wall, −20 ms CPU). They are not used
 // where they lost: `runs`/`report`/`stats` and hooks (+8–13 ms: a flag set at run time has a
 // cost, below, and they have no hot loop to win it back) and `records query` (a 50,000-record
 // first query took ~8% more CPU on Node 20).
@@ -15,8 +18,8 @@
  */
 function tierUpFlags(v8Version = process.versions.v8) {
   const major = Number.parseInt(v8Version, 10);
-  // V8 ≤ 11 (Node 20) tiers up after a budget of bytecode executed (66 KB by default).
-  if (major <= 11) return [`--interrupt-budget=${8 * 66 * 1024}`];
+  // V8 ≤ 11 (Node 20): its interrupt budget, raised, lost on short runs (above). None.
+  if (major <= 11) return [];
   // V8 12–13 (Node 22, 24) tier up by invocation counts: TurboFan at 3,000, Maglev (on by
   // default from Node 24) at 400.
   if (major <= 13)

@@ -40,13 +40,22 @@ module.exports.go = async () => ({
   return file;
 }
 
-/** Loads `file` as the launcher does; `flagged`: with the V8 flags `tally fish` sets (v8-tier-flags.js). */
+/**
+ * Loads `file` as the launcher does; `flagged`: under V8 flags set at run time, as `tally fish`
+ * sets them (v8-tier-flags.js; on Node 20, which gets none, a flag of its V8 set the same way).
+ */
 function load(
   file: string,
   env: NodeJS.ProcessEnv,
   flagged = false,
 ): Promise<{ stdout: string; stderr: string; code: number }> {
-  const flags = flagged ? `require(${JSON.stringify(FLAGS)}).raiseTierUpThresholds([])` : "''";
+  const node20Flag =
+    "(require('node:v8').setFlagsFromString('--interrupt-budget=540672'), '--interrupt-budget=540672')";
+  const flags = !flagged
+    ? "''"
+    : nodeKeepsCode
+      ? `require(${JSON.stringify(FLAGS)}).raiseTierUpThresholds([])`
+      : node20Flag;
   const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}, ${flags}).go().then((r) => console.log(JSON.stringify(r)))`;
   return new Promise((resolve) =>
     execFile(process.execPath, ['-e', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
