@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../core/built-once.js';
 import { singular, typeWords } from '../../core/type-words.js';
 
 /** Counts above this are not test data; the parser and the plan tool refuse them. */
@@ -75,13 +76,8 @@ export function depthOf(entity: ContractEntity, refs: Map<string, ContractEntity
 
 // Built on first use: the tiers check the contracts they build with `contractIssues` itself, so
 // only a caller parsing a stated contract (the tests) builds it (issue 22: ~2 ms of every `tally fish`).
-const memo: { schema?: ReturnType<typeof buildFishContractSchema> } = {};
-
 /** A contract as stated (its entities, counts and links), with `contractIssues` as refinements. */
-export function fishContractSchema() {
-  memo.schema ??= buildFishContractSchema();
-  return memo.schema;
-}
+export const fishContractSchema = builtOnce(buildFishContractSchema);
 
 function buildFishContractSchema() {
   const text = z.string().trim().min(1).max(200);

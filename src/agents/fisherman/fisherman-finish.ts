@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FinishSpec } from '../../core/agent/finish-spec.js';
+import { builtOnce } from '../../core/built-once.js';
 
 function buildFishermanFinishInput() {
   return z.object({
@@ -22,7 +23,7 @@ function buildFishermanFinishInput() {
 
 // Built on first use: only the model's `finish` tool checks against it; the deterministic tier
 // finishes on its own results (issue 22).
-const memo: { schema?: ReturnType<typeof buildFishermanFinishInput> } = {};
+const fishermanFinishInput = builtOnce(buildFishermanFinishInput);
 
 export type FishermanFinish = z.infer<ReturnType<typeof buildFishermanFinishInput>>;
 
@@ -30,8 +31,7 @@ export const fishermanFinish: FinishSpec<FishermanFinish> = {
   description:
     "Call when the requested data exists. List every created entity with the id from its create response. Claims are checked against this run's requests: unbacked ones are dropped.",
   get inputSchema() {
-    memo.schema ??= buildFishermanFinishInput();
-    return memo.schema;
+    return fishermanFinishInput();
   },
   toClaims: (input) =>
     input.created.map((item) => ({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../core/built-once.js';
 import { sameType, typeWords } from '../../core/type-words.js';
 import {
   type ContractEntity,
@@ -64,17 +65,12 @@ function entityIssues(entity: PlanEntity): string[] {
 }
 
 // Built on first use: only the model's `plan` tool reads it; the deterministic tier never does (issue 22).
-const memo: { schema?: ReturnType<typeof buildPlanInputSchema> } = {};
-
 /**
  * The input of the model's `plan` tool: the request's structure, stated before the first
  * create. Flat fields (parentRef / parentType+parentId / each) rather than unions, which
  * models fill more reliably; `contractFromPlan` turns it into a `FishContract`.
  */
-export function planInputSchema() {
-  memo.schema ??= buildPlanInputSchema();
-  return memo.schema;
-}
+export const planInputSchema = builtOnce(buildPlanInputSchema);
 
 function buildPlanInputSchema() {
   return z

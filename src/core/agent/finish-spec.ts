@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../built-once.js';
 import type { Claim } from './claims.js';
 import type { ReportedFailure } from './ending.js';
 
@@ -18,10 +19,7 @@ export interface FinishSpec<Input = any> {
 
 // The default finish input and `stop`'s are built on first use: agents with a finish of their own
 // and runs without a model never read them (issue 22: ~4 ms of every start).
-const memo: {
-  finish?: ReturnType<typeof buildDefaultFinishInput>;
-  stop?: ReturnType<typeof buildStopInput>;
-} = {};
+const defaultFinishInput = builtOnce(buildDefaultFinishInput);
 
 function buildDefaultFinishInput() {
   return z.object({
@@ -52,8 +50,7 @@ export const defaultFinishSpec: FinishSpec<z.infer<ReturnType<typeof buildDefaul
   description:
     'Call when the task is done. List every thing you did as a claim; claims are checked against the evidence of this run, and unbacked ones are dropped.',
   get inputSchema() {
-    memo.finish ??= buildDefaultFinishInput();
-    return memo.finish;
+    return defaultFinishInput();
   },
   toClaims: (input) => input.claims,
   summaryOf: (input) => input.summary,
@@ -67,7 +64,4 @@ function buildStopInput() {
 }
 
 /** The input of the `stop` tool every model run has. */
-export function stopInput() {
-  memo.stop ??= buildStopInput();
-  return memo.stop;
-}
+export const stopInput = builtOnce(buildStopInput);

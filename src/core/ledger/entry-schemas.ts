@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../built-once.js';
 
 /*
  * The `data` of each ledger entry kind, as Tally writes it. Read back at the store boundary
@@ -165,14 +166,8 @@ function buildEntryDataSchemas() {
 
 export type EntryDataSchemas = ReturnType<typeof buildEntryDataSchemas>;
 
-/** Filled on first use: constructing the ~90 zod schemas costs every command that never checks an entry. */
-const memo: { schemas?: EntryDataSchemas } = {};
-
-/** One schema per entry kind, built on first use. */
-export function entryDataSchemas(): EntryDataSchemas {
-  memo.schemas ??= buildEntryDataSchemas();
-  return memo.schemas;
-}
+/** One schema per entry kind, built on first use: constructing the ~90 zod schemas costs every command that never checks an entry. */
+export const entryDataSchemas: () => EntryDataSchemas = builtOnce(buildEntryDataSchemas);
 
 /** The `data` of an entry of kind `K`, as read back (validated). */
 export type EntryData<K extends keyof EntryDataSchemas> = z.output<EntryDataSchemas[K]>;

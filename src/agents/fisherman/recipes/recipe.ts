@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { builtOnce } from '../../../core/built-once.js';
 import { sameType, singular } from '../../../core/type-words.js';
 import type { ExecutablePlan } from '../execute-data-plan.js';
 import type { DataRequest } from '../parse-data-request.js';
@@ -12,13 +13,8 @@ export const PARENT = '{{parent}}';
 
 // Built on first use: only a run that reads a stored recipe validates one, and a `tally fish`
 // without one saved (or with --no-recipes) does not pay for building it (issue 22).
-const memo: { schema?: ReturnType<typeof buildRecipeSchema> } = {};
-
 /** What a stored recipe must hold to be used (a file that does not fit is refused: RECIPE_INVALID). */
-export function recipeSchema() {
-  memo.schema ??= buildRecipeSchema();
-  return memo.schema;
-}
+export const recipeSchema = builtOnce(buildRecipeSchema);
 
 function buildRecipeSchema() {
   const linkSchema = z.discriminatedUnion('kind', [

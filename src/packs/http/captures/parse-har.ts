@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../../core/built-once.js';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture } from './capture.js';
 import { CaptureFormatError } from './capture-error.js';
@@ -6,12 +7,7 @@ import { CaptureFormatError } from './capture-error.js';
 // The source of truth for what a HAR must hold, and for the message when it does not. Built on first
 // failure only: a capture that passes `fitsHar` (every run with a good file) never builds it.
 // Exported for the test that holds `fitsHar` to it.
-const memo: { schema?: ReturnType<typeof buildHarSchema> } = {};
-
-export function harSchema() {
-  memo.schema ??= buildHarSchema();
-  return memo.schema;
-}
+export const harSchema = builtOnce(buildHarSchema);
 
 function buildHarSchema() {
   const nameValue = z.object({ name: z.string(), value: z.string() });

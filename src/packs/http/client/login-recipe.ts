@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../../core/built-once.js';
 import { TallyError } from '../../../core/errors.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
@@ -9,13 +10,8 @@ export const LOGIN_RECIPE_SIZE_LIMIT = 1024 * 1024;
 
 // Built on first use: only a recipe file is checked against it; `--login demo` and runs without
 // a login never are (issue 22: ~3 ms of every `tally fish`).
-const memo: { schema?: ReturnType<typeof buildLoginRecipeSchema> } = {};
-
 /** What a login recipe file may hold (`tally/fisherman` exports it as `loginRecipeSchema`). */
-export function loginRecipeSchemaOnce() {
-  memo.schema ??= buildLoginRecipeSchema();
-  return memo.schema;
-}
+export const loginRecipeSchemaOnce = builtOnce(buildLoginRecipeSchema);
 
 function buildLoginRecipeSchema() {
   return z.object({

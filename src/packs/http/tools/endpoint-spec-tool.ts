@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { builtOnce } from '../../../core/built-once.js';
 import { defineTool, type ToolOutcome } from '../../../core/tool.js';
 import type { ApiSpecIndex } from '../openapi/api-spec-index.js';
 import { describeOperation } from '../openapi/describe-operation.js';
 import { type HttpToolContext, previewBody } from './http-tool-context.js';
 
 // Built on first use, once per process: a deterministic `tally fish` never asks for a spec (issue 22).
-const memo: { schema?: ReturnType<typeof buildEndpointSpecInput> } = {};
+const endpointSpecInput = builtOnce(buildEndpointSpecInput);
 
 function buildEndpointSpecInput() {
   return z.object({
@@ -21,8 +22,7 @@ export function endpointSpecTool(context: HttpToolContext & { spec?: ApiSpecInde
     description:
       'Show how to call an endpoint, for this method only: the OpenAPI operation (parameters, request schema, a sample body) and/or the best captured example for this method and path (a {id} pattern or a concrete path) — its concrete path, request body, status and response. Call it before the first use of an endpoint.',
     get inputSchema() {
-      memo.schema ??= buildEndpointSpecInput();
-      return memo.schema;
+      return endpointSpecInput();
     },
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `${input.method} ${context.index.normalize(input.path)}`,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { builtOnce } from '../../../core/built-once.js';
 import { defineTool } from '../../../core/tool.js';
 import { serverMessage } from '../client/server-message.js';
 import { exchange, type HttpToolContext, previewBody } from './http-tool-context.js';
 
 // Built on first use, once per process: a deterministic `tally fish` never looks a path up (issue 22).
-const memo: { schema?: ReturnType<typeof buildLookupInput> } = {};
+const lookupInput = builtOnce(buildLookupInput);
 
 function buildLookupInput() {
   return z.object({
@@ -19,8 +20,7 @@ export function lookupTool(context: HttpToolContext) {
     description:
       "GET a path on the app API to see what already exists (read-only). Ids seen here were not created by you — except a create whose response was lost, which a lookup of its collection finds again by this run's marker.",
     get inputSchema() {
-      memo.schema ??= buildLookupInput();
-      return memo.schema;
+      return lookupInput();
     },
     annotations: { readOnly: true, idempotent: true, openWorld: true },
     target: (input) => `GET ${context.index.normalize(input.path)}`,
