@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/core/ledger/ledger.js';
 import { ProjectRoot } from '../../src/packs/workspace/project-root.js';
 import { workspaceTools } from '../../src/packs/workspace/tools/index.js';
+import { closeAfterAnswer } from '../../src/surfaces/mcp/close-after-answer.js';
 import { type HttpMcpServer, type HttpServeOptions, serveHttp } from '../../src/surfaces/mcp/serve-http.js';
 import { tempDir, tempLedger } from '../helpers.js';
 
@@ -62,6 +64,7 @@ function post(
   connect: { host?: string } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
+  let answered = false;
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       {
@@ -76,6 +79,7 @@ function post(
         },
       },
       (response) => {
+        answered = true;
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
@@ -89,6 +93,10 @@ function post(
     request.on('error', (error: NodeJS.ErrnoException) => {
       // The server closes an oversized upload once it answered; the answer already came.
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    // A connection that ends with no answer at all fails the test now instead of hanging it.
+    request.on('close', () => {
+      if (!answered) reject(new Error('the connection closed before any answer came'));
     });
     if (typeof body === 'string') {
       request.end(body);
@@ -147,6 +155,73 @@ describe('MCP over HTTP, attacked', () => {
     const mcp = await client(server.url);
     expect((await mcp.listTools()).tools.length).toBeGreaterThan(0);
     await mcp.close();
+  });
+
+  it('lets a client still uploading, and slow to read, get the 413 before the connection is reset', async () => {
+    const { server } = await start();
+    const target = new URL(server.url);
+    const socket = connect(Number(target.port), target.hostname);
+    socket.on('error', () => {}); // the reset that ends it, once the answer is read
+    socket.write(
+      `POST ${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\ncontent-type: application/json\r\n` +
+        'accept: application/json, text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n',
+    );
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const frame = Buffer.concat([
+      Buffer.from(`${chunk.length.toString(16)}\r\n`),
+      chunk,
+      Buffer.from('\r\n'),
+    ]);
+    let uploading = true;
+    const pump = () => {
+      while (uploading && !socket.destroyed) if (!socket.write(frame)) return void socket.once('drain', pump);
+    };
+    // Busy writing, not reading: a server that closes at once resets this connection, and the
+    // unread 413 is lost with it.
+    socket.pause();
+    pump();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let answer = '';
+    socket.on('data', (data: Buffer) => {
+      answer += data.toString('latin1');
+    });
+    socket.resume();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    uploading = false;
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/over the 4194304-byte limit/);
+  });
+
+  it('resets a refused upload after its grace period even when the client never reads or stops', async () => {
+    const closed = new Promise<number>((resolve, reject) => {
+      const listener = createNetServer((socket) => {
+        const start = Date.now();
+        socket.on('error', () => {});
+        closeAfterAnswer(socket, 200);
+        socket.write('HTTP/1.1 413 Payload Too Large\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+        socket.destroySoon(); // what the http server does once the answer is finished
+        socket.on('close', () => {
+          listener.close();
+          resolve(Date.now() - start);
+        });
+      }).listen(0, '127.0.0.1', () => {
+        const hostile = connect((listener.address() as AddressInfo).port, '127.0.0.1');
+        hostile.on('error', () => {});
+        hostile.pause(); // never reads, never ends: only the server's timer closes this
+        const junk = Buffer.alloc(64 * 1024, 0x20);
+        const flood = () => {
+          while (!hostile.destroyed && hostile.write(junk));
+          if (!hostile.destroyed) hostile.once('drain', flood);
+        };
+        flood();
+        setTimeout(() => {
+          hostile.destroy();
+          reject(new Error('the server kept the connection past its grace period'));
+        }, 5000).unref();
+      });
+    });
+    expect(await closed).toBeGreaterThanOrEqual(150);
   });
 
   it('leaves no ledger run for initializes refused with 406, 415, 400, 401 or 403', async () => {

@@ -5,11 +5,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TallyError } from '../../core/errors.js';
 import { checkHttpAccess, isLoopbackHostname } from './check-http-access.js';
+import { closeAfterAnswer } from './close-after-answer.js';
 import { createMcpSession, type McpServeOptions, type McpSession } from './mcp-session.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 
 /** Ten minutes without a request ends a session (and its ledger run). */
 export const DEFAULT_SESSION_IDLE_MS = 10 * 60 * 1000;
+/** How long a client refused mid-upload has to read the 413 before its connection is reset. */
+const OVERSIZED_UPLOAD_GRACE_MS = 5000;
 
 export interface HttpServeOptions extends McpServeOptions {
   port: number;
@@ -144,10 +147,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
         if (!read.ok) {
           if (read.status === 413) {
             // Security: stop reading the rest of an oversized upload; close once the 413 is out.
-            // The destroy comes late enough for a slow client to read the 413 first: a reset
-            // while its upload is unread would discard the answer on its side.
-            response.once('finish', () => request.socket.end());
-            setTimeout(() => request.socket.destroy(), 5000).unref();
+            closeAfterAnswer(request.socket, OVERSIZED_UPLOAD_GRACE_MS);
           }
           sendJsonRpcError(response, read.status, read.code, read.message, { connection: 'close' });
           return;
