@@ -12,11 +12,14 @@ const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const argv = process.argv;
 
-/** Loads a one-file bundle; `v8Flags`, the V8 flags set for it, keys its compiled-code cache. */
-function fast(name, v8Flags = '') {
+/**
+ * Loads a one-file bundle; `v8Flags`, the V8 flags set for it, keys its compiled-code cache;
+ * `coverage`, how much of it this run compiles (see compiled-code-cache.js).
+ */
+function fast(name, v8Flags = '', coverage = 1) {
   const file = join(dist, 'fast', 'cli', `${name}.cjs`);
   if (!existsSync(file)) return undefined;
-  return require('./compiled-code-cache.js').requireBundle(file, v8Flags);
+  return require('./compiled-code-cache.js').requireBundle(file, v8Flags, coverage);
 }
 
 function finish(promise) {
@@ -55,9 +58,12 @@ function fastPath() {
     // `tally fish REQUEST` makes hundreds of requests and ledger writes in a second or a few:
     // V8 optimizes only really hot code there (v8-tier-flags.js). Not the read commands: they
     // lost ~10 ms each with the flags and have nothing hot to win it back.
-    const tier = command === 'fish' ? require('./v8-tier-flags.js') : undefined;
+    // `tally fish --help` is not such a run: it keeps the read commands' flags and cache.
+    const fishRun = command === 'fish' && sub !== undefined && ![sub, ...rest].some(isHelp);
+    const tier = fishRun ? require('./v8-tier-flags.js') : undefined;
     const v8Flags = tier ? tier.raiseTierUpThresholds(tier.FISH_BUILTINS) : '';
-    const cli = fast('cli', v8Flags);
+    // A fish run compiles the most of the bundle: its code cache replaces one a lighter command wrote.
+    const cli = fast('cli', v8Flags, fishRun ? 2 : 1);
     if (cli) return cli.main(argv);
   }
   if (command === 'records' && sub === 'query') {

@@ -2,7 +2,15 @@
 // 22). What a user would notice if it broke: a command that prints a warning, loses its lazy
 // `import()`s, runs stale code after an upgrade, or trusts a cache another user could write.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +56,7 @@ function load(
   file: string,
   env: NodeJS.ProcessEnv,
   flagged = false,
+  coverage = 1,
 ): Promise<{ stdout: string; stderr: string; code: number }> {
   const node20Flag =
     "(require('node:v8').setFlagsFromString('--interrupt-budget=540672'), '--interrupt-budget=540672')";
@@ -56,7 +65,7 @@ function load(
     : nodeKeepsCode
       ? `require(${JSON.stringify(FLAGS)}).raiseTierUpThresholds([])`
       : node20Flag;
-  const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}, ${flags}).go().then((r) => console.log(JSON.stringify(r)))`;
+  const script = `require(${JSON.stringify(LOADER)}).requireBundle(${JSON.stringify(file)}, ${flags}, ${coverage}).go().then((r) => console.log(JSON.stringify(r)))`;
   return new Promise((resolve) =>
     execFile(process.execPath, ['-e', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -155,6 +164,53 @@ describe('compiled code kept between runs', () => {
   });
 
   it.runIf(!nodeKeepsCode)(
+    'a run that compiles more of the bundle replaces a lighter run’s cache once; after that neither rewrites it',
+    async () => {
+      const tmp = tempDir('tmpdir-');
+      const dir = tempDir('bundle-');
+      const file = join(dir, 'bundle.cjs');
+      // The heavy run (FIXTURE_HEAVY) calls forty functions the light one never compiles.
+      const extras = Array.from(
+        { length: 40 },
+        (_, index) =>
+          `function extra${index}(n) { let sum = 0; for (let i = 0; i < n; i += 1) sum += (i * ${index + 1}) % 7; return { index: ${index}, sum, text: 'extra ${index}'.repeat(2) }; }`,
+      );
+      writeFileSync(
+        file,
+        `${BANNER}\n${extras.join('\n')}\nmodule.exports.go = async () => ({ total: process.env.FIXTURE_HEAVY ? [${extras.map((_, index) => `extra${index}`).join(', ')}].reduce((sum, f) => sum + f(3).sum, 0) : 0 });\n`,
+      );
+      const folder = join(tmp, `tally-compile-cache-${uid}`);
+      const state = () => {
+        const [name] = cacheFiles(tmp);
+        const stat = statSync(join(folder, name as string));
+        return { name, ino: stat.ino, mtime: stat.mtimeMs, size: stat.size };
+      };
+      // What the forty functions add up to, computed here: the heavy run really ran them.
+      let expected = 0;
+      for (let index = 0; index < 40; index += 1)
+        for (let i = 0; i < 3; i += 1) expected += (i * (index + 1)) % 7;
+      const light = { TMPDIR: tmp };
+      const heavy = { TMPDIR: tmp, FIXTURE_HEAVY: '1' };
+      expect(JSON.parse((await load(file, light, false, 1)).stdout)).toEqual({ total: 0 });
+      const written = state();
+      // A second light run reads it and leaves it.
+      await load(file, light, false, 1);
+      expect(state()).toEqual(written);
+      const first = await load(file, heavy, false, 2);
+      expect([first.stderr, JSON.parse(first.stdout).total]).toEqual(['', expected]);
+      const replaced = state();
+      expect(replaced.name).toBe(written.name);
+      expect(replaced.ino).not.toBe(written.ino);
+      expect(replaced.size).toBeGreaterThan(written.size);
+      // Now the heavy run's cache stays, whichever runs next.
+      await load(file, light, false, 1);
+      const second = await load(file, heavy, false, 2);
+      expect(JSON.parse(second.stdout).total).toBe(expected);
+      expect(state()).toEqual(replaced);
+    },
+  );
+
+  it.runIf(!nodeKeepsCode)(
     'a damaged cache file is rejected by V8 and written again; the bundle still runs',
     async () => {
       const tmp = tempDir('tmpdir-');
@@ -200,6 +256,25 @@ describe('compiled code kept between runs', () => {
     expect(JSON.parse(run.stdout).sibling).toBe('sibling 1');
     expect(readdirSync(tmp)).toEqual([]);
   });
+
+  it.runIf(!nodeKeepsCode)(
+    'a `tally fish` run replaces the cache `tally runs` wrote; `tally fish --help` leaves it',
+    async () => {
+      const tmp = tempDir('tmpdir-');
+      const cwd = tempDir();
+      const env = { TMPDIR: tmp };
+      const coverage = () => {
+        const [name] = cacheFiles(tmp);
+        return readFileSync(join(tmp, `tally-compile-cache-${uid}`, name as string))[3];
+      };
+      expect((await runTally(['runs', '--ledger', join(cwd, 'l.db')], { cwd, env })).code).toBe(0);
+      expect(coverage()).toBe(1);
+      await runTally(['fish', '1 suite', '--captures', join(cwd, 'missing.har')], { cwd, env });
+      expect(coverage()).toBe(2);
+      expect((await runTally(['fish', '--help'], { cwd, env })).code).toBe(0);
+      expect(coverage()).toBe(2);
+    },
+  );
 
   it('the CLI prints the same with and without its cache, and no warning', async () => {
     const tmp = tempDir('tmpdir-');
