@@ -7,6 +7,7 @@ import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
 import { countNoun } from './count-noun.js';
 import { EXIT } from './exit-codes.js';
+import { writeStdout } from './write-stdout.js';
 
 export interface RecordsFlags {
   root?: string;
@@ -66,7 +67,7 @@ export interface RecordsQueryIo {
 }
 
 const PROCESS_IO: RecordsQueryIo = {
-  out: (text) => process.stdout.write(text),
+  out: writeStdout,
   err: (text) => process.stderr.write(text),
   open: openRecordSource,
 };

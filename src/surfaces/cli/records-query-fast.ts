@@ -9,6 +9,7 @@
 import recordsQueryCommand, { type RecordsFlags } from './records-command.js';
 import { askResident, residentEligible, residentTarget, startResident } from './records-resident-client.js';
 import { reportError } from './report-error.js';
+import { writeStdout } from './write-stdout.js';
 
 type ValueFlag = 'root' | 'keyword' | 'kind' | 'id' | 'linksTo' | 'project' | 'limit' | 'recall';
 
@@ -100,7 +101,7 @@ export async function runRecordsQuery(
         if (!('miss' in answer)) {
           // Both streams at once, as the one-shot path would have written them.
           if (answer.stderr) process.stderr.write(answer.stderr);
-          if (answer.stdout) process.stdout.write(answer.stdout);
+          if (answer.stdout) writeStdout(answer.stdout);
           return answer.code;
         }
         // A miss is silent (even with TALLY_DEBUG): the answer must read as the one-shot one.
