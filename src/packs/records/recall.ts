@@ -84,35 +84,97 @@ function parseFailureLog(content: string, memo: FailureLogMemo): ParsedLog {
   return parsed;
 }
 
+/** Best first: more terms and hits, then the path (or log line) in locale order. */
+function better(a: RecallHit, b: RecallHit): number {
+  return b.score - a.score || a.where.localeCompare(b.where);
+}
+
+/** The largest limit kept by insertion (TopHits); the tools cap theirs at 100. */
+const TOP_HITS_MAX = 256;
+
+/**
+ * The best `limit` of the hits offered, kept sorted (better() order): a recall of 40,000
+ * matching records sorts ~10 of them, not all (~10 ms of a 500,000-record recall). Most hits
+ * are turned away by one score comparison, before any object is made.
+ */
+class TopHits {
+  private readonly kept: RecallHit[] = [];
+  /**
+   * A large limit (or none): every hit is pushed and sorted once, at the end; inserting each
+   * into a long sorted array would move it again and again.
+   */
+  private readonly everything: boolean;
+  constructor(private readonly limit: number) {
+    this.everything = !(limit <= TOP_HITS_MAX);
+  }
+
+  /** The hits kept, best first (with `everything`, more than `limit`: the caller cuts). */
+  best(): RecallHit[] {
+    return this.everything ? this.kept.sort(better) : this.kept;
+  }
+
+  /** Whether a hit of `score` could be kept: false when it cannot beat the worst kept. */
+  wants(score: number): boolean {
+    return this.everything || this.kept.length < this.limit || score >= (this.kept.at(-1) as RecallHit).score;
+  }
+
+  offer(hit: RecallHit): void {
+    const kept = this.kept;
+    if (this.everything) {
+      kept.push(hit);
+      return;
+    }
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (better(kept[middle] as RecallHit, hit) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= this.limit) return;
+    kept.splice(low, 0, hit);
+    if (kept.length > this.limit) kept.pop();
+  }
+}
+
 /**
  * `--recall`: the failure log and failure-mode records, each ranked by terms matched, then hits,
- * the two sources interleaved. `candidates` (`source.recallCandidates(terms)`) may be narrowed
- * already to the records that can match; `memo` spares a caller that recalls again a re-parse
- * of an unchanged log.
+ * the two sources interleaved; `matched` counts every hit, `hits` holds the best `limit`.
+ * `candidates` (`source.recallCandidates(terms)`, in any order) may be narrowed already to the
+ * records that can match; `memo` spares a caller that recalls again a re-parse of an unchanged log.
  */
 export function recall(
   root: string,
   candidates: RecallCandidate[],
   terms: string,
   memo: FailureLogMemo = {},
-): { hits: RecallHit[]; malformedLines: number; malformedLineNumbers: number[] } {
+  limit = Number.POSITIVE_INFINITY,
+): { matched: number; hits: RecallHit[]; malformedLines: number; malformedLineNumbers: number[] } {
   const patterns = terms.split(/\s+/).filter(Boolean).map(termPattern);
-  const hits: RecallHit[] = [];
+  // The first `limit` of the interleaved list come from the best `limit` of each source.
+  const records = new TopHits(limit);
+  const lines = new TopHits(limit);
+  let matched = 0;
   for (const candidate of candidates) {
     const value = score(candidate.text, patterns);
-    if (value > 0)
-      hits.push({ source: 'record', where: candidate.path, text: candidate.gloss, score: value });
+    if (value === 0) continue;
+    matched += 1;
+    if (records.wants(value))
+      records.offer({ source: 'record', where: candidate.path, text: candidate.gloss, score: value });
   }
   const log = readFailureLog(join(root, 'mistakes.jsonl'));
   const parsed = log === undefined ? { lines: [], malformedLineNumbers: [] } : parseFailureLog(log, memo);
   for (const line of parsed.lines) {
     const value = score(line.text, patterns);
-    if (value > 0) hits.push({ source: 'failure-log', where: line.where, text: line.summary, score: value });
+    if (value === 0) continue;
+    matched += 1;
+    if (lines.wants(value))
+      lines.offer({ source: 'failure-log', where: line.where, text: line.summary, score: value });
   }
   const { malformedLineNumbers } = parsed;
-  hits.sort((a, b) => b.score - a.score || a.where.localeCompare(b.where));
   return {
-    hits: interleaveSources(hits),
+    matched,
+    hits: interleaveSources(records.best(), lines.best()).slice(0, limit),
     malformedLines: malformedLineNumbers.length,
     malformedLineNumbers: [...malformedLineNumbers],
   };
@@ -122,9 +184,7 @@ export function recall(
  * Records and log lines alternate, each source best first, starting with the better top hit:
  * a capped list shows both (ranked purely by score, 80 record hits buried the first log line).
  */
-function interleaveSources(sorted: RecallHit[]): RecallHit[] {
-  const records = sorted.filter((hit) => hit.source === 'record');
-  const log = sorted.filter((hit) => hit.source === 'failure-log');
+function interleaveSources(records: RecallHit[], log: RecallHit[]): RecallHit[] {
   const merged: RecallHit[] = [];
   let takeRecord = (records[0]?.score ?? -1) >= (log[0]?.score ?? -1);
   let record = 0;

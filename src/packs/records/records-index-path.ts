@@ -1,11 +1,11 @@
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ensureDirLevel, secureStateDir, unusablePath } from '../../core/io/private-dir.js';
 import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
 
 /** Bumped with every change of the index layout: a new layout never reads an old file. */
-export const INDEX_VERSION = '8';
+export const INDEX_VERSION = '9';
 
 export type RecordsIndexLocation = { path: string; cacheDir?: string };
 
@@ -83,5 +83,26 @@ export function ensureRecordsIndexDir(location: RecordsIndexLocation): void {
   for (const dir of [tally, dirname(location.cacheDir), location.cacheDir]) {
     const state = secureStateDir(dir, { create: true, mode: 0o700 });
     if ('refused' in state) throw refuse(state.why, dir);
+  }
+}
+
+/**
+ * Deletes the indexes older layouts left in the root's cache folder (`index-v7.db` and its
+ * journal, after an upgrade to v8): a cache no version reads again, up to hundreds of MB at
+ * 500,000 records. Called when this version's index is first made there; a newer version's
+ * file is never touched, and a path the user named (no cache folder) is left alone.
+ */
+export function removeOlderIndexes(location: RecordsIndexLocation): void {
+  if (!location.cacheDir) return;
+  let names: string[];
+  try {
+    names = readdirSync(location.cacheDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const version = /^index-v(\d+)\.db(?:-journal|-wal|-shm)?$/.exec(name)?.[1];
+    if (version !== undefined && Number(version) < Number(INDEX_VERSION))
+      rmSync(join(location.cacheDir, name), { force: true });
   }
 }

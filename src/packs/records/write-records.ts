@@ -94,7 +94,7 @@ export function recordsWriter(db: SqliteDatabase): {
   // The FTS tables share the record's rowid: a drop is a rowid lookup, not a scan of an
   // UNINDEXED path column (two full scans per changed file at 50,000 records).
   const rowidOf = db.prepare('SELECT rowid FROM records WHERE path = ?').pluck();
-  const dropByRowid = ['fts', 'recall_fts'].map((table) =>
+  const dropByRowid = ['record_rows', 'fts', 'recall_fts'].map((table) =>
     db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
   );
   const dropByPath = ['records', 'links'].map((table) => db.prepare(`DELETE FROM ${table} WHERE path = ?`));
@@ -105,8 +105,9 @@ export function recordsWriter(db: SqliteDatabase): {
     for (const statement of dropByPath) statement.run(path);
   };
   const insertRecord = db.prepare(
-    'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, row, skipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT OR REPLACE INTO records (path, store, id, kind, project, gloss, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const insertRow = db.prepare('INSERT INTO record_rows (rid, row) VALUES (?, ?)');
   const insertLink = db.prepare('INSERT INTO links (path, target) VALUES (?, ?)');
   const insertFts = db.prepare(
     'INSERT INTO fts (rowid, path, keywords, title, gloss) VALUES (?, ?, ?, ?, ?)',
@@ -123,7 +124,7 @@ export function recordsWriter(db: SqliteDatabase): {
       if (!empty) drop(record.path);
       if (record.skipped !== undefined) {
         // Kept (so it is not re-read on every call) but out of every query; lint reports it.
-        insertRecord.run(record.path, record.store, null, null, null, '', '{}', record.skipped);
+        insertRecord.run(record.path, record.store, null, null, null, '', record.skipped);
         continue;
       }
       const { lastInsertRowid: rowid } = insertRecord.run(
@@ -133,9 +134,9 @@ export function recordsWriter(db: SqliteDatabase): {
         record.kind,
         record.project,
         record.gloss,
-        record.row,
         null,
       );
+      insertRow.run(rowid, record.row);
       const links = record.links;
       for (let link = 0; link < links.length; link++) insertLink.run(record.path, links[link]);
       insertFts.run(rowid, record.path, record.keywords, record.title, record.gloss);

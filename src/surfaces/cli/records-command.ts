@@ -149,22 +149,23 @@ export async function runRecordsQueryWith(flags: RecordsFlags, io: RecordsQueryI
       if (!flags.recall.trim())
         throw new RecordsUsageError('RECALL_EMPTY', '--recall needs terms, e.g. --recall "migration lock".');
       const limit = limitOf(flags) ?? RECALL_CAP;
-      const { hits, malformedLines, malformedLineNumbers } = recall(
+      const { matched, hits, malformedLines, malformedLineNumbers } = recall(
         root,
         source.recallCandidates(flags.recall),
         flags.recall,
         io.failureLog,
+        limit,
       );
       if (malformedLines > 0)
         io.err(
           `tally: skipped ${malformedLines} malformed line${malformedLines === 1 ? '' : 's'} in mistakes.jsonl (line ${malformedLineNumbers.slice(0, 20).join(', ')}${malformedLines > 20 ? ', …' : ''}: not a JSON object); fix or remove ${malformedLines === 1 ? 'it' : 'them'}\n`,
         );
       if (flags.json) {
-        out.push(JSON.stringify({ matched: hits.length, hits: hits.slice(0, limit) }, null, 2));
+        out.push(JSON.stringify({ matched, hits }, null, 2));
       } else {
-        out.push(`recall: ${hits.length} matched`);
-        for (const hit of hits.slice(0, limit)) out.push(`${hit.where} — ${hit.text}`);
-        if (hits.length > limit) out.push(`(showing ${limit} of ${hits.length}; add terms or raise --limit)`);
+        out.push(`recall: ${matched} matched`);
+        for (const hit of hits) out.push(`${hit.where} — ${hit.text}`);
+        if (matched > limit) out.push(`(showing ${limit} of ${matched}; add terms or raise --limit)`);
       }
       write();
       return EXIT.ok;

@@ -99,16 +99,17 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
     annotations: { readOnly: true, idempotent: true },
     target: (input) => `recall ${input.terms}`,
     execute: async (input) => {
-      const { hits } = recall(
+      const { matched, hits } = recall(
         context.root,
         context.source.recallCandidates(input.terms),
         input.terms,
         failureLog,
+        input.limit,
       );
       return {
-        result: { ok: true, matched: hits.length, hits: hits.slice(0, input.limit) },
+        result: { ok: true, matched, hits },
         // Recall shows hits; it reads no record (records_cat does).
-        evidence: { via: `records_recall → ${hits.length}` },
+        evidence: { via: `records_recall → ${matched}` },
       };
     },
   });
