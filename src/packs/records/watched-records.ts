@@ -13,6 +13,19 @@ import { startSweepWorker } from './sweep-worker-start.js';
 export const RECORDS_SWEEP_MS = 60_000;
 
 /**
+ * What to do when the system's watch limit is reached. On Linux each watched folder takes one
+ * inotify watch of the user's `max_user_watches`, and every process watching the same records
+ * (the MCP server, `tally records serve` behind the CLI) takes its own: two at 500,000 records
+ * (~100,000 folders) pass a limit of 192,000.
+ */
+const WATCH_LIMIT_ADVICE: Record<string, string> = {
+  ENOSPC:
+    '. Each watched folder takes one inotify watch, in every process watching these records: raise the limit (sudo sysctl fs.inotify.max_user_watches=1048576), or stop another watcher (`tally records serve` exits after --idle-exit seconds)',
+  EMFILE:
+    '. Too many inotify instances or open files: raise fs.inotify.max_user_instances or `ulimit -n`, or stop another watcher',
+};
+
+/**
  * The sweep's period grows with what the last one cost, so it takes at most 1/50 (2 %) of a
  * core: the worker's CPU for its detection (its wall time where neither Node, from 23.9, nor
  * Linux's /proc tells a thread's CPU) plus what the answering thread spent on it (the full check, when the
@@ -197,8 +210,9 @@ export function watchRecordSource(root: string, options: WatchRecordsOptions = {
         added = true;
       }
     } catch (error) {
+      const code = (error as { code?: string }).code ?? 'ERROR';
       fallBack(
-        `${(error as { code?: string }).code ?? 'ERROR'} setting a file-system watcher (${(error as Error).message})`,
+        `${code} setting a file-system watcher (${(error as Error).message})${WATCH_LIMIT_ADVICE[code] ?? ''}`,
       );
     }
     return added;

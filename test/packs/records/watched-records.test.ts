@@ -67,6 +67,34 @@ describe('watchRecordSource', () => {
     expect(keywordPaths(source, 'zanzibar')).toEqual([PLAN]);
   });
 
+  it('no watch to be had (the inotify limit): says what to do, and checks every call instead', async () => {
+    const root = corpus();
+    const fallbacks: string[] = [];
+    const source = watchRecordSource(root, {
+      env: { ...process.env, XDG_CACHE_HOME: tempDir('tally-cache-'), TALLY_RECORDS_STORES: '' },
+      onFallback: (why) => fallbacks.push(why),
+      watch: () => {
+        throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), {
+          code: 'ENOSPC',
+        });
+      },
+    });
+    opened.push(source);
+    expect(source.mode).toBe('per-call');
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]).toMatch(
+      /^records are re-checked on every call: ENOSPC setting a file-system watcher/,
+    );
+    expect(fallbacks[0]).toContain('sysctl fs.inotify.max_user_watches=');
+    const file = join(root, PLAN);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('keywords: [search, plan, q4]', 'keywords: [zanzibar]'),
+    );
+    await source.fresh();
+    expect(keywordPaths(source, 'zanzibar')).toEqual([PLAN]);
+  });
+
   it('sees a record added, one saved atomically, and one removed, each at the next call', async () => {
     const root = corpus();
     const source = open(root);
