@@ -61,6 +61,15 @@ describe('writeStdout', () => {
     expect(await readLate(run)).toEqual({ code: 0, stderr: '', out: `${lines(20_010)}end\n` });
   });
 
+  it("bytes (a resident server's answer) arrive as they were given, between strings, in order", async () => {
+    // A multi-byte character cut across two Buffers is written as the bytes it is, not decoded.
+    const run = child(
+      `const dash = Buffer.from('é — ok\\n'); writeStdout('a\\n'); writeStdout(dash.subarray(0, 3)); writeStdout(dash.subarray(3)); writeStdout(Buffer.from(lines(20_000))); writeStdout('end\\n');`,
+      true,
+    );
+    expect(await readLate(run)).toEqual({ code: 0, stderr: '', out: `a\né — ok\n${lines(20_000)}end\n` });
+  });
+
   it('a reader that stops early ends the output quietly: exit 0, nothing on stderr', async () => {
     const run = child(
       `for (let i = 0; i < 50; i++) writeStdout(lines(2_000)); process.stderr.write('done\\n');`,

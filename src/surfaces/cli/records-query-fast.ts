@@ -101,7 +101,7 @@ export async function runRecordsQuery(
         if (!('miss' in answer)) {
           // Both streams at once, as the one-shot path would have written them.
           if (answer.stderr) process.stderr.write(answer.stderr);
-          if (answer.stdout) writeStdout(answer.stdout);
+          writeStdout(answer.stdout);
           return answer.code;
         }
         // A miss is silent (even with TALLY_DEBUG): the answer must read as the one-shot one.

@@ -10,7 +10,11 @@ import { residentDir, residentKey, residentSocketPath } from './records-resident
 /** What the resident server answered: exactly what the one-shot query would have printed. */
 export interface ResidentAnswer {
   code: number;
-  stdout: string;
+  /**
+   * The bytes as they came, written to stdout as they are: decoding them and encoding them
+   * again cost ~10 ms of client CPU for a 750 KB answer (7,554 hits at 50,000 records).
+   */
+  stdout: Buffer;
   stderr: string;
 }
 
@@ -143,7 +147,7 @@ export function askResident(
         const all = Buffer.concat(chunks);
         finish({
           code: body.code,
-          stdout: all.subarray(0, body.stdout).toString('utf8'),
+          stdout: all.subarray(0, body.stdout),
           stderr: all.subarray(body.stdout, body.stdout + body.stderr).toString('utf8'),
         });
       }

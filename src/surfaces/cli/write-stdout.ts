@@ -9,18 +9,19 @@ import { writeSync } from 'node:fs';
  * after it. A reader that went away (EPIPE, `| head`) ends the output quietly, as a shell tool's.
  * Windows, where console and pipe writes differ, always uses `process.stdout`.
  */
-export function stdoutWriter(): (text: string) => void {
+export function stdoutWriter(): (output: string | Uint8Array) => void {
   /** Set once `process.stdout` carries output: from then on everything goes through it, in order. */
   let throughStream = false;
   /** Set when the reader went away (EPIPE): the rest of the output has nowhere to go. */
   let readerGone = false;
-  return (text) => {
-    if (readerGone || text.length === 0) return;
+  return (output) => {
+    if (readerGone || output.length === 0) return;
     if (throughStream || process.platform === 'win32') {
-      process.stdout.write(text);
+      process.stdout.write(output);
       return;
     }
-    const bytes = Buffer.from(text, 'utf8');
+    // Bytes (a resident server's answer) are written as they are, never decoded first.
+    const bytes = typeof output === 'string' ? Buffer.from(output, 'utf8') : output;
     let offset = 0;
     try {
       while (offset < bytes.length) offset += writeSync(1, bytes, offset, bytes.length - offset);
