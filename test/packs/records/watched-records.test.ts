@@ -51,20 +51,24 @@ function open(root: string, sweepMs?: number): WatchedRecordSource {
 const keywordPaths = (source: WatchedRecordSource, keyword: string) =>
   source.query({ keyword }).map((row) => row.path);
 
+/** An editor that rewrites PLAN in place (same inode, same directory mtime): the next call sees it. */
+async function expectInPlaceEditSeen(root: string, source: WatchedRecordSource): Promise<void> {
+  const file = join(root, PLAN);
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('keywords: [search, plan, q4]', 'keywords: [zanzibar]'),
+  );
+  await source.fresh();
+  expect(keywordPaths(source, 'zanzibar')).toEqual([PLAN]);
+}
+
 describe('watchRecordSource', () => {
   it('watches (no per-call check) and sees an in-place edit at the next call', async () => {
     const root = corpus();
     const source = open(root);
     expect(source.mode).toBe('watch');
     expect(keywordPaths(source, 'zanzibar')).toEqual([]);
-    // An editor that rewrites the file in place: same inode, same directory mtime.
-    const file = join(root, PLAN);
-    writeFileSync(
-      file,
-      readFileSync(file, 'utf8').replace('keywords: [search, plan, q4]', 'keywords: [zanzibar]'),
-    );
-    await source.fresh();
-    expect(keywordPaths(source, 'zanzibar')).toEqual([PLAN]);
+    await expectInPlaceEditSeen(root, source);
   });
 
   it('no watch to be had (the inotify limit): says what to do, and checks every call instead', async () => {
@@ -86,13 +90,7 @@ describe('watchRecordSource', () => {
       /^records are re-checked on every call: ENOSPC setting a file-system watcher/,
     );
     expect(fallbacks[0]).toContain('sysctl fs.inotify.max_user_watches=');
-    const file = join(root, PLAN);
-    writeFileSync(
-      file,
-      readFileSync(file, 'utf8').replace('keywords: [search, plan, q4]', 'keywords: [zanzibar]'),
-    );
-    await source.fresh();
-    expect(keywordPaths(source, 'zanzibar')).toEqual([PLAN]);
+    await expectInPlaceEditSeen(root, source);
   });
 
   it('sees a record added, one saved atomically, and one removed, each at the next call', async () => {
