@@ -87,8 +87,8 @@ export function ensureRecordsIndexDir(location: RecordsIndexLocation): void {
 }
 
 /**
- * Deletes the indexes older layouts left in the root's cache folder (`index-v7.db` and its
- * journal, after an upgrade to v8): a cache no version reads again, up to hundreds of MB at
+ * Deletes the indexes older layouts left in the root's cache folder (`index-v8.db` and its
+ * journal, after an upgrade to v9): a cache no version reads again, up to hundreds of MB at
  * 500,000 records. Called when this version's index is first made there; a newer version's
  * file is never touched, and a path the user named (no cache folder) is left alone.
  */
