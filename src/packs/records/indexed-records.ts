@@ -94,7 +94,7 @@ export function indexSignature(root: string, stores: StoreInfo[]): string {
 }
 
 /**
- * Every failure-mode record's recall text as of one state of the tables, in path order, for
+ * Every failure-mode record's recall text as of one state of the tables, for
  * a source asked again and again (a resident server, the MCP server): --recall then fetches
  * only the matching rowids (an FTS MATCH) instead of each match's ~350-character text, and
  * picks the rows from here (13–30 ms → ~3 ms of CPU for a 50,000-record recall, in process).
@@ -102,7 +102,7 @@ export function indexSignature(root: string, stores: StoreInfo[]): string {
 interface RecallTexts {
   /** The tables' state it was read at (recallState): any write since makes it stale. */
   state: string;
-  /** Every failure-mode record, in path order. */
+  /** Every failure-mode record, in no particular order (recall ranks them). */
   all: RecallCandidate[];
   /** The same, by rowid: a MATCH's rowids pick their rows without a pass over all of them. */
   byRowid: Map<number, RecallCandidate>;
@@ -446,7 +446,7 @@ export class IndexedRecords implements RecordSource {
     const texts = memo.texts?.state === state ? memo.texts : undefined;
     if (texts) {
       if (match === undefined) return texts.all;
-      // The same rows as the MATCH joined below, in rowid order (recall ranks them anyway).
+      // The same rows as the MATCH joined below.
       const candidates: RecallCandidate[] = [];
       for (const rowid of this.statement('SELECT rowid FROM recall_fts WHERE recall_fts MATCH ?')
         .pluck()
@@ -459,12 +459,12 @@ export class IndexedRecords implements RecordSource {
     const rows = (
       match === undefined
         ? this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL',
           )
             .raw()
             .all()
         : this.statement(
-            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE recall_fts MATCH ? AND r.skipped IS NULL ORDER BY r.path',
+            'SELECT r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE recall_fts MATCH ? AND r.skipped IS NULL',
           )
             .raw()
             .all(match)
@@ -482,7 +482,7 @@ export class IndexedRecords implements RecordSource {
 
   private recallTexts(state: string): RecallTexts {
     const rows = this.statement(
-      'SELECT t.rowid, r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL ORDER BY r.path',
+      'SELECT t.rowid, r.path, r.gloss, t.text FROM recall_fts t JOIN records r ON r.rowid = t.rowid WHERE r.skipped IS NULL',
     )
       .raw()
       .all() as [number, string, string, string][];

@@ -84,9 +84,17 @@ function parseFailureLog(content: string, memo: FailureLogMemo): ParsedLog {
   return parsed;
 }
 
-/** Best first: more terms and hits, then the path (or log line) in locale order. */
+/**
+ * Best first: more terms and hits, then the path (or log line) in locale order, then by code
+ * unit, so no two hits tie (locale order calls a composed and a decomposed `é` equal) and the
+ * ranking does not depend on the order the candidates came in.
+ */
 function better(a: RecallHit, b: RecallHit): number {
-  return b.score - a.score || a.where.localeCompare(b.where);
+  return (
+    b.score - a.score ||
+    a.where.localeCompare(b.where) ||
+    (a.where < b.where ? -1 : a.where > b.where ? 1 : 0)
+  );
 }
 
 /** The largest limit kept by insertion (TopHits); the tools cap theirs at 100. */

@@ -7,13 +7,14 @@ import type { RecallCandidate } from '../../../src/packs/records/record-query.js
 import { tempDir } from '../../helpers.js';
 
 // Few words and few paths: many equal scores, so the order among ties (the path, then the log
-// line) decides which hits make the cut.
+// line) decides which hits make the cut. `é` composed and decomposed are two paths locale order
+// calls equal: the answer must not depend on the order the candidates came in.
 const word = fc.constantFrom('migration', 'lock', 'peak', 'Migration', 'migrations', 'x');
 const text = fc.array(word, { maxLength: 8 }).map((words) => words.join(' '));
 const candidate = fc.record({
   path: fc
-    .constantFrom('a.md', 'B.md', 'b.md', 'c/d.md', 'é.md', 'z.md')
-    .chain((name) => fc.nat(50).map((n) => `failure-modes/${n}-${name}`)),
+    .constantFrom('a.md', 'B.md', 'b.md', 'c/d.md', '\u00e9.md', 'e\u0301.md', 'z.md')
+    .chain((name) => fc.nat(3).map((n) => `failure-modes/${n}-${name}`)),
   gloss: fc.constant('g'),
   text,
 });
