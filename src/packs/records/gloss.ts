@@ -6,9 +6,24 @@ export function cutAtCharacter(text: string, max: number): string {
   // (creating the first one loads ICU data, ~8 ms a CLI call would otherwise pay).
   if (text.length <= max) return text;
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  const graphemes = [...segmenter.segment(text)].map((segment) => segment.segment);
-  return graphemes.length <= max ? text : `${graphemes.slice(0, max).join('').trimEnd()}...`;
+  // Only a bounded head is segmented, and only until one grapheme past the limit: segmenting
+  // a whole 100,000-character line took seconds and gigabytes (a record's base64 image or a
+  // minified paragraph aborted every query of its store).
+  const head =
+    text.length > max * HEAD_UNITS_PER_CHARACTER ? text.slice(0, max * HEAD_UNITS_PER_CHARACTER) : text;
+  const graphemes: string[] = [];
+  for (const { segment } of segmenter.segment(head)) {
+    graphemes.push(segment);
+    if (graphemes.length > max) return `${graphemes.slice(0, max).join('').trimEnd()}...`;
+  }
+  if (head === text) return text;
+  // A head of fewer graphemes than the limit (clusters of dozens of marks each): its last one
+  // may be cut by the slice, so it is dropped.
+  return `${graphemes.slice(0, -1).join('').trimEnd()}...`;
 }
+
+/** The head segmented for a cut of `max` characters: this many code units per character allowed. */
+const HEAD_UNITS_PER_CHARACTER = 32;
 
 /** The first non-empty body line, heading marks removed, cut with `...`. */
 export function glossOf(body: string, max = GLOSS_CHARS): string {

@@ -41,7 +41,7 @@ export class PathOutsideProjectError extends ToolRejectedError {
     const advice = scope
       ? clientRootsAdvice(root, scope)
       : reason === 'protected-path'
-        ? "It is Tally's own state (the ledger that records these calls, recipes, digests), which the tools never read or change: work on the project's other files."
+        ? "It is or holds Tally's own state (the ledger that records these calls, recipes, digests), which the tools never read or change: work on the project's other files."
         : `${hint}Use a path relative to the project root ${root}.`;
     super(
       'PATH_OUTSIDE_PROJECT',

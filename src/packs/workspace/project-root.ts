@@ -148,26 +148,37 @@ export class ProjectRoot {
   }
 
   /**
+   * True when removing or moving `real` would take a protected path with it: the path itself,
+   * or a folder above it (`--ledger data/state/ledger.db` is gone with `data`).
+   */
+  holdsProtected(real: string): boolean {
+    return this.protectedPaths.some((path) => isInside(real, path));
+  }
+
+  /**
    * Applies an MCP client's roots (real paths): access becomes the intersection of the root
    * with them. A client root inside the root narrows to it; one that contains the root (a
    * client started at a monorepo's top) keeps the whole root; one beside it adds nothing. An
    * empty list, or undefined, offers no narrowing: the whole root stays allowed.
+   * `unusable`: roots the client sent that name no path on this machine (`file://host/…`, an
+   * encoded `/`): they add nothing, but they still narrow — a client that sent only those
+   * gets no path at all, never the whole root.
    * Returns the directories now allowed.
    */
-  narrow(clientRoots: string[] | undefined): readonly string[] {
-    if (!clientRoots || clientRoots.length === 0) {
+  narrow(clientRoots: string[] | undefined, unusable: readonly string[] = []): readonly string[] {
+    if ((!clientRoots || clientRoots.length === 0) && unusable.length === 0) {
       this.narrowedTo = undefined;
       this.clientRoots = undefined;
       return this.allowedRoots;
     }
     const allowed = new Set<string>();
-    for (const directory of clientRoots) {
+    for (const directory of clientRoots ?? []) {
       if (isInside(directory, this.realRoot)) allowed.add(this.realRoot);
       else if (isInside(this.realRoot, directory)) allowed.add(directory);
     }
     // Security: roots never widen — only what lies inside the real root can be added above.
     this.narrowedTo = allowed.has(this.realRoot) ? undefined : [...allowed];
-    this.clientRoots = [...clientRoots];
+    this.clientRoots = [...(clientRoots ?? []), ...unusable];
     return this.allowedRoots;
   }
 
@@ -228,6 +239,9 @@ export class ProjectRoot {
         ? resolved.absolute
         : join((await realLocation(dirname(resolved.anchored))).real, basename(resolved.anchored));
     if (!isInside(this.realRoot, entry)) this.reject(given, entry, 'symlink-escape');
+    // Security: delete and move take everything below the entry along (the root itself is
+    // the tools' own refusal, `project-root`).
+    if (entry !== this.realRoot && this.holdsProtected(entry)) this.reject(given, entry, 'protected-path');
     return { ...resolved, entry, entryRelative: relative(this.realRoot, entry).split(sep).join('/') || '.' };
   }
 }

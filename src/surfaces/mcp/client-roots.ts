@@ -39,22 +39,29 @@ export interface ClientRoots {
   ready: (ask: AskRoots) => Promise<void>;
 }
 
-/** The file roots as real paths; a missing one keeps its would-be location (it may narrow, never widen). */
-async function rootPaths(roots: { uri: string }[]): Promise<string[]> {
+/**
+ * The file roots as real paths; a missing one keeps its would-be location (it may narrow, never
+ * widen). `unusable`: file roots that name no path here (another host, an encoded `/`).
+ */
+async function rootPaths(roots: { uri: string }[]): Promise<{ paths: string[]; unusable: string[] }> {
   const paths: string[] = [];
+  const unusable: string[] = [];
   for (const { uri } of roots) {
-    if (!uri.startsWith('file://')) continue;
+    if (typeof uri !== 'string' || !uri.startsWith('file://')) continue;
     let path: string;
     try {
       path = fileURLToPath(uri);
     } catch (error) {
       // A file URL naming another host (file://server/share) is no path on this machine.
-      if (error instanceof TypeError) continue;
+      if (error instanceof TypeError) {
+        unusable.push(uri);
+        continue;
+      }
       throw error;
     }
     paths.push((await realLocation(path)).real);
   }
-  return paths;
+  return { paths, unusable };
 }
 
 /**
@@ -75,12 +82,17 @@ export function createClientRoots(options: ClientRootsOptions): ClientRoots {
     try {
       const answer = await ask(answerLimitMs);
       const roots = Array.isArray(answer?.roots) ? answer.roots : [];
-      const paths = await rootPaths(roots);
+      const { paths, unusable } = await rootPaths(roots);
       // An older answer that arrives after a newer question must not overwrite its answer.
       if (attempt !== asked) return;
-      const allowed = projectRoot.narrow(paths);
+      // Security: a file root the server cannot read still narrows (to nothing), never widens.
+      const allowed = projectRoot.narrow(paths, unusable);
       const sent = roots.map((root) => root.uri).join(', ');
-      if (paths.length === 0)
+      if (unusable.length > 0)
+        options.log(
+          `the client's roots ${unusable.join(', ')} name no path on this machine (another host, or an encoded "/"): they allow nothing${allowed.length === 0 ? ", so every path is refused until the client's roots change" : `; the tools serve ${allowed.join(', ')}`}.`,
+        );
+      else if (paths.length === 0)
         options.log(
           `the client sent ${roots.length === 0 ? 'an empty roots list' : `no file roots (${sent})`}: no narrowing, the tools serve the whole --root ${projectRoot.realRoot}.`,
         );

@@ -101,6 +101,19 @@ describe('a client’s roots, applied with a deadline', () => {
     ]);
   });
 
+  it('a file root that names no path here (another host, an encoded "/") narrows to nothing, never to the whole --root', async () => {
+    for (const uri of ['file://other-host/srv/repo', 'file:///srv/repo%2Fsub']) {
+      const { root, projectRoot, roots, logs } = await setup();
+      await roots.ready(answer(uri));
+      expect(projectRoot.allowedRoots, uri).toEqual([]);
+      await expect(projectRoot.resolve('sub')).rejects.toMatchObject({ reason: 'outside-client-roots' });
+      expect(logs.at(-1)).toContain(`the client's roots ${uri} name no path on this machine`);
+      // Beside a usable root it adds nothing: the usable one alone is served.
+      await roots.refresh(answer(uri, join(root, 'sub')));
+      expect(projectRoot.allowedRoots, uri).toEqual([join(root, 'sub')]);
+    }
+  });
+
   it('a root that does not exist yet narrows to where it would be, never dropped into a wider set', async () => {
     const { root, projectRoot, roots } = await setup();
     await roots.ready(answer(join(root, 'not-yet')));

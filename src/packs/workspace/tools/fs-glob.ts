@@ -1,4 +1,5 @@
-import { basename, relative, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, relative, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { isTallyTempName } from '../../../core/io/temp-files.js';
@@ -37,10 +38,31 @@ export function fsGlob(context: WorkspaceContext) {
         followSymbolicLinks: false,
         ignore: ['**/.git/**'],
       });
+      // Security: `followSymbolicLinks: false` keeps the walk off links, but the pattern's fixed
+      // part (`out/*`) is read as named, through a symlinked folder too. A result counts only when
+      // its folder is where it says (no link on the way): nothing outside the root, nothing of a
+      // protected path under another spelling, nothing outside the client's roots.
+      const direct = new Map<string, boolean>();
+      const reachedDirectly = (path: string): boolean => {
+        const folder = dirname(path);
+        let known = direct.get(folder);
+        if (known === undefined) {
+          try {
+            known = realpathSync.native(folder) === folder;
+          } catch {
+            known = false;
+          }
+          direct.set(folder, known);
+        }
+        return known;
+      };
       // Tally's in-flight or orphaned temporary files are never the project's (even with a `.*` pattern),
       // and what fs_read/fs_list refuse (the ledger under `.tally/`) is not listed either.
       const paths = found
-        .filter((path) => !isTallyTempName(basename(path)) && !context.root.isProtected(path))
+        .filter(
+          (path) =>
+            !isTallyTempName(basename(path)) && reachedDirectly(path) && !context.root.isProtected(path),
+        )
         .map((path) => relative(context.root.realRoot, path).split(sep).join('/'))
         .sort();
       return {

@@ -20,6 +20,9 @@ export function fsMove(context: WorkspaceContext) {
     execute: async (input, call) => {
       const from = await context.root.resolveEntry(input.from);
       const to = await context.root.resolve(input.to);
+      // Security: an overwrite replaces what stands at the destination, and all below it.
+      if (to.exists && context.root.holdsProtected(to.absolute))
+        throw new PathOutsideProjectError(input.to, to.absolute, 'protected-path', context.root.realRoot);
       if (!from.exists) throw new ToolRejectedError('FILE_NOT_FOUND', `Nothing at ${from.relative} to move.`);
       if (from.relative === '.')
         throw new PathOutsideProjectError(input.from, from.absolute, 'project-root', context.root.realRoot);

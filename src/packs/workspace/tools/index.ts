@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../../../core/tool.js';
 import { fileClaimResolver } from '../file-effects.js';
+import { oneChangeAtATime } from '../one-change-at-a-time.js';
 import { fsDelete } from './fs-delete.js';
 import { fsEdit } from './fs-edit.js';
 import { fsGlob } from './fs-glob.js';
@@ -25,7 +26,16 @@ export function workspaceTools(context: WorkspaceContext): ToolDefinition[] {
     fsMove(context),
     fsDelete(context),
   ];
-  return tools.map((tool) => ({ ...tool, claimResolver }));
+  return tools.map((tool) =>
+    tool.annotations.readOnly
+      ? { ...tool, claimResolver }
+      : // A change waits for the one before it (see one-change-at-a-time.ts).
+        {
+          ...tool,
+          claimResolver,
+          execute: (input, call) => oneChangeAtATime(() => tool.execute(input, call)),
+        },
+  );
 }
 
 export type { WorkspaceContext };
