@@ -13,10 +13,16 @@ export function afterGrace(
   if (!signal) return { dispose: () => undefined };
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const end = () => {
+    clearTimeout(timer);
+    running.delete(end);
+    controller.abort(signal.reason);
+  };
   const start = () => {
-    timer = setTimeout(() => controller.abort(signal.reason), Math.max(0, graceMs));
+    timer = setTimeout(end, Math.max(0, graceMs));
     // The grace never keeps a process alive on its own.
     timer.unref();
+    running.add(end);
   };
   if (signal.aborted) start();
   else signal.addEventListener('abort', start, { once: true });
@@ -24,9 +30,22 @@ export function afterGrace(
     signal: controller.signal,
     dispose: () => {
       clearTimeout(timer);
+      running.delete(end);
       signal.removeEventListener('abort', start);
     },
   };
+}
+
+/** The graces running now (their signal aborted, their time not yet out). */
+const running = new Set<() => void>();
+
+/**
+ * Ends every grace running now (the CLI's second Ctrl-C): the calls in flight are abandoned at
+ * once, each with its entry, and their runs end `aborted` as after a grace — rather than the
+ * process exiting with no end entry and no record of the requests it had sent.
+ */
+export function endGracesNow(): void {
+  for (const end of [...running]) end();
 }
 
 /** The words a run's `aborted` ending carries for a caller's abort: its reason when it gave one. */

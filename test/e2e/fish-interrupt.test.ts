@@ -168,8 +168,8 @@ describe('Ctrl-C on tally fish: the run ends aborted, is reported, and can be cl
     expect(await markedInApp(app.url, marker)).toEqual([]);
   });
 
-  it('a second SIGINT exits 130 at once, without waiting out the grace', async () => {
-    const { child, output, exited } = await fishWithHeldCreates();
+  it('a second SIGINT exits 130 at once, without waiting out the grace, and still ends the run aborted with the in-flight creates recorded', async () => {
+    const { app, cwd, env, child, output, exited } = await fishWithHeldCreates();
     const interruptedAt = Date.now();
     child.kill('SIGINT');
     await until(
@@ -181,5 +181,30 @@ describe('Ctrl-C on tally fish: the run ends aborted, is reported, and can be cl
     // The default grace is 5 s; the second signal did not wait for it.
     expect(Date.now() - interruptedAt).toBeLessThan(4_000);
     expect(output.stderr).toMatch(/SIGINT again: exiting now/);
+    const runId = /To undo: tally fish cleanup (\S+)/.exec(output.stdout)?.[1] as string;
+    expect(runId, output.stdout).toBeDefined();
+    const ledger = Ledger.open(join(cwd, '.tally', 'ledger.db'));
+    try {
+      const { entries } = ledger.getRun(runId);
+      expect(entries.filter((entry) => entry.kind === 'end').map((entry) => entry.outcome)).toEqual([
+        'aborted',
+      ]);
+      const abandoned = entries.filter(
+        (entry) =>
+          entry.kind === 'tool_call' &&
+          (entry.data.error as { code?: string } | undefined)?.code === 'ABORTED',
+      );
+      expect(abandoned).toHaveLength(4);
+    } finally {
+      ledger.close();
+    }
+    // The abandoned creates carried the run's marker: cleanup finds them in the app.
+    const cleanup: TallyRun = await runTally(['fish', 'cleanup', runId], {
+      cwd,
+      env: { XDG_STATE_HOME: env.XDG_STATE_HOME },
+    });
+    expect(cleanup.code, cleanup.stdout + cleanup.stderr).toBe(0);
+    expect(cleanup.stdout).toMatch(/4 found by the run's marker/);
+    void app;
   });
 });

@@ -43,6 +43,10 @@ export async function readBackRun(
     runId: string;
     ledger: Ledger;
     items: readonly VerifiedItem[];
+    /** Aborts the read-back (Ctrl-C): no new lookup starts, and the run ends `aborted`. */
+    signal?: AbortSignal;
+    /** How long lookups in flight at the abort get to settle. */
+    graceMs?: number;
   },
 ): Promise<ReadBackResult> {
   const paths = options.items.map((item) => String(item.resource ?? item.target));
@@ -84,7 +88,12 @@ export async function readBackRun(
           failed: true,
         };
       },
-      { ledger: options.ledger, meta: { readsBack: options.runId, baseUrl: context.baseUrl } },
+      {
+        ledger: options.ledger,
+        meta: { readsBack: options.runId, baseUrl: context.baseUrl },
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+      },
     ),
   );
   return { ...result, readsBack: options.runId, readBacks };

@@ -84,6 +84,9 @@ async function runDemo(
         baseUrl: url,
         login: DEMO_LOGIN,
         ledger,
+        // Ctrl-C during the read-back ends it aborted, as during the fish run.
+        signal: interrupt.signal,
+        graceMs: interrupt.graceMs,
       }),
     );
   } catch (error) {
@@ -103,6 +106,7 @@ async function runDemo(
     confirmed: item.confirmed,
   }));
   const allConfirmed =
+    !interrupt.received() &&
     result.status === 'success' &&
     confirmations.length === 8 &&
     confirmations.every((item) => item.confirmed);
@@ -130,7 +134,11 @@ async function runDemo(
         `${allConfirmed ? pc.green('All 8 items verified in the ledger and confirmed through the API.') : pc.red('Not every item was verified and confirmed.')} Ending: ${result.endingReason}.`,
         `Run ${result.runId} · ledger ${ledger.path}`,
         `See it: tally runs show ${result.runId}`,
-        ...(readBack ? [`Read back in run ${readBack.runId}: tally runs show ${readBack.runId}`] : []),
+        ...(readBack
+          ? [
+              `Read back in run ${readBack.runId}${interrupt.received() ? ` (interrupted: ended ${readBack.endingReason})` : ''}: tally runs show ${readBack.runId}`,
+            ]
+          : []),
       ].join('\n')}\n`,
     );
     if (warning) process.stderr.write(`tally: warning: ${warning}\n`);

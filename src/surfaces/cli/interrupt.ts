@@ -1,4 +1,4 @@
-import { DEFAULT_ABORT_GRACE_MS } from '../../core/abort-grace.js';
+import { DEFAULT_ABORT_GRACE_MS, endGracesNow } from '../../core/abort-grace.js';
 import { commitOpenLedgers } from '../../core/ledger/open-ledgers.js';
 import { EXIT } from './exit-codes.js';
 
@@ -32,8 +32,10 @@ export function interruptGraceMs(env: NodeJS.ProcessEnv = process.env): number {
  * Runs a command's work with SIGINT/SIGTERM turned into an abort. The first signal aborts:
  * no new call starts, calls in flight get the grace to settle, each run ends `aborted` with
  * a summary from its ledger, and the command prints what it has and exits 130. A second
- * signal exits 130 at once, after the ledger commits what it holds (SQLite on exit; PostgreSQL
- * within HARD_EXIT_COMMIT_MS); a third does not wait for that.
+ * signal ends the grace at once: the calls in flight are abandoned (each with its entry, so
+ * `fish cleanup` finds what they may have made) and the runs end `aborted` as after a grace;
+ * whatever still holds the command after HARD_EXIT_COMMIT_MS is cut, the ledger committing what
+ * it holds (SQLite on exit; PostgreSQL within HARD_EXIT_COMMIT_MS). A third exits at once.
  */
 export async function withInterrupt(work: (interrupt: Interrupt) => Promise<number>): Promise<number> {
   const controller = new AbortController();
@@ -44,8 +46,14 @@ export async function withInterrupt(work: (interrupt: Interrupt) => Promise<numb
     if (exiting) process.exit(EXIT.interrupted);
     if (received) {
       exiting = true;
-      process.stderr.write(`tally: ${name} again: exiting now.\n`);
-      void commitOpenLedgers(HARD_EXIT_COMMIT_MS).finally(() => process.exit(EXIT.interrupted));
+      process.stderr.write(
+        `tally: ${name} again: exiting now — calls in flight are abandoned and the run ends as aborted (${name} a third time exits without waiting).\n`,
+      );
+      endGracesNow();
+      setTimeout(
+        () => void commitOpenLedgers(HARD_EXIT_COMMIT_MS).finally(() => process.exit(EXIT.interrupted)),
+        HARD_EXIT_COMMIT_MS,
+      ).unref();
       return;
     }
     received = name;
