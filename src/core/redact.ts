@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { scrubSecretShapes } from './secret-shapes.js';
 
 export const REDACTED = '[redacted]';
 
@@ -23,6 +24,8 @@ const SECRET_WORDS = new Set([
   'xsrf',
   'sessionid',
   'privatekey',
+  'jwt',
+  'auth',
 ]);
 
 const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
@@ -46,7 +49,7 @@ const PAIR_VALUE = /"[^"\n]*"|'[^'\n]*'|(?!(?:Bearer|Basic|Token)\s)[^\s&]+/y;
  * A name `isSecretName` accepts contains one of these (`api_key` and `private_key` hold `key`),
  * unless it splits a secret word itself in two (`se_cret`), which prose is not searched for.
  */
-const SECRET_HINT = /pass|pwd|secret|token|key|credential|authori|cookie|srf|session/i;
+const SECRET_HINT = /pass|pwd|secret|token|key|credential|auth|cookie|srf|session|jwt/i;
 /** Sentence punctuation after an unquoted value: `password=hunter22.` also teaches `hunter22`. */
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
 
@@ -248,9 +251,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return `${out}${text.slice(from)}`;
   };
 
-  /** BEARER tokens and the known secrets, nothing else (a URL's path keeps its `name=value`). */
+  /**
+   * BEARER tokens, secrets of a known shape (secret-shapes.ts) and the known secrets, nothing
+   * else (a URL's path keeps its `name=value`).
+   */
   const scrubKnown = (text: string): string => {
-    let out = text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`);
+    let out = scrubSecretShapes(
+      text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`),
+      mask,
+      label,
+    );
     ordered ??= [...seen].sort((a, b) => b.length - a.length);
     // The check first: most texts hold no secret, and a replace would copy them anyway.
     for (const secret of ordered) {

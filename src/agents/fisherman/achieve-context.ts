@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TallyError } from '../../core/errors.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
+import { parseHeaderLine } from '../../packs/http/client/header-line.js';
 import { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { loadApiSpecs } from '../../packs/http/openapi/load-api-specs.js';
 import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js';
@@ -19,13 +20,8 @@ export function configuredHeaders(
   const fromEnv: Record<string, string> = {};
   for (const line of (env[FISH_HEADERS_ENV] ?? '').split(/\r?\n/)) {
     if (line.trim() === '') continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0)
-      throw new TallyError(
-        'HEADER_INVALID',
-        `${FISH_HEADERS_ENV} has a line that is not "Name: value" (${line.slice(0, 40)}…). Write one header per line, like "Authorization: Bearer $TOKEN".`,
-      );
-    fromEnv[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    const [name, value] = parseHeaderLine(line, `a line of ${FISH_HEADERS_ENV} (one header per line)`);
+    fromEnv[name] = value;
   }
   return { ...fromEnv, ...(headers ?? {}) };
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { parseWhen } from '../parse-when.js';
 import type { Ledger } from './ledger.js';
 import { type LedgerCounts, mergeCounts } from './ledger-counts.js';
 import type { AnyStatsContributor, StatsSource } from './stats-contributor.js';
@@ -47,17 +48,10 @@ function bump(map: Record<string, number>, key: string, by = 1): void {
 
 /** Parses `7d`, `12h`, `30m` or an ISO date into an ISO timestamp. */
 export function parseSince(value: string, now: number = Date.now()): string {
-  const match = /^(\d+)([dhm])$/.exec(value.trim());
-  if (match) {
-    const amount = Number(match[1]);
-    const unit = match[2] === 'd' ? 86_400_000 : match[2] === 'h' ? 3_600_000 : 60_000;
-    return new Date(now - amount * unit).toISOString();
-  }
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
+  const since = parseWhen(value, now);
+  if (since === undefined)
     throw new RangeError(`--since "${value}" is neither a duration (7d, 12h, 30m) nor a date (2026-11-01).`);
-  }
-  return date.toISOString();
+  return since;
 }
 
 export interface CountOptions {

@@ -9,11 +9,14 @@ export interface PurgeResult {
   entries: number;
 }
 
-// A run goes only whole: started before the date and none of its entries on or after it.
+// A run goes only whole and only once it has ended: started before the date, none of its
+// entries on or after it, and an end entry (a run without one may still be writing — an idle MCP
+// session — and purging it left its next entries with no run; `ledger check` lists such runs).
 const PURGEABLE = `
   SELECT r.id FROM runs r
    WHERE r.started_at < @before
-     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.ts >= @before)`;
+     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.ts >= @before)
+     AND EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.kind = 'end')`;
 
 /**
  * Retention: removes every run that lies wholly before `before` (an ISO time), never part of a
@@ -33,9 +36,11 @@ export function purgeRuns(database: SqliteDatabase, before: string, dryRun = fal
     .transaction(() => {
       const result = count();
       if (result.runs === 0) return result;
+      // The ids first: once a run's entries are gone, its end entry no longer marks it purgeable.
+      const ids = JSON.stringify(database.prepare(PURGEABLE).pluck().all({ before }));
       database.exec('DROP TRIGGER IF EXISTS entries_append_only_delete');
-      database.prepare(`DELETE FROM entries WHERE run_id IN (${PURGEABLE})`).run({ before });
-      database.prepare(`DELETE FROM runs WHERE id IN (${PURGEABLE})`).run({ before });
+      database.prepare('DELETE FROM entries WHERE run_id IN (SELECT value FROM json_each(?))').run(ids);
+      database.prepare('DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))').run(ids);
       database.exec(APPEND_ONLY_DELETE_TRIGGER);
       return result;
     })

@@ -502,8 +502,10 @@ export class PostgresLedger extends RecordingLedger {
       if (!options.dryRun && result.runs > 0) {
         // Lifts the append-only trigger for this transaction only (see postgres-schema.ts).
         await client.query("SET LOCAL tally.purging = 'on'");
-        await client.query(`DELETE FROM entries WHERE run_id IN (${PG_PURGEABLE})`, [before]);
-        await client.query(`DELETE FROM runs WHERE id IN (${PG_PURGEABLE})`, [before]);
+        // The ids first: once a run's entries are gone, its end entry no longer marks it purgeable.
+        const ids = (await client.query<{ id: string }>(PG_PURGEABLE, [before])).rows.map((row) => row.id);
+        await client.query('DELETE FROM entries WHERE run_id = ANY($1::text[])', [ids]);
+        await client.query('DELETE FROM runs WHERE id = ANY($1::text[])', [ids]);
       }
       return result;
     });

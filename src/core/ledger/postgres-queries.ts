@@ -34,8 +34,9 @@ export const PG_COUNT_SQL: Record<keyof typeof COUNT_SQL, string> = {
     GROUP BY 1, 2 ORDER BY 1`,
 };
 
-/** Runs wholly before $1: started before it, none of their entries on or after it. */
+/** Ended runs wholly before $1: started before it, none of their entries on or after it, an end entry. */
 export const PG_PURGEABLE = `
   SELECT r.id FROM runs r
    WHERE r.started_at < $1
-     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.ts >= $1)`;
+     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.ts >= $1)
+     AND EXISTS (SELECT 1 FROM entries e WHERE e.run_id = r.id AND e.kind = 'end')`;

@@ -1,7 +1,12 @@
+import { isSecretName } from '../redact.js';
+
 /** Whether a --ledger / TALLY_LEDGER value names a PostgreSQL database rather than a file. */
 export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target.trim());
 }
+
+/** A connection parameter that holds a credential (`password`, `sslpassword`, any secret name). */
+const secretParameter = (key: string) => /password/i.test(key) || isSecretName(key);
 
 /**
  * The URL with its password removed, for every message, list and log: a connection string
@@ -11,6 +16,9 @@ export function redactPostgresUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    // libpq takes the password as a parameter too (`?password=…`, `&sslpassword=…`).
+    for (const key of [...parsed.searchParams.keys()])
+      if (secretParameter(key)) parsed.searchParams.set(key, '***');
     return parsed.toString();
   } catch {
     // Not parseable: keep the scheme and the host part after the last '@' only.
@@ -21,14 +29,16 @@ export function redactPostgresUrl(url: string): string {
 
 /** Removes `url`'s password wherever it appears in a driver's message (some echo the connection string). */
 export function scrubPassword(message: string, url: string): string {
-  let password = '';
+  const passwords: string[] = [];
   try {
-    password = decodeURIComponent(new URL(url).password);
+    const parsed = new URL(url);
+    passwords.push(decodeURIComponent(parsed.password));
+    for (const [key, value] of parsed.searchParams) if (secretParameter(key)) passwords.push(value);
   } catch {
     // unparseable URL: nothing known to scrub beyond the URL itself
   }
   let out = message.split(url).join(redactPostgresUrl(url));
-  if (password) out = out.split(password).join('***');
+  for (const password of passwords) if (password) out = out.split(password).join('***');
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { TallyError } from '../../core/errors.js';
+import { parseHeaderLine } from '../../packs/http/client/header-line.js';
 import {
   DEMO_LOGIN,
   type LiveSession,
@@ -51,13 +51,8 @@ export function headersFrom(flags: string[] | undefined): Record<string, string>
   if (!flags || flags.length === 0) return undefined;
   const headers: Record<string, string> = {};
   for (const flag of flags) {
-    const colon = flag.indexOf(':');
-    if (colon <= 0)
-      throw new TallyError(
-        'HEADER_INVALID',
-        `--header "${flag}" is not "Name: value". Write it like --header "Authorization: Bearer $TOKEN".`,
-      );
-    headers[flag.slice(0, colon).trim().toLowerCase()] = flag.slice(colon + 1).trim();
+    const [name, value] = parseHeaderLine(flag, '--header');
+    headers[name] = value;
   }
   return headers;
 }

@@ -5,6 +5,7 @@ import { isBusyError } from '../../core/ledger/busy-retry.js';
 import { type Awaitable, type Ledger, openLedger } from '../../core/ledger/ledger.js';
 import type { LedgerProblem } from '../../core/ledger/ledger-maintenance.js';
 import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
+import { parseWhen } from '../../core/parse-when.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerLabel, ledgerPathFor } from './open-ledger.js';
 
@@ -78,15 +79,7 @@ export async function ledgerCheck(options: { json?: boolean }, command: Command)
 
 /** Parses `--before`: a duration back from now (90d, 12h) or a date, like `stats --since`. */
 export function parseBefore(value: string, now: number = Date.now()): string | undefined {
-  const match = /^(\d+)([dhm])$/.exec(value.trim());
-  if (match) {
-    const unit = match[2] === 'd' ? 86_400_000 : match[2] === 'h' ? 3_600_000 : 60_000;
-    return new Date(now - Number(match[1]) * unit).toISOString();
-  }
-  // A date alone, as users write it; Date would also take "1", "yesterday" in some engines.
-  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) return undefined;
-  const date = new Date(value.trim());
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  return parseWhen(value, now);
 }
 
 /** `tally ledger purge --before DATE [--dry-run]`: retention, whole runs only. */

@@ -10,10 +10,15 @@ export function parsePort(value: string): string {
   return String(number);
 }
 
-/** A whole number of at least 1 (`--limit`, `--concurrency`); commander's message names the flag. */
+/**
+ * A whole number of at least 1 (`--limit`, `--concurrency`); commander's message names the flag.
+ * At most 2^53 − 1: a larger one is no exact number (SQLite refused it as a datatype mismatch).
+ */
 export function parsePositiveWholeNumber(value: string): string {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
     throw new InvalidArgumentError('Write a whole number of at least 1, such as 1, 2 or 20.');
+  if (!Number.isSafeInteger(Number(value)))
+    throw new InvalidArgumentError(`Write a whole number up to ${Number.MAX_SAFE_INTEGER}.`);
   return String(Number(value));
 }
 

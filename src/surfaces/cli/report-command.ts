@@ -18,7 +18,9 @@ export default async function reportCommand(
   options: { out?: string },
   command: Command,
 ): Promise<number> {
-  const out = resolve(options.out ?? `tally-report-${runId}.html`);
+  // Security: a run id comes from a ledger anyone can edit; as a file name it keeps only what a
+  // run id Tally makes holds (`../../x` must not put the report outside this folder).
+  const out = resolve(options.out ?? `tally-report-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}.html`);
   // Any ledger `tally runs` lists (read-only), unless --ledger or TALLY_LEDGER names one: as `runs show`.
   await withRunLedger(command, runId, async (ledger) => {
     const run = await ledger.getRunInfo(runId);

@@ -240,6 +240,37 @@ describe.each(backends)('ledger on $name', (backend) => {
     await expect(backend.raw(target, 'DELETE FROM entries')).rejects.toThrow(/append-only/);
   });
 
+  test('purge never takes a run without its end entry (it may still be writing: an idle MCP session)', async () => {
+    const target = backend.target();
+    const ledger = await backend.open(target);
+    try {
+      const open = {
+        id: 'run_open',
+        agent: 'mcp',
+        task: 'session',
+        startedAt: JAN,
+        meta: '{}',
+        entries: [{ seq: 1, ts: JAN, kind: 'tool_call', name: null, outcome: 'ok', data: '{}' }],
+      };
+      expect(await ledger.importRuns([open])).toEqual({ runs: 1, entries: 1 });
+      expect(await ledger.purge('2099-01-01T00:00:00.000Z', { dryRun: true })).toEqual({
+        runs: 0,
+        entries: 0,
+      });
+      expect(await ledger.purge('2099-01-01T00:00:00.000Z')).toEqual({ runs: 0, entries: 0 });
+      // The session goes on: its next entry follows its first, and the ledger stays whole.
+      ledger
+        .recorderFor('run_open')
+        .append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      expect((await ledger.getRun('run_open')).entries.map((entry) => entry.seq)).toEqual([1, 2]);
+      expect(await ledger.check()).toEqual([]);
+      // Ended, it goes like any other.
+      expect(await ledger.purge('2099-01-01T00:00:00.000Z')).toEqual({ runs: 1, entries: 2 });
+    } finally {
+      await ledger.close();
+    }
+  });
+
   test("check names each broken invariant: a run without its start, a gap in a run's order, two ends, an unknown kind, data that does not fit its kind, data that is not JSON, a missing trigger", async () => {
     const target = backend.target();
     const ledger = await backend.open(target);

@@ -63,7 +63,10 @@ describe('ledger retention: purge --before (SQLite file)', () => {
   ];
 
   it('vacuum gives the purged space back', () => {
-    const big = Array.from({ length: 2000 }, (): [string, string] => [JAN, 'tool_call']);
+    const big = Array.from({ length: 2000 }, (_, index): [string, string] => [
+      JAN,
+      index === 1999 ? 'end' : 'tool_call',
+    ]);
     const path = ledgerWith([
       { id: 'run_big', startedAt: JAN, entries: big },
       runs[2] as (typeof runs)[number],

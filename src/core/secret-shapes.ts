@@ -1,0 +1,67 @@
+/**
+ * Secrets known by their shape rather than by a name beside them: provider tokens, private
+ * keys, JWTs, a password inside a URL in prose. A file written by an agent, a diff, a grep
+ * match or an error message carries them bare (`GITHUB_TOKEN=` is not needed for `ghp_…` to be
+ * one), so every text the redactor scrubs is searched for these too.
+ */
+
+/** One cheap test first: most texts hold none of these prefixes. */
+const ANY_SHAPE =
+  /-----BEGIN|gh[pousr]_|github_pat_|sk-|AKIA|ASIA|xox[abposr]-|AIza|_live_|_test_|eyJ|:\/\/[^\s/@:]*:[^\s/@]*@/;
+
+/** Token shapes: each match is a secret whole. */
+const TOKENS = new RegExp(
+  [
+    // GitHub: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained tokens.
+    String.raw`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`,
+    String.raw`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`,
+    // Anthropic, OpenAI (project, service-account, admin and legacy keys).
+    String.raw`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
+    // AWS access key ids.
+    String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+    // Slack tokens.
+    String.raw`\bxox[abposr]-[A-Za-z0-9-]{10,}`,
+    // Google API keys.
+    String.raw`\bAIza[0-9A-Za-z_-]{35}`,
+    // Stripe secret and restricted keys.
+    String.raw`\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`,
+    // JSON Web Tokens: header and payload are base64url JSON objects.
+    String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
+  ].join('|'),
+  'g',
+);
+
+/** A PEM private key, to its END line (or the text's end when it was cut). */
+const PRIVATE_KEY =
+  /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|[\s\S]*$)/g;
+
+/** `scheme://user:password@host` anywhere in a text: the password part. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]+)@/gi;
+
+/** A token whose body (after its prefix) is all letters or all digits is a word or a number, not a key. */
+function looksRandom(token: string): boolean {
+  const body = token.slice(token.search(/[-_]/) + 1);
+  return /[0-9]/.test(body) && /[A-Za-z]/.test(body);
+}
+
+/**
+ * `text` with every secret of a known shape replaced: a token or a URL's password by what
+ * `mask` returns (which also remembers it, so a later echo anywhere is scrubbed by value), a
+ * private key's body by `label` (its lines are not worth remembering one by one).
+ */
+export function scrubSecretShapes(
+  text: string,
+  mask: (secret: string) => string,
+  label: (secret: string) => string,
+): string {
+  if (!ANY_SHAPE.test(text)) return text;
+  let out = text.replace(
+    PRIVATE_KEY,
+    (block, kind: string) => `-----BEGIN ${kind}-----${label(block)}-----END ${kind}-----`,
+  );
+  out = out.replace(TOKENS, (token) => (looksRandom(token) ? mask(token) : token));
+  out = out.replace(URL_PASSWORD, (whole, head: string, password: string) =>
+    password.startsWith('[redacted') ? whole : `${head}:${mask(password)}@`,
+  );
+  return out;
+}
