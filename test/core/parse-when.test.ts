@@ -15,7 +15,16 @@ describe('--since / --before: durations and real calendar dates only', () => {
   });
 
   it('a date the calendar does not have is refused, never moved into the next month', () => {
-    for (const value of ['2026-02-30', '2026-02-29', '2026-13-01', '2026-04-31', '2026-00-10', 'yesterday', '1', ''])
+    for (const value of [
+      '2026-02-30',
+      '2026-02-29',
+      '2026-13-01',
+      '2026-04-31',
+      '2026-00-10',
+      'yesterday',
+      '1',
+      '',
+    ])
       expect(parseWhen(value, NOW), value).toBeUndefined();
     expect(() => parseSince('2026-02-30', NOW)).toThrow(/neither a duration .* nor a date/);
   });

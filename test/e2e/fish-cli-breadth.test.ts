@@ -136,6 +136,16 @@ describe.skipIf(!existsSync(CHROMIUM))(
       const missing = await runTally(['capture', app.url, '--out', 'x.har', '--script', 'nope.mjs'], { cwd });
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/nope\.mjs cannot be read \(it does not exist\)/);
+      // Not a URL: a usage error; an app that is not there: unavailable, in the browser's words.
+      const notUrl = await runTally(['capture', 'notaurl', '--out', 'x.har'], { cwd });
+      expect(notUrl.code).toBe(2);
+      expect(notUrl.stderr).toMatch(/invalid for argument 'url'/);
+      const closed = await runTally(['capture', 'http://127.0.0.1:9/login', '--out', 'x.har', '--headless'], {
+        cwd,
+      });
+      expect(closed.code, closed.stderr).toBe(3);
+      expect(closed.stderr).toMatch(/could not open http:\/\/127\.0\.0\.1:9\/login \(net::ERR_[A-Z_]+\)/);
+      expect(closed.stderr).not.toMatch(/bug in Tally/);
     }, 90_000);
   },
 );

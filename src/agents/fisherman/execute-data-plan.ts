@@ -60,7 +60,14 @@ function linkTo(
   if (link.kind === 'body')
     return {
       path,
-      body: { ...body, [link.field]: link.numeric && /^\d+$/.test(parentId) ? Number(parentId) : parentId },
+      // A parent id past 2^53 stays its exact digits: as a number it would name another parent.
+      body: {
+        ...body,
+        [link.field]:
+          link.numeric && /^\d+$/.test(parentId) && Number.isSafeInteger(Number(parentId))
+            ? Number(parentId)
+            : parentId,
+      },
     };
   const segments = path.split('/');
   // Path segments as split here start with '' for the leading slash.

@@ -226,7 +226,7 @@ export function buildProgram(
       .description(
         'Record a browser session as a HAR with bodies, secrets redacted: captures for tally fish.',
       )
-      .argument('<url>', 'the page to open, e.g. http://127.0.0.1:4000/login')
+      .argument('<url>', 'the page to open, e.g. http://127.0.0.1:4000/login', parseBaseUrl)
       .requiredOption('--out <file>', 'where to write the HAR')
       .option(
         '--script <file>',

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { TallyError } from '../../../core/errors.js';
 import type { Ledger } from '../../../core/ledger/ledger.js';
 import type { PrepareDataResult } from '../prepare-data.js';
@@ -17,7 +17,39 @@ export function parseEmit(values: string[]): { format: (typeof FORMATS)[number];
       `--emit ${values.join(' ')} is not "FORMAT FILE". Write --emit playwright setup.ts or --emit json items.json (at the end of the command).`,
       { values },
     );
-  return { format: format as (typeof FORMATS)[number], file: resolve(file) };
+  const target = resolve(file);
+  emitDestinationProblem(target);
+  return { format: format as (typeof FORMATS)[number], file: target };
+}
+
+/**
+ * The file must be one the run can write once it has made its items: its folder exists and is
+ * writable, and it is no folder itself. Checked before the run, since data made and then
+ * not emitted leaves the command failed over a typo in a path.
+ */
+function emitDestinationProblem(file: string): void {
+  const refuse = (why: string) => {
+    throw new TallyError('EMIT_INVALID', `--emit cannot write ${file}: ${why}`, { file });
+  };
+  const folder = dirname(file);
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // Missing, or not reachable: refused below.
+  }
+  if (!isFolder)
+    refuse(`the folder ${folder} does not exist. Create it, or name a file in an existing folder.`);
+  try {
+    if (statSync(file).isDirectory()) refuse('it is a folder. Name a file, such as setup.ts.');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    refuse(`the folder ${folder} is not writable.`);
+  }
 }
 
 /** Writes setup code (or the items as JSON) for what the run created; returns a line saying where. */

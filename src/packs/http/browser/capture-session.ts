@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TallyError } from '../../../core/errors.js';
 import { redactHar } from '../captures/redact-har.js';
 import { loadBrowserScript, runBrowserScript } from './browser-script.js';
 import { launchChromium, wantsHeadless } from './launch-chromium.js';
@@ -56,7 +57,17 @@ export async function captureSession(options: CaptureSessionOptions): Promise<Ca
     try {
       const context = await browser.newContext({ recordHar: { path: rawHar, content: 'embed' } });
       const page = await context.newPage();
-      await page.goto(options.url);
+      await page.goto(options.url).catch((error: unknown) => {
+        // The browser's own words for a page it could not open (net::ERR_CONNECTION_REFUSED…):
+        // the app is not there, which is no bug in Tally.
+        const net = /net::ERR_[A-Z_]+/.exec(error instanceof Error ? error.message : String(error));
+        if (!net) throw error;
+        throw new TallyError(
+          'SERVER_UNREACHABLE',
+          `The browser could not open ${options.url} (${net[0]}). Check that the app is running there, then capture again.`,
+          { url: options.url },
+        );
+      });
       if (script && options.script)
         await runBrowserScript(options.script, script, {
           page,

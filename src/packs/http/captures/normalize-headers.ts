@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../../../core/parse-json-exact.js';
 import { REDACTED } from '../../../core/redact.js';
 import { AUTH_HEADERS } from './capture.js';
 
@@ -35,7 +36,7 @@ export function parseMaybeJson(text: string | undefined, contentType: string | u
   const trimmed = text.trim();
   if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return undefined;
   try {
-    return JSON.parse(trimmed);
+    return parseJsonExact(trimmed);
   } catch (error) {
     if (error instanceof SyntaxError) return undefined;
     throw error;

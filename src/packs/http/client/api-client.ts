@@ -1,5 +1,6 @@
 import { isTallyError, TallyError, ToolRejectedError } from '../../../core/errors.js';
 import { monotonicMs } from '../../../core/monotonic-clock.js';
+import { parseJsonExact } from '../../../core/parse-json-exact.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import {
@@ -397,7 +398,7 @@ export class ApiClient {
     let body: unknown = text;
     if (text && (response.header('content-type') ?? '').includes('json')) {
       try {
-        body = JSON.parse(text);
+        body = parseJsonExact(text);
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
       }
