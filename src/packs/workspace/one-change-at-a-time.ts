@@ -6,12 +6,12 @@
  * across sessions and roots: changes take a millisecond, and a client sending them in
  * parallel gets them in order instead of lost.
  */
-let last: Promise<unknown> = Promise.resolve();
+const queue: { last: Promise<unknown> } = { last: Promise.resolve() };
 
 const settled = () => undefined;
 
 export function oneChangeAtATime<T>(change: () => Promise<T>): Promise<T> {
-  const run = last.then(change, change);
-  last = run.then(settled, settled);
+  const run = queue.last.then(change, change);
+  queue.last = run.then(settled, settled);
   return run;
 }
