@@ -207,6 +207,9 @@ export class SqliteLedger extends RecordingLedger {
       // Reads map the file rather than copying each page through a read() call: `stats` on a
       // million entries reads tens of thousands of scattered rows (about a quarter faster).
       if (options.readonly) database.pragma(`mmap_size = ${READ_MMAP_BYTES}`);
+      // Before anything is written (the journal switch writes the header): another program's
+      // database is refused whole, never given Tally's tables beside its own.
+      refuseForeignDatabase(database, path, Boolean(options.readonly));
       if (!options.readonly) {
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');
@@ -633,4 +636,29 @@ export class SqliteLedger extends RecordingLedger {
       this.database.close();
     }
   }
+}
+
+/**
+ * A SQLite file that is not a Tally ledger: one with tables but not Tally's (a `--ledger` typo
+ * naming an app's database), or, read-only, one with no tables at all (an empty file). Writing
+ * Tally's schema into the first changed another program's data; reading the second failed as
+ * "no such table", reported as a bug.
+ */
+function refuseForeignDatabase(database: SqliteDatabase, path: string, readonly: boolean): void {
+  const tables = (
+    database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
+  if (tables.includes('runs') && tables.includes('entries')) return;
+  if (tables.length === 0 && !readonly) return; // a new ledger: its schema is made next
+  const what =
+    tables.length === 0
+      ? 'an empty database, with no runs recorded'
+      : `another program's database (its tables: ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''})`;
+  throw new LedgerError(
+    'LEDGER_UNAVAILABLE',
+    `${path} is not a Tally ledger: it is ${what}. Tally changed nothing in it. Pass --ledger with a ledger file, such as .tally/ledger.db, or a path where a new one can be made.`,
+    { path },
+  );
 }
