@@ -84,7 +84,7 @@ interface RequestResult {
   status?: number;
   ids?: string[];
   message?: string;
-  found?: { id: string }[];
+  found?: { id: string; marked: Record<string, string> }[];
 }
 
 type Record_ = Awaited<ReturnType<PlanCall>>;
@@ -121,20 +121,38 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   return async (call: PlanCall): Promise<PlanOutcome> => {
     const slots: Item[][] = [];
+    // Creates found again by a read (lost or accepted without an id), not yet claimed: one read
+    // of a collection may find several, each the create whose marked values it carries.
+    const foundAgain: { id: string; marked: Record<string, string> }[] = [];
+    const claimFound = (body: Record<string, unknown>): string | undefined => {
+      const at = foundAgain.findIndex((found) =>
+        Object.entries(found.marked).every(([field, value]) => body[field] === value),
+      );
+      return at === -1 ? undefined : foundAgain.splice(at, 1)[0]?.id;
+    };
     const create: Create = async (type, path, body) => {
       const record = await call('request', { method: 'POST', path, body });
       const result = record.result as RequestResult | undefined;
       let id = record.outcome === 'ok' ? result?.ids?.[0] : undefined;
       const lost = record.outcome !== 'ok' && (result?.status === undefined || result.status >= 500);
-      if (lost) {
+      // Accepted (2xx) with no id Tally can read (an empty body, 202, an id in a shape it does not
+      // know): the item may well exist, so it is looked for as after a lost response.
+      const idless = record.outcome === 'ok' && !id;
+      if (lost || idless) {
         // The server may have made it: a read of the collection finds it by the marker.
-        const check = await call('lookup', { path: path.split('?')[0] });
-        id = (check.result as RequestResult | undefined)?.found?.[0]?.id;
+        id = claimFound(body);
+        if (!id) {
+          const check = await call('lookup', { path: path.split('?')[0] });
+          foundAgain.push(...((check.result as RequestResult | undefined)?.found ?? []));
+          id = claimFound(body);
+        }
       }
       if (!id) {
         const unknown = lost
           ? " (the response was lost and no item with this run's marker was found: the outcome is unknown)"
-          : '';
+          : idless
+            ? ` (the server accepted it, but its response carried no id Tally could read and a read of ${path.split('?')[0]} found no item with this run's marker: it may exist, and \`tally fish cleanup\` finds it by the marker)`
+            : '';
         return {
           error: `creating ${withArticle(singular(type))} failed: ${failureOf('POST', path, record)}${unknown}`,
         };

@@ -429,7 +429,9 @@ export class ApiClient {
       memory.existing.delete(path);
       memory.missing.add(path);
     }
-    if (response.status >= 500)
+    // A 5xx may have made it; so may a create accepted with no id Tally can read (202, an empty
+    // body): either is found again by the next read of its collection, by the marker it carries.
+    if (response.status >= 500 || (ok && method === 'POST' && ids.length === 0))
       this.rememberLost(
         memory,
         method,

@@ -45,7 +45,7 @@ export interface Exchange {
   effects: Effect[];
   stamped?: StampedBody['stamped'];
   /** Lost creates this read found again, as the model is told of them. */
-  found?: { path: string; id: string; note: string }[];
+  found?: { path: string; id: string; note: string; marked: Record<string, string> }[];
 }
 
 /**
@@ -70,6 +70,8 @@ export async function exchange(
     path: item.path,
     id: item.id,
     note: `created by ${item.lostVia} (its response was lost); use this id`,
+    // The marked values it was sent with: which create of several it is.
+    marked: item.lost.marked,
   }));
   return { response, effects, ...(stamped ? { stamped } : {}), ...(found.length > 0 ? { found } : {}) };
 }

@@ -1,0 +1,101 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../../helpers.js';
+
+/** An app whose creates answer 202 with no body: the item exists, only the list shows its id. */
+function idlessApp(): Server {
+  const items: Record<string, unknown>[] = [];
+  return createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on('end', () => {
+      if (request.method === 'POST' && request.url === '/api/p/suites') {
+        items.push({ id: items.length + 1, ...(JSON.parse(text) as object) });
+        response.writeHead(202).end();
+        return;
+      }
+      const one = /^\/api\/p\/suites\/(\d+)$/.exec(request.url ?? '');
+      if (request.method === 'GET' && (one || request.url === '/api/p/suites')) {
+        const body = one ? { data: items.find((item) => String(item.id) === one[1]) } : { data: items };
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        return;
+      }
+      response.writeHead(404).end();
+    });
+  });
+}
+
+function har(origin: string): string {
+  const entry = (method: string, status: number, requestBody: string | undefined, responseBody: string) => ({
+    startedDateTime: '2026-11-29T20:10:42.268Z',
+    time: 1,
+    request: {
+      method,
+      url: `${origin}/api/p/suites`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      queryString: [],
+      headersSize: -1,
+      bodySize: -1,
+      ...(requestBody ? { postData: { mimeType: 'application/json', text: requestBody } } : {}),
+    },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      content: { size: responseBody.length, mimeType: 'application/json', text: responseBody },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: 0, receive: 0 },
+  });
+  const path = join(tempDir(), 'p.har');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [
+          entry('GET', 200, undefined, '{"data":[]}'),
+          entry('POST', 201, '{"title":"Checkout","description":""}', '{"data":{"id":7,"title":"Checkout"}}'),
+        ],
+      },
+    }),
+  );
+  return path;
+}
+
+describe('a create accepted with no id in its answer (202, an empty body)', () => {
+  const app = idlessApp();
+  let origin = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => app.close(() => resolve())));
+
+  it('is found again by its marker in a read of the collection, each create its own item, and verified', async () => {
+    const cwd = tempDir();
+    const run = await runTally(
+      ['fish', '3 suites', '--captures', har(origin), '--scope', '/api/p', '--json'],
+      { cwd },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { status: string; verified: { target: string }[] };
+    expect(result.status).toBe('success');
+    expect(result.verified.map((item) => item.target).sort()).toEqual(['1', '2', '3']);
+    const verify = await runTally(['verify', (JSON.parse(run.stdout) as { runId: string }).runId], { cwd });
+    expect(verify.code, verify.stdout).toBe(0);
+  });
+});
