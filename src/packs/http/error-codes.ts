@@ -1,6 +1,7 @@
 // The HTTP pack's error codes, added to core's `TallyErrorCodes` here (core names none of them).
 declare module '../../core/errors.js' {
   interface TallyErrorCodes {
+    BODY_TOO_DEEP: true;
     BROWSER_LOGIN_NO_SESSION: true;
     BROWSER_SCRIPT_FAILED: true;
     BROWSER_SCRIPT_INVALID: true;

@@ -42,22 +42,26 @@ const ownedField = (key: string) =>
  * and other values are replayed as captured.
  */
 export function freshenExample(body: unknown, label: string, unique: UniqueToken): Record<string, unknown> {
-  const copy = structuredClone(body ?? {}) as Record<string, unknown>;
   // A body that is not an object (a JSON array, a text) is replayed as captured.
-  if (!copy || typeof copy !== 'object' || Array.isArray(copy)) return copy;
-  const visit = (object: Record<string, unknown>, depth: number, top: boolean) => {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return (body === undefined || body === null ? {} : structuredClone(body)) as Record<string, unknown>;
+  // Copied only as deep as it is changed (four levels): the captured example stays as it was,
+  // and a hostile one nested thousands deep is never cloned whole (structuredClone overflowed
+  // the stack on 5,000 levels and aborted the run).
+  const visit = (object: Record<string, unknown>, depth: number, top: boolean): Record<string, unknown> => {
+    const copy = { ...object };
     // Indexed, not `for…of Object.entries`: cheaper for V8 to optimize (see linksOf in http-effects.ts).
-    const keys = Object.keys(object);
+    const keys = Object.keys(copy);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
-      const value = object[key];
+      const value = copy[key];
       if (typeof value === 'string') {
-        if (top && TITLE_FIELD.test(key)) object[key] = label;
-        else if (ownedField(key)) object[key] = ownValue(value, unique);
+        if (top && TITLE_FIELD.test(key)) copy[key] = label;
+        else if (ownedField(key)) copy[key] = ownValue(value, unique);
       } else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 4)
-        visit(value as Record<string, unknown>, depth + 1, false);
+        copy[key] = visit(value as Record<string, unknown>, depth + 1, false);
     }
+    return copy;
   };
-  visit(copy, 0, true);
-  return copy;
+  return visit(body as Record<string, unknown>, 0, true);
 }

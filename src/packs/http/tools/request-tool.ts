@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../core/tool.js';
 import { serverMessage } from '../client/server-message.js';
 import { resourceOf } from '../endpoints/path-normalizer.js';
+import { refuseDeepBody } from './body-depth.js';
 import { bodyToSend, exchange, type HttpToolContext, previewBody } from './http-tool-context.js';
 import { requestIntent } from './request-intent.js';
 
@@ -27,6 +28,7 @@ export function requestTool(context: HttpToolContext) {
     intent: (input) => requestIntent(input.method, input.path, bodyToSend(context, input).body),
     timeoutMs: 30_000,
     execute: async (input, toolContext) => {
+      refuseDeepBody(input.body);
       const { response, effects, stamped, found } = await exchange(context, input, toolContext);
       const pathOnly = response.path.split('?')[0] ?? response.path;
       const pattern = context.index.normalize(pathOnly);
