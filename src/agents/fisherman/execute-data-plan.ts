@@ -97,6 +97,14 @@ function failureOf(method: string, path: string, record: Record_): string {
   return `${method} ${path} → ${record.error?.message ?? 'no response'}`;
 }
 
+/** The title a create's own answer gave the item `id`, if it gave one. */
+function answeredTitle(record: Record_, id: string): string | undefined {
+  const effects = (record.evidence?.effects ?? []) as Effect[];
+  const created = effects.find((effect) => effect.kind === 'created' && effect.id === id);
+  const title = (created?.observed as { title?: unknown } | undefined)?.title;
+  return typeof title === 'string' ? title : undefined;
+}
+
 /** Ids of the items a successful list read saw directly under `collection`. */
 function listedIds(record: Record_, collection: string): string[] {
   const effects = (record.evidence?.effects ?? []) as Effect[];
@@ -157,8 +165,11 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
           error: `creating ${withArticle(singular(type))} failed: ${failureOf('POST', path, record)}${unknown}`,
         };
       }
-      const title =
+      // The title the app answered with, when it told: one that stores `·` as `-` or trims has
+      // still made what was asked (titles the user asked for are the contract's to check).
+      const sent =
         typeof body.title === 'string' ? body.title : typeof body.name === 'string' ? body.name : undefined;
+      const title = sent === undefined ? undefined : (answeredTitle(record, id) ?? sent);
       return { id, item: { type: singular(type), id, ...(title ? { title } : {}) } as Item };
     };
 

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTally, tempDir } from '../../helpers.js';
 
-/** An app whose creates answer 202 with no body: the item exists, only the list shows its id. */
-function idlessApp(): Server {
+/**
+ * An app of suites. `idless`: creates answer 202 with no body (the item exists, only the list
+ * shows its id); otherwise 201 with the item, its title stored with `·` as `-`.
+ */
+function suitesApp(mode: 'idless' | 'normalizing'): Server {
   const items: Record<string, unknown>[] = [];
   return createServer((request, response) => {
     let text = '';
@@ -15,8 +18,16 @@ function idlessApp(): Server {
     });
     request.on('end', () => {
       if (request.method === 'POST' && request.url === '/api/p/suites') {
-        items.push({ id: items.length + 1, ...(JSON.parse(text) as object) });
-        response.writeHead(202).end();
+        const sent = JSON.parse(text) as { title: string };
+        const item = {
+          ...sent,
+          id: items.length + 1,
+          title: mode === 'idless' ? sent.title : sent.title.replace('·', '-'),
+        };
+        items.push(item);
+        if (mode === 'idless') response.writeHead(202).end();
+        else
+          response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ data: item }));
         return;
       }
       const one = /^\/api\/p\/suites\/(\d+)$/.exec(request.url ?? '');
@@ -77,7 +88,7 @@ function har(origin: string): string {
 }
 
 describe('a create accepted with no id in its answer (202, an empty body)', () => {
-  const app = idlessApp();
+  const app = suitesApp('idless');
   let origin = '';
   beforeAll(async () => {
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
@@ -97,5 +108,32 @@ describe('a create accepted with no id in its answer (202, an empty body)', () =
     expect(result.verified.map((item) => item.target).sort()).toEqual(['1', '2', '3']);
     const verify = await runTally(['verify', (JSON.parse(run.stdout) as { runId: string }).runId], { cwd });
     expect(verify.code, verify.stdout).toBe(0);
+  });
+});
+
+describe('an app that stores the title it was sent in its own spelling', () => {
+  const app = suitesApp('normalizing');
+  let origin = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => app.close(() => resolve())));
+
+  it('has still made what was asked: success, each item claimed with the title the app answered', async () => {
+    const cwd = tempDir();
+    const run = await runTally(
+      ['fish', '2 suites', '--captures', har(origin), '--scope', '/api/p', '--json'],
+      { cwd },
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      status: string;
+      verified: { title: string }[];
+      dropped: unknown[];
+    };
+    expect(result.status).toBe('success');
+    expect(result.dropped).toEqual([]);
+    for (const item of result.verified) expect(item.title).toMatch(/^Suite \d - [0-9a-f]{6}$/);
   });
 });
