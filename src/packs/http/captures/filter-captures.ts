@@ -20,20 +20,49 @@ function isJsonResponse(capture: Capture): boolean {
   );
 }
 
-/** The origin the app's API lives on: where most writes went (else most JSON reads). */
+/**
+ * The origin the app's API lives on, by how API-like its traffic is: first the number of distinct
+ * write endpoints answered with JSON, then of distinct write endpoints, then of JSON reads, then
+ * of writes. Five analytics beacons to one `/collect` are one endpoint with no JSON answer; they
+ * outnumbered the app's own creates and took the run to the wrong origin.
+ */
 export function apiOriginOf(captures: Capture[]): string | undefined {
-  const count = (list: Capture[]) => {
-    const counts = new Map<string, number>();
-    for (const capture of list) counts.set(capture.origin, (counts.get(capture.origin) ?? 0) + 1);
-    return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  };
-  const apiLike = captures.filter(
-    (capture) => capture.resourceType !== 'document' && !STATIC_ASSET.test(capture.path),
-  );
-  return (
-    count(apiLike.filter((capture) => WRITE_METHODS.has(capture.method))) ??
-    count(apiLike.filter(isJsonResponse))
-  );
+  const scores = new Map<
+    string,
+    { jsonWrites: Set<string>; writes: Set<string>; jsonReads: number; count: number }
+  >();
+  for (const capture of captures) {
+    if (capture.resourceType === 'document' || STATIC_ASSET.test(capture.path)) continue;
+    const write = WRITE_METHODS.has(capture.method);
+    const json = isJsonResponse(capture);
+    if (!write && !json) continue;
+    let score = scores.get(capture.origin);
+    if (!score) {
+      score = { jsonWrites: new Set(), writes: new Set(), jsonReads: 0, count: 0 };
+      scores.set(capture.origin, score);
+    }
+    const endpoint = `${capture.method} ${capture.path}`;
+    if (write) {
+      score.writes.add(endpoint);
+      score.count += 1;
+      if (json) score.jsonWrites.add(endpoint);
+    } else score.jsonReads += 1;
+  }
+  const rank = (score: {
+    jsonWrites: Set<string>;
+    writes: Set<string>;
+    jsonReads: number;
+    count: number;
+  }) => [score.jsonWrites.size, score.writes.size, score.jsonReads, score.count];
+  let best: [string, number[]] | undefined;
+  for (const [origin, score] of scores) {
+    const ranked = rank(score);
+    // Lexicographic: the first figure that differs decides; a tie keeps the origin seen first.
+    const differs = ranked.findIndex((value, index) => value !== best?.[1][index]);
+    if (!best || (differs !== -1 && (ranked[differs] as number) > (best[1][differs] as number)))
+      best = [origin, ranked];
+  }
+  return best?.[0];
 }
 
 /**
