@@ -1,8 +1,19 @@
-import { lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolRejectedError } from '../../core/errors.js';
-import { removeIfPresent, writeTempFile } from '../../core/io/atomic-write.js';
-import { reapStaleTempFilesIn } from '../../core/io/temp-files.js';
+import { removeIfPresent, writeAllSync } from '../../core/io/atomic-write.js';
+import { reapStaleTempFilesIn, tallyTempPathFor } from '../../core/io/temp-files.js';
 import { fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
@@ -52,6 +63,40 @@ function reapOrphansNear(directory: string): void {
   reapedAt.set(directory, now);
 }
 
+/**
+ * Creates the folders missing above a new file one at a time, each checked right after it is
+ * made: a folder swapped for a link to outside the project meanwhile would carry
+ * `mkdir -p` out of it. A folder made outside that way is removed again (it is empty) and the
+ * write refused.
+ */
+function makeDirectoriesInside(root: ProjectRoot, directory: string, raced: (where: string) => Error): void {
+  const missing: string[] = [];
+  for (
+    let at = directory;
+    !existsSync(at) && isInside(root.realRoot, at) && at !== dirname(at);
+    at = dirname(at)
+  )
+    missing.unshift(at);
+  const parent = missing.length > 0 ? dirname(missing[0] as string) : directory;
+  if (realpathSync.native(parent) !== parent) throw raced(realpathSync.native(parent));
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+    const made = realpathSync.native(folder);
+    if (made !== folder) {
+      try {
+        rmdirSync(made);
+      } catch {
+        // Not empty (not ours) or gone: left as it is.
+      }
+      throw raced(made);
+    }
+  }
+}
+
 /** The mode of the file being replaced (kept across the write); refuses what is not a file. */
 function existingMode(target: ResolvedPath): number | undefined {
   let stats: ReturnType<typeof lstatSync>;
@@ -92,26 +137,35 @@ export async function writeFileAtomic(
   // Security: the temporary file lives next to the target, so that directory must be inside the root.
   if (!isInside(root.realRoot, directory))
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
-  if (!known) mkdirSync(directory, { recursive: true });
+  const raced = (where: string) =>
+    new PathOutsideProjectError(target.relative, where, 'race-detected', root.realRoot);
+  if (!known) makeDirectoriesInside(root, directory, raced);
+  else if (realpathSync.native(directory) !== directory) throw raced(realpathSync.native(directory));
   reapOrphansNear(directory);
-  // Core's temp file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
+  // The temporary file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
   // gives all-or-nothing against a crashed or killed process (tested with kill -9); durability
   // across power loss is the filesystem's, as for most editors and the official MCP filesystem
-  // server — an fsync cost ~4.8 ms a write here. Tally's own state files do fsync.
-  const temporary = writeTempFile(target.absolute, data, mode, { durable: false });
+  // server — an fsync cost ~4.8 ms a write here. Tally's own state files do fsync. Its
+  // descriptor stays open until the rename: a refused write empties the file through it, so a
+  // folder swapped for a link meanwhile keeps no copy of the content wherever the file landed.
+  const temporary = tallyTempPathFor(target.absolute);
+  const descriptor = openSync(temporary, 'wx', mode);
   let renamed = false;
   try {
+    writeAllSync(descriptor, data);
     // Intent before rename: a kill after the rename leaves a committed intent, never a
     // changed file the ledger knows nothing of.
     await intend?.(temporary);
     await hooks.beforeRename?.();
     const directoryNow = realpathSync.native(directory);
-    if (directoryNow !== directory || !isInside(root.realRoot, directoryNow))
-      throw new PathOutsideProjectError(target.relative, directoryNow, 'race-detected', root.realRoot);
+    if (directoryNow !== directory || !isInside(root.realRoot, directoryNow)) throw raced(directoryNow);
     renameSync(temporary, target.absolute);
     renamed = true;
   } finally {
-    // A refused or failed rename (a directory created at the target meanwhile) leaves no temporary file.
+    // A refused or failed rename (a directory created at the target meanwhile) leaves no
+    // temporary file, and no content in one that could not be found again.
+    if (!renamed) ftruncateSync(descriptor, 0);
+    closeSync(descriptor);
     if (!renamed) removeIfPresent(temporary);
   }
   const finalNow = realpathSync.native(target.absolute);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInside } from '../../../src/packs/workspace/project-root.js';
@@ -320,6 +320,23 @@ describe('path security: hostile paths against every tool that takes one', () =>
     expect(record.error?.details).toMatchObject({ reason: 'race-detected' });
     expect(snapshotOutside(fixture.base)).toBe(before);
     expect(existsSync(join(fixture.outside, 'page.tsx'))).toBe(false);
+    // The refused write's content is nowhere: its temporary file, left where the folder went,
+    // was emptied through its descriptor (the path no longer reached it).
+    for (const name of readdirSync(join(fixture.root, 'src', 'app-moved')))
+      expect(readFileSync(join(fixture.root, 'src', 'app-moved', name), 'utf8'), name).not.toContain('pwned');
+  });
+
+  it('folders a write creates are made one at a time, each checked: none is made through a link', async () => {
+    const fixture = buildFixture();
+    const before = snapshotOutside(fixture.base);
+    const { call } = await workspace(fixture.root, tempLedger());
+    // `dir-link-out -> ../outside`: a new file below it must not create folders outside.
+    const record = await call('fs_write', { path: 'dir-link-out/new/deeper/x.txt', content: 'pwned' });
+    expect(record.outcome).toBe('rejected');
+    expect(snapshotOutside(fixture.base)).toBe(before);
+    const made = await call('fs_write', { path: 'src/new/deeper/x.txt', content: 'fine' });
+    expect(made.outcome).toBe('ok');
+    expect(readFileSync(join(fixture.root, 'src', 'new', 'deeper', 'x.txt'), 'utf8')).toBe('fine');
   });
 
   it('suggests the path the caller meant', async () => {
