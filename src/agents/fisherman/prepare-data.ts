@@ -14,6 +14,7 @@ import {
   type FishContextOptions,
   FishermanInputError,
 } from './fish-context.js';
+import { MAX_COUNT } from './fish-contract.js';
 import { createFishermanAgent } from './fisherman-agent.js';
 import { parseDataRequest } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
@@ -103,7 +104,7 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   };
   const planned = parsed
     ? withSpecPlan(planDataRequest(parsed, context.index, context.scope), parsed, context)
-    : { error: 'the request is not of the form "N <type> [with M <type> each]"' };
+    : { error: notAPlanWhy(options.request) };
   // Files that could not be read (not the routine drops of pages and assets).
   const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
   const marker = context.client.marker as string;
@@ -207,4 +208,14 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
 /** Fail-opens after a run (a recipe that cannot be saved) go beside the ledger. */
 function failOpenOf(options: PrepareDataOptions): FailOpen {
   return createFailOpen({ logPath: join(dirname(options.ledger.path), 'fail-open.jsonl') });
+}
+
+/** Why the deterministic tier read no plan from `request`: a count past its limit, else the form. */
+function notAPlanWhy(request: string): string {
+  const tooMany = (request.match(/\d[\d,_]*/g) ?? [])
+    .map((digits) => Number(digits.replace(/[,_]/g, '')))
+    .find((count) => count > MAX_COUNT);
+  return tooMany !== undefined
+    ? `the request asks for ${tooMany.toLocaleString('en')} of a type, and one run makes at most ${MAX_COUNT.toLocaleString('en')} (split it into several runs)`
+    : 'the request is not of the form "N <type> [with M <type> each]"';
 }

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareData } from '../../../src/agents/fisherman/prepare-data.js';
+import { type DemoApp, startDemoApp } from '../../../src/demo-app/server.js';
+import { DEMO_LOGIN } from '../../../src/packs/http/client/login-recipe.js';
+import { DEMO_HAR, DEMO_SCOPE } from '../../../src/surfaces/cli/demo-command.js';
+import { tempLedger } from '../../helpers.js';
+
+describe('a request past what one run makes', () => {
+  let app: DemoApp;
+  beforeAll(async () => {
+    app = await startDemoApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('is refused with the limit named, not as a request of the wrong form; nothing is sent', async () => {
+    const ledger = tempLedger();
+    const options = {
+      captures: [DEMO_HAR],
+      baseUrl: app.url,
+      login: DEMO_LOGIN,
+      ledger,
+      scope: DEMO_SCOPE,
+      env: {},
+    };
+    await expect(prepareData({ ...options, request: '1000000 suites' })).rejects.toThrow(
+      /asks for 1,000,000 of a type, and one run makes at most 1,000/,
+    );
+    await expect(prepareData({ ...options, request: 'make suites please' })).rejects.toThrow(
+      /not of the form "N <type>/,
+    );
+  });
+});
