@@ -87,19 +87,25 @@ function har(origin: string): string {
   return path;
 }
 
-describe('a create accepted with no id in its answer (202, an empty body)', () => {
-  const app = suitesApp('idless');
-  let origin = '';
+/** The app listening on 127.0.0.1 for the describe block it is called in. */
+function served(mode: 'idless' | 'normalizing'): { origin: string } {
+  const app = suitesApp(mode);
+  const at = { origin: '' };
   beforeAll(async () => {
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    at.origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => app.close(() => resolve())));
+  return at;
+}
+
+describe('a create accepted with no id in its answer (202, an empty body)', () => {
+  const at = served('idless');
 
   it('is found again by its marker in a read of the collection, each create its own item, and verified', async () => {
     const cwd = tempDir();
     const run = await runTally(
-      ['fish', '3 suites', '--captures', har(origin), '--scope', '/api/p', '--json'],
+      ['fish', '3 suites', '--captures', har(at.origin), '--scope', '/api/p', '--json'],
       { cwd },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -112,18 +118,12 @@ describe('a create accepted with no id in its answer (202, an empty body)', () =
 });
 
 describe('an app that stores the title it was sent in its own spelling', () => {
-  const app = suitesApp('normalizing');
-  let origin = '';
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => app.close(() => resolve())));
+  const at = served('normalizing');
 
   it('has still made what was asked: success, each item claimed with the title the app answered', async () => {
     const cwd = tempDir();
     const run = await runTally(
-      ['fish', '2 suites', '--captures', har(origin), '--scope', '/api/p', '--json'],
+      ['fish', '2 suites', '--captures', har(at.origin), '--scope', '/api/p', '--json'],
       { cwd },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
