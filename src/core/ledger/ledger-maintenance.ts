@@ -24,25 +24,27 @@ const PURGEABLE = `
  * connection ever sees the ledger without it. With `dryRun`, only counts.
  */
 export function purgeRuns(database: SqliteDatabase, before: string, dryRun = false): PurgeResult {
-  const count = () =>
-    database
-      .prepare(
-        `SELECT COUNT(*) AS runs, (SELECT COUNT(*) FROM entries WHERE run_id IN (${PURGEABLE})) AS entries
-           FROM (${PURGEABLE})`,
-      )
-      .get({ before }) as PurgeResult;
-  if (dryRun) return count();
+  // The ids once, then everything by them: once a run's entries are gone, its end entry no
+  // longer marks it purgeable, so the query could not be asked again.
+  const purgeable = () => {
+    const found = database.prepare(PURGEABLE).pluck().all({ before });
+    const ids = JSON.stringify(found);
+    const entries = database
+      .prepare('SELECT COUNT(*) FROM entries WHERE run_id IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .get(ids) as number;
+    return { ids, counted: { runs: found.length, entries } };
+  };
+  if (dryRun) return purgeable().counted;
   return database
     .transaction(() => {
-      const result = count();
-      if (result.runs === 0) return result;
-      // The ids first: once a run's entries are gone, its end entry no longer marks it purgeable.
-      const ids = JSON.stringify(database.prepare(PURGEABLE).pluck().all({ before }));
+      const { ids, counted } = purgeable();
+      if (counted.runs === 0) return counted;
       database.exec('DROP TRIGGER IF EXISTS entries_append_only_delete');
       database.prepare('DELETE FROM entries WHERE run_id IN (SELECT value FROM json_each(?))').run(ids);
       database.prepare('DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))').run(ids);
       database.exec(APPEND_ONLY_DELETE_TRIGGER);
-      return result;
+      return counted;
     })
     .immediate();
 }

@@ -492,18 +492,17 @@ export class PostgresLedger extends RecordingLedger {
   async purge(before: string, options: { dryRun?: boolean } = {}): Promise<PurgeResult> {
     await this.commit();
     return await this.transaction(async (client) => {
-      const counted = await client.query<{ runs: number; entries: number }>(
-        `SELECT COUNT(*)::int AS runs,
-                (SELECT COUNT(*) FROM entries WHERE run_id IN (${PG_PURGEABLE}))::int AS entries
-           FROM (${PG_PURGEABLE}) p`,
-        [before],
+      // The ids once, then everything by them: once a run's entries are gone, its end entry no
+      // longer marks it purgeable, so the query could not be asked again.
+      const ids = (await client.query<{ id: string }>(PG_PURGEABLE, [before])).rows.map((row) => row.id);
+      const entries = await client.query<{ entries: number }>(
+        'SELECT COUNT(*)::int AS entries FROM entries WHERE run_id = ANY($1::text[])',
+        [ids],
       );
-      const result = { runs: Number(counted.rows[0]?.runs), entries: Number(counted.rows[0]?.entries) };
+      const result = { runs: ids.length, entries: Number(entries.rows[0]?.entries) };
       if (!options.dryRun && result.runs > 0) {
         // Lifts the append-only trigger for this transaction only (see postgres-schema.ts).
         await client.query("SET LOCAL tally.purging = 'on'");
-        // The ids first: once a run's entries are gone, its end entry no longer marks it purgeable.
-        const ids = (await client.query<{ id: string }>(PG_PURGEABLE, [before])).rows.map((row) => row.id);
         await client.query('DELETE FROM entries WHERE run_id = ANY($1::text[])', [ids]);
         await client.query('DELETE FROM runs WHERE id = ANY($1::text[])', [ids]);
       }

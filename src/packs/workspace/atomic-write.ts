@@ -69,7 +69,7 @@ function reapOrphansNear(directory: string): void {
  * `mkdir -p` out of it. A folder made outside that way is removed again (it is empty) and the
  * write refused.
  */
-function makeDirectoriesInside(root: ProjectRoot, directory: string, raced: (where: string) => Error): void {
+function makeDirectoriesInside(root: ProjectRoot, directory: string, unmoved: Unmoved): void {
   const missing: string[] = [];
   for (
     let at = directory;
@@ -77,25 +77,28 @@ function makeDirectoriesInside(root: ProjectRoot, directory: string, raced: (whe
     at = dirname(at)
   )
     missing.unshift(at);
-  const parent = missing.length > 0 ? dirname(missing[0] as string) : directory;
-  if (realpathSync.native(parent) !== parent) throw raced(realpathSync.native(parent));
+  unmoved(missing.length > 0 ? dirname(missing[0] as string) : directory);
   for (const folder of missing) {
     try {
       mkdirSync(folder);
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
     }
-    const made = realpathSync.native(folder);
-    if (made !== folder) {
+    unmoved(folder, (made) => {
       try {
         rmdirSync(made);
       } catch {
         // Not empty (not ours) or gone: left as it is.
       }
-      throw raced(made);
-    }
+    });
   }
 }
+
+/**
+ * Throws `race-detected` when `folder` (a real path inside the root) no longer resolves to
+ * itself — a link swapped in on the way — after `undo` has had the place it resolves to now.
+ */
+type Unmoved = (folder: string, undo?: (now: string) => void) => void;
 
 /** The mode of the file being replaced (kept across the write); refuses what is not a file. */
 function existingMode(target: ResolvedPath): number | undefined {
@@ -137,10 +140,14 @@ export async function writeFileAtomic(
   // Security: the temporary file lives next to the target, so that directory must be inside the root.
   if (!isInside(root.realRoot, directory))
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
-  const raced = (where: string) =>
-    new PathOutsideProjectError(target.relative, where, 'race-detected', root.realRoot);
-  if (!known) makeDirectoriesInside(root, directory, raced);
-  else if (realpathSync.native(directory) !== directory) throw raced(realpathSync.native(directory));
+  const unmoved: Unmoved = (folder, undo) => {
+    const now = realpathSync.native(folder);
+    if (now === folder) return;
+    undo?.(now);
+    throw new PathOutsideProjectError(target.relative, now, 'race-detected', root.realRoot);
+  };
+  if (!known) makeDirectoriesInside(root, directory, unmoved);
+  else unmoved(directory);
   reapOrphansNear(directory);
   // The temporary file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
   // gives all-or-nothing against a crashed or killed process (tested with kill -9); durability
@@ -157,8 +164,8 @@ export async function writeFileAtomic(
     // changed file the ledger knows nothing of.
     await intend?.(temporary);
     await hooks.beforeRename?.();
-    const directoryNow = realpathSync.native(directory);
-    if (directoryNow !== directory || !isInside(root.realRoot, directoryNow)) throw raced(directoryNow);
+    // `directory` is inside the root (checked above): resolving to itself, it still is.
+    unmoved(directory);
     renameSync(temporary, target.absolute);
     renamed = true;
   } finally {

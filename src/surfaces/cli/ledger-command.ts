@@ -77,17 +77,13 @@ export async function ledgerCheck(options: { json?: boolean }, command: Command)
   return problems.length === 0 ? EXIT.ok : EXIT.notMet;
 }
 
-/** Parses `--before`: a duration back from now (90d, 12h) or a date, like `stats --since`. */
-export function parseBefore(value: string, now: number = Date.now()): string | undefined {
-  return parseWhen(value, now);
-}
-
 /** `tally ledger purge --before DATE [--dry-run]`: retention, whole runs only. */
 export async function ledgerPurge(
   options: { before: string; dryRun?: boolean; json?: boolean },
   command: Command,
 ): Promise<number> {
-  const before = parseBefore(options.before);
+  // A duration back from now (90d, 12h) or a date, like `stats --since`.
+  const before = parseWhen(options.before);
   if (!before) {
     process.stderr.write(
       `tally: --before "${options.before}" is neither a duration (90d, 12h, 30m) nor a date (2026-11-01).\n`,

@@ -27,10 +27,7 @@ function isJsonResponse(capture: Capture): boolean {
  * outnumbered the app's own creates and took the run to the wrong origin.
  */
 export function apiOriginOf(captures: Capture[]): string | undefined {
-  const scores = new Map<
-    string,
-    { jsonWrites: Set<string>; writes: Set<string>; jsonReads: number; count: number }
-  >();
+  const scores = new Map<string, OriginScore>();
   for (const capture of captures) {
     if (capture.resourceType === 'document' || STATIC_ASSET.test(capture.path)) continue;
     const write = WRITE_METHODS.has(capture.method);
@@ -48,21 +45,22 @@ export function apiOriginOf(captures: Capture[]): string | undefined {
       if (json) score.jsonWrites.add(endpoint);
     } else score.jsonReads += 1;
   }
-  const rank = (score: {
-    jsonWrites: Set<string>;
-    writes: Set<string>;
-    jsonReads: number;
-    count: number;
-  }) => [score.jsonWrites.size, score.writes.size, score.jsonReads, score.count];
-  let best: [string, number[]] | undefined;
+  let best: { origin: string; rank: number[] } | undefined;
   for (const [origin, score] of scores) {
-    const ranked = rank(score);
+    const rank = [score.jsonWrites.size, score.writes.size, score.jsonReads, score.count];
     // Lexicographic: the first figure that differs decides; a tie keeps the origin seen first.
-    const differs = ranked.findIndex((value, index) => value !== best?.[1][index]);
-    if (!best || (differs !== -1 && (ranked[differs] as number) > (best[1][differs] as number)))
-      best = [origin, ranked];
+    const at = best ? rank.findIndex((value, index) => value !== best?.rank[index]) : -1;
+    if (!best || (at !== -1 && (rank[at] as number) > (best.rank[at] as number))) best = { origin, rank };
   }
-  return best?.[0];
+  return best?.origin;
+}
+
+/** How API-like one origin's captured traffic is (see apiOriginOf). */
+interface OriginScore {
+  jsonWrites: Set<string>;
+  writes: Set<string>;
+  jsonReads: number;
+  count: number;
 }
 
 /**
