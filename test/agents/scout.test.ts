@@ -147,9 +147,12 @@ describe('deterministic scout', () => {
     const result = await tally(['scout', 'kubernetes helm charts', '--root', root], {
       env: { TALLY_LEDGER: join(root, 'l.db') },
     });
-    expect(result.code).toBe(0);
+    // The run ends stopped (nothing governs the goal), and the exit code says what the ledger
+    // says, as grep's does for no match: 1, never a 0 beside a run recorded as failed.
+    expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/GOVERNS:\n- \(none\)/);
     expect(result.stdout).toMatch(/NOT FOUND:\n- kubernetes\n- helm\n- charts/);
-    expect(result.stdout).toContain('· stopped');
+    expect(result.stdout).toContain('· failed · stopped');
+    expect(result.stdout).toContain('unmet: ');
   });
 });

@@ -6,6 +6,7 @@ import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import { createPackRegistry } from '../../core/pack-registry.js';
+import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
@@ -67,7 +68,8 @@ export default async function agentCommand(
           ...result.unmet.map((why) => `  unmet: ${why}`),
           `run ${result.runId} (tally runs show ${result.runId})`,
         ];
-        process.stdout.write(`${lines.join('\n')}\n`);
+        // Summaries, targets and reasons come from the model and the tools: shown, never obeyed.
+        process.stdout.write(`${visibleControls(lines.join('\n'))}\n`);
       }
       return result.status === 'success' ? EXIT.ok : EXIT.notMet;
     } finally {

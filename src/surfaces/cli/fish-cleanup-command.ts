@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { authFailureText, type CleanupResult, cleanupRun } from '../../agents/fisherman/cleanup-run.js';
 import { TallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { visibleControls } from '../visible-controls.js';
 import { holdCleanupLock } from './cleanup-lock.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
@@ -83,7 +84,10 @@ function formatCleanup(result: CleanupResult): string {
   const stopped = result.authFailed
     ? `Stopped: ${authFailureText(result.authFailed)}; nothing after it was sent. Pass --login RECIPE or --header "Name: value", then run it again.\n`
     : '';
-  return `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\n${stopped}cleanup run ${result.runId}\n`;
+  // Paths, ids and reasons come from the app: shown, never obeyed by the terminal.
+  return visibleControls(
+    `${formatTable(['TYPE', 'ID', 'REQUEST', 'STATUS', 'READ BACK', 'RESULT'], rows)}\n\n${result.summary}\n${stopped}cleanup run ${result.runId}\n`,
+  );
 }
 
 const cleaned = (result: CleanupResult) =>

@@ -1,9 +1,12 @@
 import type { TurnResult } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
+import { withVisibleControls } from '../visible-controls.js';
 import { formatTable } from './format-table.js';
 
 /** A turn for the terminal: the reply, the changes report, any flags, and the chat id. */
-export function formatCodeTurn(result: TurnResult, options: { reply?: boolean } = {}): string {
+export function formatCodeTurn(turn: TurnResult, options: { reply?: boolean } = {}): string {
+  // The reply is the model's, paths are the project's: shown, never obeyed by the terminal.
+  const result = withVisibleControls(turn);
   const lines = options.reply === false ? [] : [result.reply, ''];
   if (result.changes.length === 0) lines.push('No files changed in this turn.');
   else {
@@ -41,7 +44,8 @@ export function formatCodeTurn(result: TurnResult, options: { reply?: boolean } 
 }
 
 /** One event of a running turn as a terminal line (tool calls with their evidence, refusals, nudges). */
-export function formatTurnEvent(event: TurnEvent): string | undefined {
+export function formatTurnEvent(raw: TurnEvent): string | undefined {
+  const event = withVisibleControls(raw);
   if (event.type === 'text') return `  … ${event.text.replace(/\s+/g, ' ')}`;
   if (event.type === 'tool-call') {
     const head = `${event.tool}${event.target && event.target !== event.tool ? ` ${event.target}` : ''}`;

@@ -1,11 +1,14 @@
 import pc from 'picocolors';
 import type { RunResult } from '../../core/agent/ending.js';
+import { withVisibleControls } from '../visible-controls.js';
 import { formatTable, truncate } from './format-table.js';
 
 /** The verified items as a table, then dropped claims, the ending and the run id. */
 export function formatFishResult(
-  result: RunResult & { scope?: { note?: string }; tier?: string; escalation?: string },
+  raw: RunResult & { scope?: { note?: string }; tier?: string; escalation?: string },
 ): string {
+  // Titles, ids and reasons come from the app and the model: shown, never obeyed by the terminal.
+  const result = withVisibleControls(raw);
   const lines: string[] = [];
   if (result.scope?.note) lines.push(pc.yellow(result.scope.note), '');
   if (result.contract)

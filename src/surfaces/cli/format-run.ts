@@ -3,6 +3,7 @@ import { unresolvedIntentWords } from '../../core/intents.js';
 import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
 import { type RunSummary, summarizeRun } from '../../core/run-summary.js';
 import { flagLine } from '../report/flag-line.js';
+import { visibleControls, withVisibleControls } from '../visible-controls.js';
 import { truncate } from './format-table.js';
 
 /** `label value` for each field that is there; absent fields are left out, never "undefined". */
@@ -77,13 +78,17 @@ function describe(entry: LedgerEntry, full: boolean): string {
 }
 
 /** The first lines of `runs show`: which run, which agent, what was asked. */
-export function runHeadLines(run: RunInfo): string[] {
+export function runHeadLines(info: RunInfo): string[] {
+  const run = withVisibleControls(info);
   return [`${pc.bold(run.id)}  agent ${run.agent}  started ${run.startedAt}`, `task: ${run.task}`, ''];
 }
 
 /** One timeline line: seq, time, what happened. `full`: nothing cut. */
 export function entryLine(entry: LedgerEntry, full = false): string {
-  return `${String(entry.seq).padStart(4)}  ${entry.ts.slice(11, 23)}  ${describe(entry, full)}`;
+  // JSON shows C0 controls escaped, but --full shows strings as they are, and JSON keeps DEL,
+  // C1 and bidi marks: every string of the entry is made safe to print first.
+  const shown = withVisibleControls(entry);
+  return `${String(shown.seq).padStart(4)}  ${shown.ts.slice(11, 23)}  ${describe(shown, full)}`;
 }
 
 /**
@@ -96,24 +101,30 @@ export function runTailLines(summary: RunSummary): string[] {
   if (nets.length > 0) {
     lines.push('', 'net effects:');
     for (const net of nets)
-      lines.push(`  ${net.change?.padEnd(8)} ${net.space} ${net.key}${net.type ? ` (${net.type})` : ''}`);
+      lines.push(
+        visibleControls(
+          `  ${net.change?.padEnd(8)} ${net.space} ${net.key}${net.type ? ` (${net.type})` : ''}`,
+        ),
+      );
   }
   // Shown whether or not the run ended: a killed process leaves these and nothing else.
   const unresolved = summary.unresolved;
   if (unresolved.length > 0) {
     lines.push('', pc.yellow(`unresolved intents (${unresolved.length}):`));
-    for (const intent of unresolved) lines.push(`  #${intent.seq} ${unresolvedIntentWords(intent)}`);
+    for (const intent of unresolved)
+      lines.push(visibleControls(`  #${intent.seq} ${unresolvedIntentWords(intent)}`));
   }
   const end = summary.end;
   lines.push('');
   if (!end) lines.push('summary: the run has not ended (still running, or its process died).');
   else {
-    if (end.data.summary !== undefined) lines.push(`summary: ${end.data.summary}`);
-    const reason = end.data.reason ?? end.outcome;
-    const status = [end.data.status, reason ? `(${reason})` : undefined].filter(Boolean).join(' ');
+    const { data, outcome } = withVisibleControls(end);
+    if (data.summary !== undefined) lines.push(`summary: ${data.summary}`);
+    const reason = data.reason ?? outcome;
+    const status = [data.status, reason ? `(${reason})` : undefined].filter(Boolean).join(' ');
     if (status) lines.push(`status: ${status}`);
-    for (const unmet of end.data.unmet ?? []) lines.push(`  unmet: ${unmet}`);
-    for (const flag of end.data.flags ?? []) lines.push(`  flagged: ${flagLine(flag)}`);
+    for (const unmet of data.unmet ?? []) lines.push(`  unmet: ${unmet}`);
+    for (const flag of data.flags ?? []) lines.push(`  flagged: ${flagLine(flag)}`);
   }
   return lines;
 }

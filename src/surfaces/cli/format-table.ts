@@ -1,5 +1,8 @@
-/** Left-aligned plain-text table; the last column is not padded. */
-export function formatTable(header: string[], rows: string[][]): string {
+import { visibleControls } from '../visible-controls.js';
+
+/** Left-aligned plain-text table; the last column is not padded. Control characters are shown. */
+export function formatTable(header: string[], cellsOf: string[][]): string {
+  const rows = cellsOf.map((row) => row.map(visibleControls));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -11,8 +14,15 @@ export function formatTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-/** Whitespace runs collapsed, cut to `max` characters (code points) with an ellipsis. */
+/**
+ * Whitespace runs collapsed, cut to `max` characters (code points) with an ellipsis, control
+ * characters shown.
+ */
 export function truncate(text: string, max: number): string {
+  return visibleControls(cut(text, max));
+}
+
+function cut(text: string, max: number): string {
   // Only the head can be shown: normalise a bounded prefix, not the whole of a 1 MB body —
   // unless its whitespace collapses to fewer characters than fit, then the whole.
   const bound = max * 4 + 16;

@@ -1,3 +1,4 @@
+import { visibleControls } from '../visible-controls.js';
 import { describeError } from './describe-error.js';
 
 export interface ReportErrorOptions {
@@ -15,7 +16,8 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): n
     const { code, message, details } = described;
     process.stdout.write(`${JSON.stringify({ error: { code, message, details } }, null, 2)}\n`);
   } else {
-    process.stderr.write(`tally: ${described.message}\n`);
+    // A message may quote an app's answer or a file name: shown, never obeyed by the terminal.
+    process.stderr.write(`tally: ${visibleControls(described.message)}\n`);
   }
   return described.exit;
 }

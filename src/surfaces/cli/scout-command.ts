@@ -8,6 +8,7 @@ import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
 import { withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
@@ -105,14 +106,21 @@ export default async function scoutCommand(
           `${JSON.stringify({ ...report.result, report: report.text, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
         );
       else {
+        const { result } = report;
+        // The report is the model's (or the records') words: shown, never obeyed by the terminal.
         process.stdout.write(
-          `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${report.result.runId} · ${report.result.endingReason}\n`,
+          visibleControls(
+            `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${result.runId} · ${result.status} · ${result.endingReason}\n${
+              result.status === 'success'
+                ? ''
+                : `summary: ${result.summary}\n${result.unmet.map((why) => `  unmet: ${why}\n`).join('')}`
+            }`,
+          ),
         );
-        if (report.result.endingReason === 'aborted')
-          process.stdout.write(`summary: ${report.result.summary}\n`);
         if (warning) process.stderr.write(`tally: warning: ${warning}\n`);
       }
-      return EXIT.ok;
+      // As every agent command: 0 only when what was asked was met (README's exit codes).
+      return report.result.status === 'success' ? EXIT.ok : EXIT.notMet;
     });
   } finally {
     source.close();

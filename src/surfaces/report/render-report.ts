@@ -1,13 +1,17 @@
 import type { NetEffect } from '../../core/effects.js';
 import type { LedgerEntry, RunInfo, RunRecord } from '../../core/ledger/entry.js';
 import { type RunSummary, summarizeRun } from '../../core/run-summary.js';
+import { visibleControls } from '../visible-controls.js';
 import { flagLine } from './flag-line.js';
 import { REPORT_STYLE } from './report-style.js';
 
-/** Security: every piece of run data is text, never markup (captured pages and model output land here). */
+/**
+ * Security: every piece of run data is text, never markup (captured pages and model output land
+ * here), and its control characters are shown (a report is also read with `cat`).
+ */
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-  return text
+  return visibleControls(text)
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')

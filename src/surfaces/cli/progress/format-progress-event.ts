@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { RunEvent } from '../../../core/agent/run-observer.js';
+import { withVisibleControls } from '../../visible-controls.js';
 import { truncate } from '../format-table.js';
 
 export interface ProgressStyle {
@@ -50,7 +51,9 @@ function modelLine(event: Extract<RunEvent, { type: 'entry' }>): string {
  * One line (or none) for a run event, as the terminal shows it. Guards, gates and fail-opens
  * always show (they change what the run does); nudges and claims only with --verbose.
  */
-export function formatProgressEvent(event: RunEvent, style: ProgressStyle): string | undefined {
+export function formatProgressEvent(raw: RunEvent, style: ProgressStyle): string | undefined {
+  // Model text, tool targets and errors come from outside: shown, never obeyed by the terminal.
+  const event = withVisibleControls(raw);
   if (event.type === 'run-start') {
     const how =
       text(event.meta.model) ?? (text(event.meta.tier) === 'deterministic' ? 'deterministic plan' : '');

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { visibleControls } from '../../visible-controls.js';
 import { MODEL_TEXT_LIMIT, type ProgressStyle } from './format-progress-event.js';
 
 export interface StreamedText {
@@ -32,7 +33,9 @@ export function streamedText(style: ProgressStyle): StreamedText {
     return started ? `${pc.dim('”')}\n` : '';
   };
   return {
-    piece: (runId, delta) => {
+    piece: (runId, raw) => {
+      // The model's words are shown, never obeyed by the terminal (see visible-controls.ts).
+      const delta = visibleControls(raw);
       let out = '';
       if (open !== runId) {
         out += close();
