@@ -68,8 +68,14 @@ function fold(net: NetEffect, effect: Effect, step: EffectStep): void {
   if (effect.type !== undefined) net.type = effect.type;
   if (effect.kind === 'read') {
     net.read = true;
-    // Seen existing before any change of ours: it predates the run.
-    if (net.change === undefined && !net.history.some((earlier) => earlier.kind !== 'read'))
+    // Seen existing before any change of ours: it predates the run — unless it carries this
+    // run's marker: then it is a create of ours whose answer had not come back when a read
+    // running beside it (another create's look-up) listed it.
+    if (
+      net.change === undefined &&
+      effect.observed?.titleMarker === undefined &&
+      !net.history.some((earlier) => earlier.kind !== 'read')
+    )
       net.preExisting = true;
     if (effect.observed && net.change !== 'deleted') net.observed = { ...net.observed, ...effect.observed };
     return;

@@ -45,6 +45,16 @@ describe('net effects: one final state per resource, folded in ledger order', ()
     expect(net?.change).toBe(change);
   });
 
+  it('a read of an item carrying this run’s marker, then its create: ours, not something that existed', () => {
+    // A collection read beside an in-flight create lists the item before the create's answer lands.
+    const marked = { kind: 'read' as const, observed: { title: 'Suite 2 · a1b2c3', titleMarker: 'a1b2c3' } };
+    expect(netOf(call([marked]), call([{ kind: 'created' }]))?.change).toBe('created');
+    expect(netOf(call([marked]), call([{ kind: 'created' }]))?.preExisting).toBeFalsy();
+    // Without the marker the same read proves it existed: the create is an update.
+    const unmarked = { kind: 'read' as const, observed: { title: 'Suite 2' } };
+    expect(netOf(call([unmarked]), call([{ kind: 'created' }]))?.change).toBe('updated');
+  });
+
   it('keeps the latest observation, and whether the run read the resource', () => {
     const net = netOf(
       call([{ kind: 'created', observed: { sha256: 'aaa', bytes: 1 } }]),
