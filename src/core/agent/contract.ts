@@ -40,6 +40,8 @@ export interface ContractSpec<Plan = any> {
   };
   /** Words of the request naming things the agent knows (entity types): each must be in a model's contract. */
   typeWords?: (task: string) => string[];
+  /** Every entity type the agent knows (an API's collections): a finish summary's count of any of them is judged. */
+  types?: readonly string[];
   /** What the net effects lack to meet the contract (empty when met). */
   check: (contract: RequestContract, context: RequestCheckContext) => string[] | Promise<string[]>;
 }

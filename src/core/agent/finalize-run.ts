@@ -83,6 +83,19 @@ function countingRecorder(
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/**
+ * The types a finish summary's counts are judged by, beyond the verified items' own: those the
+ * agent claimed (dropped or duplicate claims too) and those it knows (its contract's `types`).
+ * Recorded in the end entry's checks, so `tally verify` judges by the same words.
+ */
+function countedTypes(agent: Agent, finish: NonNullable<Ending['finish']>): string[] {
+  const claimed = [...finish.dropped, ...finish.duplicates].map((drop) => drop.claim.type);
+  const types = new Set<string>();
+  for (const type of [...claimed, ...(agent.contract?.types ?? [])])
+    if (typeof type === 'string' && type.trim()) types.add(type);
+  return [...types].sort();
+}
+
 /** The rule's inputs for a verified finish; the agent's hooks (request, contract) run here. */
 async function finishedInputs(
   agent: Agent,
@@ -91,6 +104,7 @@ async function finishedInputs(
   contract: RequestContract | undefined,
 ): Promise<VerdictInputs> {
   const check = { net: netEffects(entries), entries, verified: finish.verified };
+  const types = countedTypes(agent, finish);
   return {
     ending: 'finish',
     reason: 'finished',
@@ -102,7 +116,8 @@ async function finishedInputs(
     contract: await contractProblems(contract, agent.contract, check),
     planMissing: Boolean(agent.contract?.plan && !contract),
     unbacked: finish.problems ?? [],
-    overCounts: overCounts(finish.summary, finish.verified),
+    overCounts: overCounts(finish.summary, finish.verified, types),
+    ...(types.length ? { types } : {}),
     unresolved: unresolvedIntents(entries).map(unresolvedIntentWords),
   };
 }
@@ -260,6 +275,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     ...(agent.contract?.plan ? { plan: true } : {}),
     ...(inputs.request.length ? { request: inputs.request } : {}),
     ...(inputs.contract.length ? { contract: inputs.contract } : {}),
+    ...(inputs.types?.length ? { types: inputs.types } : {}),
     ...(reviewed ? { review: reviewed } : {}),
   };
   summary = recorder.redactor.redactText(summary);

@@ -82,6 +82,7 @@ const endSchema = z.object({
       summary: z.string().optional(),
       request: strings.optional(),
       contract: strings.optional(),
+      types: strings.optional(),
       plan: z.boolean().optional(),
       review: z
         .object({
@@ -322,7 +323,8 @@ export async function recomputeVerdict(
     contract: checks ? (checks.contract ?? []) : [],
     planMissing: Boolean(checks?.plan) && contractEntries.length === 0,
     unbacked: ending === 'finish' && summary !== undefined ? unbackedContent(summary, verdicts) : [],
-    overCounts: ending === 'finish' && summary !== undefined ? overCounts(summary, items) : [],
+    overCounts:
+      ending === 'finish' && summary !== undefined ? overCounts(summary, items, checks?.types ?? []) : [],
     unresolved: unresolvedIntents(before).map(unresolvedIntentWords),
     ...(checks?.review ? { review: checks.review } : {}),
   };

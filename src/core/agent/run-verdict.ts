@@ -22,6 +22,8 @@ export interface VerdictChecks {
   plan?: boolean;
   /** The contract's check (agent code; a live scope or the project's files). */
   contract?: string[];
+  /** The types the summary's counts were judged by (claimed, and known to the agent), beyond the verified items'. */
+  types?: string[];
   /** A review's outcome (agent code): it may only lower the status. */
   review?: Pick<ReviewOutcome, 'status' | 'unmet' | 'recovery'>;
 }
@@ -45,6 +47,8 @@ export interface VerdictInputs {
   unbacked: string[];
   /** Counts the summary states above the distinct verified resources. */
   overCounts: string[];
+  /** The types `overCounts` judged by (recorded as the checks' `types`). */
+  types?: string[];
   /** Changes declared and never answered (`intent` entries without an outcome). */
   unresolved: string[];
   review?: VerdictChecks['review'];

@@ -60,6 +60,19 @@ const SCRIPTS: Record<string, { request: string; steps: ScriptStep[]; status: st
       ],
       status: 'success',
     },
+    // "with 5 tests": the app has tests, none was made or claimed — an over-count all the same.
+    'a summary counting a type of the app that nothing backs': {
+      request: 'Please create a suite for checkout',
+      steps: [
+        callTool('plan', { entities: [{ type: 'suite', count: 1 }] }),
+        create('S1'),
+        callTool('finish', {
+          summary: 'Created 1 suite with 5 tests.',
+          created: [{ type: 'suite', id: 101 }],
+        }),
+      ],
+      status: 'partial',
+    },
     'the round cap, items taken from the ledger': {
       request: 'Please create a suite and look around',
       steps: [

@@ -89,4 +89,29 @@ describe('a summary may not count more than the distinct resources behind it', (
     expect(overCounts('Created suites', oneSuite)).toEqual([]);
     expect(overCounts('Created 1234567 suites', oneSuite)).toEqual([]);
   });
+
+  it('a type the run knows is judged with nothing of it verified: "with 5 tests" backed by none', () => {
+    const known = ['suite', 'tests', 'milestone'];
+    expect(overCounts('Created 1 suite with 5 tests and 2 milestones.', oneSuite, known)).toEqual([
+      'the summary counts 5 tests, but none is backed by evidence',
+      'the summary counts 2 milestones, but none is backed by evidence',
+    ]);
+    // Not a known type: not judged; zero is never an over-count.
+    expect(overCounts('Created 1 suite in 3 seconds with 2 retries.', oneSuite, known)).toEqual([]);
+    expect(overCounts('Created 1 suite and 0 tests.', oneSuite, known)).toEqual([]);
+  });
+
+  it('a count of what the run read is not a claim of what it made', () => {
+    const known = ['project', 'suite'];
+    for (const summary of [
+      'Found 3 projects, then created 1 suite.',
+      'Listed the 3 projects and created 1 suite.',
+      'There were 4 suites already; created 1 suite.',
+      'Looked up 2 existing suites and created 1 suite.',
+    ])
+      expect(overCounts(summary, oneSuite, known), summary).toEqual([]);
+    expect(overCounts('Created 3 projects and 1 suite.', oneSuite, known)).toEqual([
+      'the summary counts 3 projects, but none is backed by evidence',
+    ]);
+  });
 });
