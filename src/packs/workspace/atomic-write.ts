@@ -4,7 +4,6 @@ import {
   ftruncateSync,
   lstatSync,
   mkdirSync,
-  openSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -12,8 +11,8 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolRejectedError } from '../../core/errors.js';
-import { removeIfPresent, writeAllSync } from '../../core/io/atomic-write.js';
-import { reapStaleTempFilesIn, tallyTempPathFor } from '../../core/io/temp-files.js';
+import { openTempFile, removeIfPresent } from '../../core/io/atomic-write.js';
+import { reapStaleTempFilesIn } from '../../core/io/temp-files.js';
 import { fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
@@ -155,11 +154,9 @@ export async function writeFileAtomic(
   // server — an fsync cost ~4.8 ms a write here. Tally's own state files do fsync. Its
   // descriptor stays open until the rename: a refused write empties the file through it, so a
   // folder swapped for a link meanwhile keeps no copy of the content wherever the file landed.
-  const temporary = tallyTempPathFor(target.absolute);
-  const descriptor = openSync(temporary, 'wx', mode);
+  const { path: temporary, descriptor } = openTempFile(target.absolute, data, mode, { durable: false });
   let renamed = false;
   try {
-    writeAllSync(descriptor, data);
     // Intent before rename: a kill after the rename leaves a committed intent, never a
     // changed file the ledger knows nothing of.
     await intend?.(temporary);
