@@ -23,6 +23,8 @@ export interface AtomicWriteHooks {
   beforeTempFile?: () => Promise<void>;
   /** Test seam: runs after the temporary file is written, before it is renamed into place. */
   beforeRename?: () => Promise<void>;
+  /** Test seam: runs once the file is renamed into place, before the result is checked. */
+  afterRename?: () => Promise<void>;
   /** Test seam: runs once the change is on disk (renamed, moved, deleted), before the call's outcome is recorded. */
   afterChange?: () => Promise<void>;
 }
@@ -225,6 +227,7 @@ export async function writeFileAtomic(
     closeSync(descriptor);
     if (!renamed) removeTemporary(temporary);
   }
+  await hooks.afterRename?.();
   const finalNow = inFolder(directory, () => realpathSync.native(target.absolute));
   if (!isInside(root.realRoot, finalNow)) {
     unlinkSync(target.absolute);

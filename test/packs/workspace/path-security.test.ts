@@ -348,9 +348,9 @@ describe('path security: hostile paths against every tool that takes one', () =>
     },
   };
   for (const [swap, apply] of Object.entries(swaps))
-    for (const hook of ['beforeTempFile', 'beforeRename'] as const)
+    for (const hook of ['beforeTempFile', 'beforeRename', 'afterRename'] as const)
       for (const path of ['src/app/page.tsx', 'src/app/new/deeper/x.txt'])
-        it(`${path}: its folder ${swap} mid-write (${hook}) is refused as race-detected, content nowhere`, async () => {
+        it(`${path}: its folder ${swap} mid-write (${hook}) is refused as race-detected, its content nowhere but the project`, async () => {
           const fixture = buildFixture();
           const before = snapshotOutside(fixture.base);
           const { call } = await workspace(fixture.root, tempLedger(), {
@@ -362,9 +362,14 @@ describe('path security: hostile paths against every tool that takes one', () =>
           expect(record.error?.details).toMatchObject({ reason: 'race-detected' });
           expect(snapshotOutside(fixture.base)).toBe(before);
           const moved = join(fixture.root, 'src', 'app-moved');
-          for (const name of readdirSync(moved, { recursive: true, encoding: 'utf8' }))
-            if (!lstatSync(join(moved, name)).isDirectory())
-              expect(readFileSync(join(moved, name), 'utf8'), name).not.toContain('pwned');
+          const written = readdirSync(moved, { recursive: true, encoding: 'utf8' }).filter(
+            (name) =>
+              !lstatSync(join(moved, name)).isDirectory() &&
+              readFileSync(join(moved, name), 'utf8').includes('pwned'),
+          );
+          // Refused before the rename: the content is nowhere. After it: only in the file it
+          // replaced, inside the project, where the folder was moved to.
+          expect(written).toEqual(hook === 'afterRename' ? [path.replace('src/app/', '')] : []);
         });
 
   it('an ENOENT with no folder moved stays the error it is', async () => {
