@@ -38,10 +38,26 @@ const PRIVATE_KEY =
 /** `scheme://user:password@host` anywhere in a text: the password part. */
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]+)@/gi;
 
+/**
+ * Prefixes that ordinary text also starts with: `sk-` (`sk-learn`, `sk-lean-slug`, a Slovak
+ * `sk-` locale slug) and `xoxo-` (the English sign-off, in slugs like `xoxo-forever-and-always`).
+ * Only these need the body test below; their real keys are random and always hold both letters
+ * and digits (OpenAI and Anthropic keys; Slack tokens carry numeric team and user ids). Every
+ * other prefix (`ghp_`, `github_pat_`, `xoxb-`, `AKIA`, `AIza`, `sk_live_`, `eyJ…`) is no word's
+ * beginning, and a real key of that shape can be all letters (a `ghp_` body is 36 random
+ * characters of 62; AWS ids are base32), so it is a secret by shape alone.
+ */
+const AMBIGUOUS_PREFIX = /^(?:sk-|xoxo-)/;
+
 /** A token whose body (after its prefix) is all letters or all digits is a word or a number, not a key. */
 function looksRandom(token: string): boolean {
   const body = token.slice(token.search(/[-_]/) + 1);
   return /[0-9]/.test(body) && /[A-Za-z]/.test(body);
+}
+
+/** Security: the letters-and-digits test spares words only where a word can wear the prefix. */
+function isSecretToken(token: string): boolean {
+  return !AMBIGUOUS_PREFIX.test(token) || looksRandom(token);
 }
 
 /**
@@ -59,7 +75,7 @@ export function scrubSecretShapes(
     PRIVATE_KEY,
     (block, kind: string) => `-----BEGIN ${kind}-----${label(block)}-----END ${kind}-----`,
   );
-  out = out.replace(TOKENS, (token) => (looksRandom(token) ? mask(token) : token));
+  out = out.replace(TOKENS, (token) => (isSecretToken(token) ? mask(token) : token));
   out = out.replace(URL_PASSWORD, (whole, head: string, password: string) =>
     password.startsWith('[redacted') ? whole : `${head}:${mask(password)}@`,
   );

@@ -7,6 +7,8 @@ import { workspace } from '../packs/workspace/workspace-fixture.js';
 
 // Built from parts, so no scanner flags this file as holding real keys.
 const GITHUB = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+// A real classic token's 36 characters can all be letters (about one in 75 has no digit).
+const GITHUB_LETTERS = `ghp_${'QwErTyUiOp'.repeat(3)}AsDfGh`;
 const FINE_GRAINED = `github_pat_${'11ABCDEFG0'.repeat(3)}_xyz`;
 const ANTHROPIC = `sk-ant-api03-${'Zx9_Yw8-Vu7'.repeat(4)}`;
 const OPENAI = `sk-proj-${'q1W2e3R4t5'.repeat(4)}`;
@@ -55,6 +57,19 @@ describe('secrets known by their shape are redacted wherever they stand', () => 
     });
   });
 
+  it('a token with a distinctive prefix is masked even when its body is all letters or all digits', () => {
+    for (const token of [GITHUB_LETTERS, `gho_${'7'.repeat(36)}`, `xoxb-${'abcdefghij'.repeat(2)}`]) {
+      const redactor = createRedactor();
+      expect(redactor.redactText(`token ${token} here`), token).toBe('token [redacted] here');
+    }
+  });
+
+  it('sk- slugs of letters only are kept however long', () => {
+    const redactor = createRedactor();
+    const text = 'see sk-learn, sk-lean-slug, sk-learn-model-selection-guide and xoxo-forever-and-always';
+    expect(redactor.redactText(text)).toBe(text);
+  });
+
   it('words, numbers, slugs and ids that only resemble a prefix are kept', () => {
     const redactor = createRedactor();
     const text =
@@ -74,14 +89,19 @@ describe('the workspace ledger never keeps a secret an agent wrote or edited', (
     const ledger = tempLedger();
     const { call } = await workspace(root, ledger);
     expect(
-      (await call('fs_write', { path: 'deploy.md', content: `token ${GITHUB}\n${PEM}\n` })).outcome,
+      (
+        await call('fs_write', {
+          path: 'deploy.md',
+          content: `token ${GITHUB}\nci ${GITHUB_LETTERS}\n${PEM}\n`,
+        })
+      ).outcome,
     ).toBe('ok');
     expect(
       (await call('fs_edit', { path: '.env', oldString: 'OTHER=1', newString: `OTHER=${JWT}` })).outcome,
     ).toBe('ok');
     ledger.close();
     const bytes = readFileSync(ledger.path, 'latin1');
-    for (const secret of [GITHUB, PEM_BODY, JWT, ANTHROPIC, 'Pg-s3cret-PASS'])
+    for (const secret of [GITHUB, GITHUB_LETTERS, PEM_BODY, JWT, ANTHROPIC, 'Pg-s3cret-PASS'])
       expect(bytes.includes(secret), secret).toBe(false);
   });
 });

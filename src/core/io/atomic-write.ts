@@ -1,32 +1,62 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { reapStaleTempFiles, tallyTempPathFor } from './temp-files.js';
 
+/** A temporary file just written, its descriptor still open: the caller closes it, and removes the file unless it renames it. */
+export interface OpenTempFile {
+  path: string;
+  descriptor: number;
+}
+
 /**
- * Writes `data` to a fresh temporary file beside `target` and returns its path: a
- * crypto-random name carrying the pid (so a killed writer's file can be reaped), created
- * with O_EXCL (`wx`: never through a link planted under that name), then fsync-ed (unless
- * `durable` is false) so the rename that follows publishes content that is on disk. Removed
- * again if the write fails.
+ * Writes `data` to a fresh temporary file beside `target` and returns it with its descriptor
+ * open: a crypto-random name carrying the pid (so a killed writer's file can be reaped),
+ * created with O_EXCL (`wx`: never through a link planted under that name), then fsync-ed
+ * (unless `durable` is false) so a rename that follows publishes content that is on disk. If
+ * the write fails the file is emptied through its descriptor (the path may no longer reach
+ * it), closed and removed.
  */
-export function writeTempFile(
+export function openTempFile(
   target: string,
   data: Buffer | string,
   mode: number,
   options: { durable?: boolean } = {},
-): string {
-  const temporary = tallyTempPathFor(target);
-  const descriptor = openSync(temporary, 'wx', mode);
+): OpenTempFile {
+  const path = tallyTempPathFor(target);
+  const descriptor = openSync(path, 'wx', mode);
   let written = false;
   try {
     writeAllSync(descriptor, data);
     if (options.durable ?? true) fsyncSync(descriptor);
     written = true;
   } finally {
-    closeSync(descriptor);
-    // A full disk or a failed fsync leaves no half-written temporary file behind.
-    if (!written) removeIfPresent(temporary);
+    if (!written) {
+      // A full disk or a failed fsync leaves no half-written temporary file behind.
+      try {
+        ftruncateSync(descriptor, 0);
+      } finally {
+        closeSync(descriptor);
+        removeIfPresent(path);
+      }
+    }
   }
-  return temporary;
+  return { path, descriptor };
+}
+
+/** `openTempFile`, closed: the temporary file's path, its content written (and fsync-ed unless `durable` is false). */
+export function writeTempFile(
+  target: string,
+  data: Buffer | string,
+  mode: number,
+  options: { durable?: boolean } = {},
+): string {
+  const temporary = openTempFile(target, data, mode, options);
+  try {
+    closeSync(temporary.descriptor);
+  } catch (error) {
+    removeIfPresent(temporary.path);
+    throw error;
+  }
+  return temporary.path;
 }
 
 /** Writes all of `data` (a write may take less than it was given). */

@@ -170,11 +170,13 @@ export class PostgresLedger extends RecordingLedger {
     let found = 0;
     try {
       client = await pool.connect();
-      found = await applyPostgresSchema(client);
+      found = await applyPostgresSchema(client, redactPostgresUrl(url));
     } catch (error) {
       client?.release(true);
       client = undefined;
       await pool.end().catch(() => undefined);
+      // Reached, but not a Tally ledger (another program's tables): said as it is.
+      if (isTallyError(error)) throw error;
       const reason = scrubPassword(
         error instanceof Error ? error.message || String(error) : String(error),
         url,

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { refuseForeignPostgresSchema } from './refuse-foreign-postgres-schema.js';
 
 /**
  * The PostgreSQL ledger's migrations, versioned in the package like SQLite's (schema.ts): each
@@ -79,10 +80,11 @@ const MIGRATION_LOCK = 0x74616c6c79;
  * transaction under an advisory lock, so several processes opening a fresh database at once
  * migrate it exactly once. Returns the version found (higher than ours: a newer Tally wrote it).
  */
-export async function applyPostgresSchema(client: PoolClient): Promise<number> {
+export async function applyPostgresSchema(client: PoolClient, path: string): Promise<number> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await refuseForeignPostgresSchema(client, path);
     await client.query('CREATE TABLE IF NOT EXISTS tally_schema (version INTEGER NOT NULL)');
     const found = await client.query<{ version: number }>('SELECT version FROM tally_schema');
     const at = found.rows[0]?.version ?? 0;

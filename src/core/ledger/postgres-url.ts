@@ -8,37 +8,86 @@ export function isPostgresUrl(target: string): boolean {
 /** A connection parameter that holds a credential (`password`, `sslpassword`, any secret name). */
 const secretParameter = (key: string) => /password/i.test(key) || isSecretName(key);
 
+/** One credential a connection URL carries: in its userinfo, or in a query parameter. */
+export interface UrlPassword {
+  /** The query parameter that holds it; absent for the userinfo password. */
+  parameter?: string;
+  /** Every spelling a message may echo: as written in the URL, and decoded. */
+  spellings: string[];
+}
+
+/** A parsed connection URL and the credentials in it. */
+export interface UrlPasswords {
+  parsed: URL;
+  passwords: UrlPassword[];
+}
+
+/** The raw spelling and, when it differs and decodes (`%zz` does not), the decoded one. */
+function spellingsOf(raw: string, decoded: string | undefined): string[] {
+  return [...new Set([raw, decoded ?? raw])].filter((spelling) => spelling !== '');
+}
+
+function decodedUserinfo(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch (error) {
+    if (error instanceof URIError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * `url` parsed once, with its credentials: the userinfo password and every password-like
+ * query parameter (libpq takes `?password=…` and `&sslpassword=…` too). Undefined when `url`
+ * does not parse.
+ */
+export function passwordsOf(url: string): UrlPasswords | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const passwords: UrlPassword[] = [];
+  if (parsed.password)
+    passwords.push({ spellings: spellingsOf(parsed.password, decodedUserinfo(parsed.password)) });
+  for (const pair of parsed.search.slice(1).split('&')) {
+    // One pair at a time, so the raw spelling stays beside its decoded value.
+    const [entry] = new URLSearchParams(pair);
+    if (entry === undefined || !secretParameter(entry[0])) continue;
+    const raw = pair.includes('=') ? pair.slice(pair.indexOf('=') + 1) : '';
+    passwords.push({ parameter: entry[0], spellings: spellingsOf(raw, entry[1]) });
+  }
+  return { parsed, passwords };
+}
+
 /**
  * The URL with its password removed, for every message, list and log: a connection string
  * often carries the credential, and none may reach output or disk.
  */
 export function redactPostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    // libpq takes the password as a parameter too (`?password=…`, `&sslpassword=…`).
-    for (const key of [...parsed.searchParams.keys()])
-      if (secretParameter(key)) parsed.searchParams.set(key, '***');
-    return parsed.toString();
-  } catch {
+  return masked(url, passwordsOf(url));
+}
+
+/** `url` as printed, from its parse (`found`, which this masks in place). */
+function masked(url: string, found: UrlPasswords | undefined): string {
+  if (found === undefined) {
     // Not parseable: keep the scheme and the host part after the last '@' only.
     const at = url.lastIndexOf('@');
     return at === -1 ? url : `${url.slice(0, url.indexOf('//') + 2)}***@${url.slice(at + 1)}`;
   }
+  const { parsed, passwords } = found;
+  for (const password of passwords)
+    if (password.parameter === undefined) parsed.password = '***';
+    else parsed.searchParams.set(password.parameter, '***');
+  return parsed.toString();
 }
 
 /** Removes `url`'s password wherever it appears in a driver's message (some echo the connection string). */
 export function scrubPassword(message: string, url: string): string {
-  const passwords: string[] = [];
-  try {
-    const parsed = new URL(url);
-    passwords.push(decodeURIComponent(parsed.password));
-    for (const [key, value] of parsed.searchParams) if (secretParameter(key)) passwords.push(value);
-  } catch {
-    // unparseable URL: nothing known to scrub beyond the URL itself
-  }
-  let out = message.split(url).join(redactPostgresUrl(url));
-  for (const password of passwords) if (password) out = out.split(password).join('***');
+  const found = passwordsOf(url);
+  let out = message.split(url).join(masked(url, found));
+  // Longest first, so a spelling that holds another is replaced whole.
+  const spellings = (found?.passwords ?? [])
+    .flatMap((password) => password.spellings)
+    .sort((a, b) => b.length - a.length);
+  for (const spelling of spellings) out = out.split(spelling).join('***');
   return out;
 }
 

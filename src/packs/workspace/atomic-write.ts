@@ -4,7 +4,6 @@ import {
   ftruncateSync,
   lstatSync,
   mkdirSync,
-  openSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -12,16 +11,20 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolRejectedError } from '../../core/errors.js';
-import { removeIfPresent, writeAllSync } from '../../core/io/atomic-write.js';
-import { reapStaleTempFilesIn, tallyTempPathFor } from '../../core/io/temp-files.js';
+import { openTempFile } from '../../core/io/atomic-write.js';
+import { reapStaleTempFilesIn } from '../../core/io/temp-files.js';
 import { fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
 import { PathOutsideProjectError } from './path-outside-project-error.js';
 import { isInside, type ProjectRoot, type ResolvedPath } from './project-root.js';
 
 export interface AtomicWriteHooks {
+  /** Test seam: runs once the folders are made and checked, before the temporary file is created. */
+  beforeTempFile?: () => Promise<void>;
   /** Test seam: runs after the temporary file is written, before it is renamed into place. */
   beforeRename?: () => Promise<void>;
+  /** Test seam: runs once the file is renamed into place, before the result is checked. */
+  afterRename?: () => Promise<void>;
   /** Test seam: runs once the change is on disk (renamed, moved, deleted), before the call's outcome is recorded. */
   afterChange?: () => Promise<void>;
 }
@@ -69,7 +72,12 @@ function reapOrphansNear(directory: string): void {
  * `mkdir -p` out of it. A folder made outside that way is removed again (it is empty) and the
  * write refused.
  */
-function makeDirectoriesInside(root: ProjectRoot, directory: string, unmoved: Unmoved): void {
+function makeDirectoriesInside(
+  root: ProjectRoot,
+  directory: string,
+  unmoved: Unmoved,
+  inFolder: InFolder,
+): void {
   const missing: string[] = [];
   for (
     let at = directory;
@@ -80,7 +88,7 @@ function makeDirectoriesInside(root: ProjectRoot, directory: string, unmoved: Un
   unmoved(missing.length > 0 ? dirname(missing[0] as string) : directory);
   for (const folder of missing) {
     try {
-      mkdirSync(folder);
+      inFolder(dirname(folder), () => mkdirSync(folder));
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
     }
@@ -96,9 +104,44 @@ function makeDirectoriesInside(root: ProjectRoot, directory: string, unmoved: Un
 
 /**
  * Throws `race-detected` when `folder` (a real path inside the root) no longer resolves to
- * itself — a link swapped in on the way — after `undo` has had the place it resolves to now.
+ * itself — a link swapped in on the way, or the folder gone — after `undo` has had the place
+ * it resolves to now (when it still resolves).
  */
 type Unmoved = (folder: string, undo?: (now: string) => void) => void;
+
+/**
+ * Runs a step on an entry of `folder` (mkdir, open, rename, realpath). Its ENOENT or ENOTDIR is
+ * the race refusal when `folder` no longer resolves to itself: the folder vanished or was
+ * swapped mid-step (a link to a missing place, or the instant between the move and the link).
+ * When the folder is where it was, the error is the step's own and is thrown as it is.
+ */
+type InFolder = <T>(folder: string, step: () => T) => T;
+
+/** Errors a path step meets when a folder on its way vanished or stopped being a folder. */
+const VANISHED = new Set(['ENOENT', 'ENOTDIR']);
+
+/** `folder`'s real path, or undefined when it no longer resolves (gone, or not a folder on the way). */
+function resolvesTo(folder: string): string | undefined {
+  try {
+    return realpathSync.native(folder);
+  } catch (error) {
+    if (VANISHED.has((error as { code?: string }).code ?? '')) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Removes a refused write's (emptied) temporary file by its path. A folder on the way that
+ * vanished or became a link to a file (ENOTDIR) means the path no longer reaches it: nothing
+ * to remove there, and the refusal, not this, is what the caller hears.
+ */
+function removeTemporary(temporary: string): void {
+  try {
+    unlinkSync(temporary);
+  } catch (error) {
+    if (!VANISHED.has((error as { code?: string }).code ?? '')) throw error;
+  }
+}
 
 /** The mode of the file being replaced (kept across the write); refuses what is not a file. */
 function existingMode(target: ResolvedPath): number | undefined {
@@ -141,41 +184,51 @@ export async function writeFileAtomic(
   if (!isInside(root.realRoot, directory))
     throw new PathOutsideProjectError(target.relative, directory, 'project-root', root.realRoot);
   const unmoved: Unmoved = (folder, undo) => {
-    const now = realpathSync.native(folder);
+    const now = resolvesTo(folder);
     if (now === folder) return;
-    undo?.(now);
-    throw new PathOutsideProjectError(target.relative, now, 'race-detected', root.realRoot);
+    if (now !== undefined) undo?.(now);
+    throw new PathOutsideProjectError(target.relative, now ?? folder, 'race-detected', root.realRoot);
   };
-  if (!known) makeDirectoriesInside(root, directory, unmoved);
+  const inFolder: InFolder = (folder, step) => {
+    try {
+      return step();
+    } catch (error) {
+      if (VANISHED.has((error as { code?: string }).code ?? '')) unmoved(folder);
+      throw error;
+    }
+  };
+  if (!known) makeDirectoriesInside(root, directory, unmoved, inFolder);
   else unmoved(directory);
-  reapOrphansNear(directory);
+  await hooks.beforeTempFile?.();
+  inFolder(directory, () => reapOrphansNear(directory));
   // The temporary file: O_EXCL, a crypto-random name with the pid (reapable). No fsync: rename
   // gives all-or-nothing against a crashed or killed process (tested with kill -9); durability
   // across power loss is the filesystem's, as for most editors and the official MCP filesystem
   // server — an fsync cost ~4.8 ms a write here. Tally's own state files do fsync. Its
   // descriptor stays open until the rename: a refused write empties the file through it, so a
   // folder swapped for a link meanwhile keeps no copy of the content wherever the file landed.
-  const temporary = tallyTempPathFor(target.absolute);
-  const descriptor = openSync(temporary, 'wx', mode);
+  const { path: temporary, descriptor } = inFolder(directory, () =>
+    openTempFile(target.absolute, data, mode, { durable: false }),
+  );
   let renamed = false;
   try {
-    writeAllSync(descriptor, data);
     // Intent before rename: a kill after the rename leaves a committed intent, never a
     // changed file the ledger knows nothing of.
     await intend?.(temporary);
     await hooks.beforeRename?.();
     // `directory` is inside the root (checked above): resolving to itself, it still is.
     unmoved(directory);
-    renameSync(temporary, target.absolute);
+    inFolder(directory, () => renameSync(temporary, target.absolute));
     renamed = true;
   } finally {
     // A refused or failed rename (a directory created at the target meanwhile) leaves no
     // temporary file, and no content in one that could not be found again.
     if (!renamed) ftruncateSync(descriptor, 0);
     closeSync(descriptor);
-    if (!renamed) removeIfPresent(temporary);
+    if (!renamed) removeTemporary(temporary);
   }
-  const finalNow = realpathSync.native(target.absolute);
+  await hooks.afterRename?.();
+  const finalNow = inFolder(directory, () => realpathSync.native(target.absolute));
   if (!isInside(root.realRoot, finalNow)) {
     unlinkSync(target.absolute);
     throw new PathOutsideProjectError(target.relative, finalNow, 'race-detected', root.realRoot);

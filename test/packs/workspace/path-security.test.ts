@@ -1,4 +1,12 @@
-import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInside } from '../../../src/packs/workspace/project-root.js';
@@ -324,6 +332,60 @@ describe('path security: hostile paths against every tool that takes one', () =>
     // was emptied through its descriptor (the path no longer reached it).
     for (const name of readdirSync(join(fixture.root, 'src', 'app-moved')))
       expect(readFileSync(join(fixture.root, 'src', 'app-moved', name), 'utf8'), name).not.toContain('pwned');
+  });
+
+  // Each swap leaves the write's next step meeting ENOENT or ENOTDIR (the folder is gone, or a
+  // link to nothing or to a file stands in its place): the refusal is the race's, not a raw error.
+  const swaps = {
+    'moved away': (root: string) => renameSync(join(root, 'src', 'app'), join(root, 'src', 'app-moved')),
+    'a link to a missing place': (root: string, outside: string) => {
+      renameSync(join(root, 'src', 'app'), join(root, 'src', 'app-moved'));
+      symlinkSync(join(outside, 'missing'), join(root, 'src', 'app'));
+    },
+    'a link to a file': (root: string, outside: string) => {
+      renameSync(join(root, 'src', 'app'), join(root, 'src', 'app-moved'));
+      symlinkSync(join(outside, 'secret.txt'), join(root, 'src', 'app'));
+    },
+  };
+  for (const [swap, apply] of Object.entries(swaps))
+    for (const hook of ['beforeTempFile', 'beforeRename', 'afterRename'] as const)
+      for (const path of ['src/app/page.tsx', 'src/app/new/deeper/x.txt'])
+        it(`${path}: its folder ${swap} mid-write (${hook}) is refused as race-detected, its content nowhere but the project`, async () => {
+          const fixture = buildFixture();
+          const before = snapshotOutside(fixture.base);
+          const { call } = await workspace(fixture.root, tempLedger(), {
+            writeHooks: { [hook]: async () => apply(fixture.root, fixture.outside) },
+          });
+          const record = await call('fs_write', { path, content: 'pwned' });
+          expect(record.error?.message).not.toMatch(/ENOENT|ENOTDIR/);
+          expect(record.outcome).toBe('rejected');
+          expect(record.error?.details).toMatchObject({ reason: 'race-detected' });
+          expect(snapshotOutside(fixture.base)).toBe(before);
+          const moved = join(fixture.root, 'src', 'app-moved');
+          const written = readdirSync(moved, { recursive: true, encoding: 'utf8' }).filter(
+            (name) =>
+              !lstatSync(join(moved, name)).isDirectory() &&
+              readFileSync(join(moved, name), 'utf8').includes('pwned'),
+          );
+          // Refused before the rename: the content is nowhere. After it: only in the file it
+          // replaced, inside the project, where the folder was moved to.
+          expect(written).toEqual(hook === 'afterRename' ? [path.replace('src/app/', '')] : []);
+        });
+
+  it('an ENOENT with no folder moved stays the error it is', async () => {
+    const fixture = buildFixture();
+    const { call } = await workspace(fixture.root, tempLedger(), {
+      writeHooks: {
+        // The temporary file alone vanishes; its folder is where it was.
+        beforeRename: async () => {
+          for (const name of readdirSync(join(fixture.root, 'src', 'app')))
+            if (name !== 'page.tsx') unlinkSync(join(fixture.root, 'src', 'app', name));
+        },
+      },
+    });
+    const record = await call('fs_write', { path: 'src/app/page.tsx', content: 'fine' });
+    expect(record.outcome).not.toBe('ok');
+    expect(record.error?.details).not.toMatchObject({ reason: 'race-detected' });
   });
 
   it('folders a write creates are made one at a time, each checked: none is made through a link', async () => {
