@@ -107,12 +107,16 @@ describe('deterministic scout', () => {
         { target: `${root}/references/b.md`, type: 'governs', label: 'keyword' },
         { target: 'npm test', type: 'command' },
         { target: 'rm -rf /', type: 'command' },
+        { target: 'npm test', type: 'command' },
       ],
       view,
     );
-    expect(verdicts.map((verdict) => verdict.verified)).toEqual([true, false, false, true, false]);
-    // The same record spelled with ./ is one record: counted once, reported as a duplicate.
-    expect(verdicts[1]).toMatchObject({ duplicate: true });
+    expect(verdicts.map((verdict) => verdict.verified)).toEqual([true, false, false, true, false, false]);
+    // The same record spelled with ./ is one record: counted once, reported as a duplicate,
+    // with the key it repeats (what `tally verify` re-checks it by).
+    expect(verdicts[1]).toMatchObject({ duplicate: true, resource: 'references/a.md' });
+    // A command claimed twice is one item too.
+    expect(verdicts[5]).toMatchObject({ duplicate: true, resource: 'npm test' });
     expect(verdicts[2]).toMatchObject({ why: expect.stringContaining('not read with records_cat') });
   });
 

@@ -48,14 +48,25 @@ export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
       governs.map((claim) => ({ target: claim.target, effect: 'read' as const })),
       view,
     );
+    // A command claimed twice is one item, as a record is (its text is its identity).
+    const commands = new Set<string>();
     return claims.map((claim): ClaimVerdict => {
       if (claim.type === 'command') {
+        if (commands.has(claim.target))
+          return {
+            claim,
+            verified: false,
+            duplicate: true,
+            resource: claim.target,
+            why: 'duplicate: this command was already claimed; counted once',
+          };
         const record = records.find((net) =>
           (net.observed.commands as string[] | undefined)?.includes(claim.target),
         );
         if (!record)
           return { claim, verified: false, why: 'no record read in this run states this command verbatim' };
         const read = [...record.history].reverse().find((step) => step.kind === 'read');
+        commands.add(claim.target);
         return {
           claim,
           verified: true,
@@ -73,7 +84,13 @@ export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
           /^this run has no effect on/,
           'this record was not read with records_cat in this run:',
         );
-        return { claim, verified: false, why, ...(verdict.duplicate ? { duplicate: true } : {}) };
+        return {
+          claim,
+          verified: false,
+          why,
+          ...(verdict.duplicate ? { duplicate: true } : {}),
+          ...(verdict.resource !== undefined ? { resource: verdict.resource } : {}),
+        };
       }
       return {
         claim,

@@ -40,7 +40,14 @@ export interface Claim {
 
 export type ClaimVerdict =
   | { claim: Claim; verified: true; item: VerifiedItem }
-  | { claim: Claim; verified: false; why: string; duplicate?: boolean };
+  | {
+      claim: Claim;
+      verified: false;
+      why: string;
+      duplicate?: boolean;
+      /** A duplicate's resource, as the claim it repeats resolved it (`tally verify` re-checks it by this key). */
+      resource?: string;
+    };
 
 /** A successful tool call of this run, as read back from the ledger. */
 export interface EvidenceCall {
@@ -320,6 +327,7 @@ export function verifyAgainstEffects(options: EffectVerifierOptions = {}): Claim
           claim,
           verified: false,
           duplicate: true,
+          resource: net.key,
           why: `duplicate: ${describe(net)} was already claimed (claim ${earlier + 1}); counted once`,
         });
         continue;

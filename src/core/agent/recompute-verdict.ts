@@ -124,7 +124,9 @@ function finishClaims(entries: readonly LedgerEntry[]): LedgerEntry[] {
 function claimOf(entry: LedgerEntry): Claim {
   const claim = (entry.data.claim ?? {}) as Claim;
   const resource = entry.data.resource;
-  return entry.outcome === 'verified' && typeof resource === 'string'
+  // The key the run resolved the claim to (a verified claim's, or the one a duplicate repeats):
+  // spellings (`./src/b.ts`, `src/../src/b.ts`) were resolved by the live run, not again here.
+  return (entry.outcome === 'verified' || entry.outcome === 'duplicate') && typeof resource === 'string'
     ? { ...claim, target: resource }
     : claim;
 }

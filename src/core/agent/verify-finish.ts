@@ -59,7 +59,12 @@ export async function verifyFinish(
             evidenceSeq: verdict.item.evidenceSeq,
             resource: verdict.item.resource,
           }
-        : { claim: verdict.claim, why: verdict.why },
+        : {
+            claim: verdict.claim,
+            why: verdict.why,
+            // A duplicate keeps the key its twin resolved to: `tally verify` re-checks it by that.
+            ...(verdict.duplicate && verdict.resource !== undefined ? { resource: verdict.resource } : {}),
+          },
     });
   }
   if (verified.length === 0 && agent.itemsFromLedger) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { verifyAgainstEffects } from '../../../src/core/agent/claims.js';
 import { recomputeVerdict } from '../../../src/core/agent/recompute-verdict.js';
 import { runAgent } from '../../../src/core/agent/run-agent.js';
 import type { RunRecord } from '../../../src/core/ledger/entry.js';
@@ -82,6 +83,31 @@ const SCRIPTS: Record<string, { steps: ScriptStep[]; status: string }> = {
     status: 'failed',
   },
 };
+
+describe('recomputeVerdict: a duplicate claim under another spelling', () => {
+  it('is re-checked by the key its twin resolved to, not by a spelling only the live run could resolve', async () => {
+    const ledger = tempLedger();
+    // The live run resolves `./a` to items/a (as the Coder resolves `./src/a.ts` under its root);
+    // `tally verify` has no such resolver.
+    const { agent } = itemAgent({
+      verifier: verifyAgainstEffects({
+        resolvers: [
+          { space: 'item', canonical: (spelling) => `items/${spelling.replace(/^(\.\/|items\/)/, '')}` },
+        ],
+      }),
+    });
+    const model = scriptedModel([
+      callTool('put_item', { id: 'a', value: '1' }),
+      finish('Stored a.', [{ target: 'a' }, { target: './a' }]),
+    ]);
+    const result = await runAgent(agent, 'store a', { ledger, model });
+    expect(result.status).toBe('success');
+    expect(result.duplicates).toHaveLength(1);
+    const again = await recomputeVerdict(ledger.getRun(result.runId));
+    expect(again.mismatches).toEqual([]);
+    expect(again.recomputed).toEqual(again.recorded);
+  });
+});
 
 describe('recomputeVerdict: the recorded verdict of every kind of run is reproduced from its ledger', () => {
   for (const [name, script] of Object.entries(SCRIPTS))
