@@ -91,14 +91,33 @@ export interface ToolDefinition<Input = any, Result = any> {
   ledgerInput?: (input: Input) => unknown;
 }
 
-/** Identity helper that keeps the input type inferred from the zod schema. */
+/**
+ * Checks a tool definition and returns it, its input type inferred from the zod schema. A
+ * definition from plain JavaScript is checked as TypeScript would have: a field of the wrong
+ * kind is named now, before any run, rather than crashing a run halfway. Annotations may be
+ * left out: none means a tool that may change things (the careful reading).
+ */
 export function defineTool<Input, Result>(
   definition: ToolDefinition<Input, Result>,
 ): ToolDefinition<Input, Result> {
-  if (!/^[a-z][a-z0-9_]*$/.test(definition.name)) {
+  const tool = definition as Partial<Record<keyof ToolDefinition, unknown>> | null;
+  if (tool === null || typeof tool !== 'object')
+    throw new TypeError('A tool definition must be an object: { name, description, inputSchema, execute }.');
+  if (typeof tool.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(tool.name)) {
     throw new TypeError(
-      `Tool name "${definition.name}" must be snake_case (a-z, 0-9, _), starting with a letter.`,
+      `Tool name "${String(tool.name)}" must be snake_case (a-z, 0-9, _), starting with a letter.`,
     );
   }
-  return definition;
+  const wrong = (field: string, should: string) =>
+    new TypeError(`Tool "${String(tool.name)}": ${field} must be ${should}.`);
+  if (typeof tool.description !== 'string') throw wrong('description', 'a string (when to use the tool)');
+  if (typeof (tool.inputSchema as { safeParse?: unknown } | undefined)?.safeParse !== 'function')
+    throw wrong('inputSchema', 'a zod schema, such as z.object({ … })');
+  if (typeof tool.execute !== 'function') throw wrong('execute', 'an async function (input, context)');
+  for (const field of ['target', 'intent', 'ledgerView', 'ledgerInput'] as const)
+    if (tool[field] !== undefined && typeof tool[field] !== 'function')
+      throw wrong(field, 'a function, or left out');
+  if (tool.annotations !== undefined && (tool.annotations === null || typeof tool.annotations !== 'object'))
+    throw wrong('annotations', 'an object such as { readOnly: true }, or left out');
+  return tool.annotations === undefined ? { ...definition, annotations: {} } : definition;
 }

@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { AgentConfigError, PromptLintError } from '../errors.js';
-import type { ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 import type { Claim, ClaimEffect, ClaimResolver, ClaimVerifier, EvidenceView } from './claims.js';
 import { verifyAgainstEffects } from './claims.js';
 import { type ContractSpec, PLAN_TOOL, type RequestCheckContext } from './contract.js';
@@ -104,7 +104,11 @@ function jsonSchemaCache(): Agent['inputJsonSchema'] {
 }
 
 /** Builds an agent and rejects a configuration that cannot work, before any run starts. */
-export function defineAgent(options: AgentOptions): Agent {
+export function defineAgent(given: AgentOptions): Agent {
+  if (!Array.isArray(given.tools))
+    throw new AgentConfigError(given.name, 'tools must be an array', 'Pass tools: [defineTool(…), …].');
+  // Tools from plain JavaScript are checked (and their annotations filled in) as defineTool does.
+  const options: AgentOptions = { ...given, tools: given.tools.map(checkedTool(given.name)) };
   const names = new Set<string>();
   for (const tool of options.tools) {
     if (
@@ -172,3 +176,18 @@ export function defineAgent(options: AgentOptions): Agent {
 }
 
 export type { Claim };
+
+/** `defineTool`'s check, its TypeError told as this agent's configuration error. */
+function checkedTool(agent: string) {
+  return (tool: ToolDefinition): ToolDefinition => {
+    try {
+      return defineTool(tool);
+    } catch (error) {
+      throw new AgentConfigError(
+        agent,
+        (error instanceof Error ? error.message : String(error)).replace(/\.$/, ''),
+        'Define each tool with defineTool({ name, description, inputSchema, execute }).',
+      );
+    }
+  };
+}

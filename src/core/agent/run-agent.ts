@@ -8,7 +8,8 @@ import type { Agent } from './agent-definition.js';
 import { buildRunTools, type RunToolsContext, recordGuard } from './build-run-tools.js';
 import { contractFromRequest, PLAN_TOOL, recordContract } from './contract.js';
 import type { RunResult } from './ending.js';
-import { finalize, startRecordedRun } from './finalize-run.js';
+import { finalizeOrEnd } from './finalize-or-end.js';
+import { startRecordedRun } from './finalize-run.js';
 import { GateKeeper } from './gate-keeper.js';
 import { GuardState } from './guard-state.js';
 import { recordingModel } from './recording-model.js';
@@ -253,8 +254,8 @@ export async function runAgent(agent: Agent, task: string, options: RunAgentOpti
     }
   } catch (error) {
     state.ending ??= { reason: 'aborted', detail: `internal error: ${errorMessage(error)}` };
-    await finalize(closing());
+    await finalizeOrEnd(closing());
     throw error;
   }
-  return finalize(closing());
+  return finalizeOrEnd(closing());
 }

@@ -4,7 +4,8 @@ import { invokeTool, type ToolCallRecord } from '../invoke-tool.js';
 import type { Agent } from './agent-definition.js';
 import { contractFromRequest, type RequestContract, recordContract } from './contract.js';
 import type { RunResult } from './ending.js';
-import { finalize, type RecordedRunOptions, startRecordedRun } from './finalize-run.js';
+import { finalizeOrEnd } from './finalize-or-end.js';
+import { type RecordedRunOptions, startRecordedRun } from './finalize-run.js';
 import type { Ending } from './run-state.js';
 import { verifyFinish } from './verify-finish.js';
 
@@ -98,7 +99,7 @@ export async function runPlan(
   }
   // An abort ends the run as aborted, whatever the plan made of it.
   if (signal?.aborted) ending = { reason: 'aborted', detail: abortDetail(signal), interrupted: true };
-  return finalize({
+  return finalizeOrEnd({
     agent,
     recorder,
     ending,

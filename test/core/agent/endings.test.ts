@@ -266,3 +266,52 @@ describe('ending reasons, as recorded in the ledger', () => {
     );
   });
 });
+
+describe('a run always ends, whatever the agent’s code does', () => {
+  it('a hook that throws while the run is judged still leaves one end entry, failed, saying why', async () => {
+    const ledger = tempLedger();
+    const { agent } = itemAgent({
+      checkRequest: () => {
+        throw new Error('the hook broke');
+      },
+    });
+    const model = scriptedModel([
+      callTool('put_item', { id: 'a', value: '1' }),
+      callTool('finish', { summary: 'Stored a.', claims: [{ target: 'a' }] }),
+    ]);
+    await expect(runAgent(agent, 'store a', { ledger, model })).rejects.toThrow('the hook broke');
+    const [run] = ledger.listRuns({});
+    const entries = ledger.getRun(run?.id as string).entries;
+    const ends = entries.filter((entry) => entry.kind === 'end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]?.data).toMatchObject({ status: 'failed', reason: 'aborted' });
+    expect(String(ends[0]?.data.summary)).toContain('could not be judged (the hook broke)');
+  });
+
+  it('a tool defined in plain JavaScript without annotations runs as one that may change things', async () => {
+    const ledger = tempLedger();
+    const { agent: base } = itemAgent();
+    const plain = base.tools.map(({ annotations: _left, ...tool }) => tool) as never[];
+    const { agent } = itemAgent({ tools: plain });
+    const model = scriptedModel([
+      callTool('put_item', { id: 'a', value: '1' }),
+      callTool('finish', { summary: 'Stored a.', claims: [{ target: 'a' }] }),
+    ]);
+    const result = await runAgent(agent, 'store a', { ledger, model });
+    expect(result.status).toBe('success');
+    expect(agent.tools.every((tool) => tool.annotations !== undefined)).toBe(true);
+  });
+
+  it('a tool definition of the wrong shape is refused when the agent is defined, naming the field', () => {
+    const { agent: base } = itemAgent();
+    const tool = base.tools[0] as unknown as Record<string, unknown>;
+    for (const [field, value, says] of [
+      ['execute', undefined, 'execute must be an async function'],
+      ['inputSchema', { type: 'object' }, 'inputSchema must be a zod schema'],
+      ['description', 42, 'description must be a string'],
+      ['annotations', 'readOnly', 'annotations must be an object'],
+      ['target', 'src/a.ts', 'target must be a function'],
+    ] as const)
+      expect(() => itemAgent({ tools: [{ ...tool, [field]: value } as never] }), field).toThrow(says);
+  });
+});
