@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture } from './capture.js';
 import { CaptureFormatError } from './capture-error.js';
@@ -123,7 +124,7 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
     json = JSON.parse(text);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw new CaptureFormatError(source, '', `not valid JSON (${error.message})`);
+    throw new CaptureFormatError(source, '', parseFailure('JSON', error, text));
   }
   const har: HarInput = fitsHar(json) ? json : validated(json, source);
   const captures: Capture[] = [];

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, YAMLError } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { ServerUnreachableError, unreachableCode } from '../client/network-failure.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
@@ -22,7 +23,14 @@ async function fetchDocument(url: string): Promise<object> {
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   const text = await response.text();
   if (text.length > MAX_BYTES) throw new Error(`the document is larger than ${MAX_BYTES} bytes`);
-  const parsed: unknown = parseYaml(text);
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, { logLevel: 'error' });
+  } catch (error) {
+    if (!(error instanceof YAMLError)) throw error;
+    // Security: the parser's message quotes the lines around the fault; a document may hold a token.
+    throw new Error(`the document is ${parseFailure('JSON or YAML', error)}`);
+  }
   if (!parsed || typeof parsed !== 'object') throw new Error('the response is not a JSON or YAML object');
   return parsed;
 }
@@ -80,6 +88,19 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
 }
 
 /**
+ * The resolver's words for a failure, but for a file it could not parse (the document or one its
+ * `$ref`s name): Security: its message quotes the lines around the fault, where a token may
+ * stand; only the file and the position are told.
+ */
+function readFailure(error: unknown): string {
+  const parser = error as { name?: unknown; source?: unknown };
+  if (parser?.name !== 'ParserError') return errorMessage(error);
+  const file =
+    typeof parser.source === 'string' ? parser.source.replace(/^file:\/\//, '') : 'a file it names';
+  return `${file} is ${parseFailure('JSON or YAML', error)}`;
+}
+
+/**
  * Reads every OpenAPI 3.x / Swagger 2.0 document (JSON or YAML, files or URLs), resolving
  * `$ref`s across files. Dereferenced schemas keep cycles as object cycles: whatever reads
  * them must track the objects it is inside (see `summarizeSchema`, `sampleValue`).
@@ -102,7 +123,7 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
       throw new ApiSpecError(
         'SPEC_UNREADABLE',
         // swagger-parser spells it "Openapi".
-        `Cannot read the OpenAPI document ${source}: ${errorMessage(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
+        `Cannot read the OpenAPI document ${source}: ${readFailure(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
         { source },
       );
     }
