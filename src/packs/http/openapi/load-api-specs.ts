@@ -3,6 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml, YAMLError } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
 import { parseFailure } from '../../../core/parse-error-place.js';
+import { scrubSecretShapes } from '../../../core/secret-shapes.js';
 import { ServerUnreachableError, unreachableCode } from '../client/network-failure.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
@@ -65,6 +66,22 @@ function absoluteServers(document: unknown, source: string): void {
       server.url = new URL(server.url, source).href;
 }
 
+/** The first `$ref` that names another document (not `#/…`), and where it stands, walked without recursion. */
+function externalRef(document: object): { ref: string; at: string } | undefined {
+  const pending: [unknown, string][] = [[document, '#']];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [value, at] = pending.pop() as [unknown, string];
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) return { ref, at };
+    for (const [key, child] of Object.entries(value).reverse())
+      pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return undefined;
+}
+
 /**
  * Security: a document fetched from a URL resolves only its internal `$ref`s — it cannot
  * make Tally read local files or fetch other URLs. A local file resolves files next to it
@@ -74,6 +91,20 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
   // A fresh parser per document: `$ref` caches never leak from one spec into another.
   if (isUrl(source)) {
     const fetched = await fetchDocument(source);
+    // Left unresolved, such a `$ref` read as an empty schema and every body was sent as `{}`.
+    const external = externalRef(fetched);
+    if (external) {
+      const ref = scrubSecretShapes(
+        external.ref,
+        () => '***',
+        () => '***',
+      );
+      throw new ApiSpecError(
+        'SPEC_UNREADABLE',
+        `Cannot read the OpenAPI document ${source}: its $ref "${ref}" at ${external.at} names another document, and a document read from a URL resolves only its own #/ references (it cannot make Tally fetch other URLs or read files). Save the documents in one folder and pass the file as --spec.`,
+        { source, ref, at: external.at },
+      );
+    }
     nameSchemas(fetched);
     absoluteServers(fetched, source);
     const document = await new SwaggerParser().dereference(source, fetched as never, {
@@ -113,6 +144,7 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
     try {
       document = await dereference(source);
     } catch (error) {
+      if (error instanceof ApiSpecError) throw error;
       const unreachable = isUrl(source) ? unreachableCode(error) : undefined;
       if (unreachable)
         throw new ServerUnreachableError(
