@@ -8,6 +8,7 @@ import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
+import { configuredHeaders } from './configured-headers.js';
 import { openSession, type SessionOptions } from './open-session.js';
 
 export interface FishContextOptions extends SessionOptions {
@@ -50,6 +51,8 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app, or --spec with an OpenAPI document and --base-url.',
     );
   }
+  // Checked before anything is read or sent: a bad line is a usage error in every mode.
+  const headers = configuredHeaders(options.headers, options.env ?? process.env);
   // The OpenAPI side (swagger-parser, a YAML parser: ~0.4 s of start-up) loads only for a run
   // given a spec; a captures-only run never needs it.
   const achieve = (options.specs ?? []).length > 0 ? await import('./achieve-context.js') : undefined;
@@ -73,13 +76,13 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
   if (!options.login) await assertReachable(baseUrl);
   const { session, secrets } = await openSession(options, baseUrl);
   const captureAuth = currentAuthHeaders(set.auth);
-  const knownSecrets = [...secrets, ...Object.values(options.headers ?? {}), ...Object.values(captureAuth)];
+  const knownSecrets = [...secrets, ...Object.values(headers), ...Object.values(captureAuth)];
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth,
     ...(session ? { session } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
     ...(options.markedBy ? { markedBy: options.markedBy } : {}),
