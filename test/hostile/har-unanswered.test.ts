@@ -43,7 +43,9 @@ describe('a HAR entry the browser never got an answer for (status 0)', () => {
       ]);
       const run = await runTally(['fish', '1 suite', '--captures', har, '--base-url', api.url]);
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toMatch(/The captures hold no API requests to learn from \(1 skipped\)/);
+      expect(run.stderr).toMatch(
+        /The captures hold no API requests to learn from \(1 skipped: no answer \(status 0: the request was aborted or blocked\), not an example\)\. Record the app/,
+      );
       expect(api.seen).toEqual([]);
     } finally {
       await api.close();

@@ -43,6 +43,22 @@ export interface FishContext extends HttpToolContext {
 
 export class FishermanInputError extends TallyError {}
 
+/**
+ * `2 skipped: static asset (1); a data: URL, which the browser answers itself (no server saw it) (1)`:
+ * why, by kind, without the paths (a path may carry a token; a data: URL's is its content).
+ */
+function skippedSummary(skipped: CaptureSet['skipped']): string {
+  const kinds = new Map<string, number>();
+  for (const { reason } of skipped) {
+    const kind = reason.replace(/^[A-Z]+ \/\S*: /, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const listed = [...kinds]
+    .slice(0, 3)
+    .map(([kind, count]) => (kinds.size === 1 ? kind : `${kind} (${count})`));
+  return `${skipped.length} skipped${listed.length > 0 ? `: ${listed.join('; ')}${kinds.size > 3 ? '; …' : ''}` : ''}`;
+}
+
 /** Everything a Fisherman run needs: captures → endpoint model → scope → a live, origin-locked client. */
 export async function buildFishContext(options: FishContextOptions): Promise<FishContext> {
   if (options.captures.length === 0 && (options.specs ?? []).length === 0) {
@@ -62,7 +78,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
   if (set.captures.length === 0) {
     throw new FishermanInputError(
       'FISHERMAN_NO_EXAMPLES',
-      `The captures hold no API requests to learn from (${set.skipped.length} skipped). Record the app while creating data through its UI.`,
+      `The captures hold no API requests to learn from (${skippedSummary(set.skipped)}). Record the app while creating data through its UI.`,
     );
   }
   const baseUrl = options.baseUrl ?? set.apiOrigin;

@@ -5,6 +5,7 @@ import { parseFailure } from '../../../core/parse-error-place.js';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture, SkippedCapture } from './capture.js';
 import { parseMaybeJson } from './normalize-headers.js';
+import { notServerRequest } from './parse-har.js';
 import { asInputFileError, readRegularFile } from './read-regular-file.js';
 
 /** One request or response of a browser session; anything bigger is not a capture we can use. */
@@ -62,6 +63,8 @@ function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
   const fullUrl = typeof record.fullUrl === 'string' ? record.fullUrl : undefined;
   if (!fullUrl) throw new Error('fullUrl is missing');
   const url = new URL(fullUrl);
+  const notServer = notServerRequest(url);
+  if (notServer) throw new Error(notServer);
   const status = Number(record.status);
   if (!Number.isInteger(status)) throw new Error('status is missing or not a number');
   const lower = (map: Record<string, string>) =>
