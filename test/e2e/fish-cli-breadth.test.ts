@@ -46,7 +46,9 @@ describe('tally fish breadth, recipes and emit on the command line', () => {
     expect(scoped.stderr).toMatch(/Scope "\/projects\/gamma" matches no known write endpoint/);
     const emit = await runTally([...fishArgs(app.url, '2 suites', 'demo'), '--emit', 'cypress', 'x.js'], {});
     expect(emit.code).toBe(2);
-    expect(emit.stderr).toMatch(/--emit cypress x\.js is not "FORMAT FILE"/);
+    expect(emit.stderr).toMatch(
+      /--emit cypress x\.js: "cypress" is not a format Tally emits \(the formats are playwright and json\)/,
+    );
     expect(seen.filter((request) => request.path.startsWith('/api/'))).toEqual([]);
   });
 

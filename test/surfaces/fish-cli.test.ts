@@ -75,7 +75,9 @@ describe('tally fish', () => {
     writeFileSync(join(dir, 'xhr_001_POST_api.request.yaml'), '---\nmethod: [unclosed\n---\n');
     const yaml = await tally(['fish', '1 suite', '--captures', dir], cwd);
     expect(yaml.code).toBe(2);
-    expect(yaml.stderr).toMatch(/The captures hold no API requests to learn from \(1 skipped\)/);
+    expect(yaml.stderr).toMatch(
+      /The captures hold no API requests to learn from \(1 skipped: the front matter is not valid YAML at line 2, column \d+\)/,
+    );
     const badYaml = join(cwd, 'recipe.json');
     writeFileSync(badYaml, '{ not json');
     const recipe = await tally(['fish', '1 suite', '--captures', BUNDLED_HAR, '--login', badYaml], cwd);

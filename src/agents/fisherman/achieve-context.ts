@@ -1,30 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { TallyError } from '../../core/errors.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
-import { parseHeaderLine } from '../../packs/http/client/header-line.js';
 import { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { loadApiSpecs } from '../../packs/http/openapi/load-api-specs.js';
 import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js';
 import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
+import { configuredHeaders } from './configured-headers.js';
 import type { FishContext, FishContextOptions } from './fish-context.js';
 import { openSession } from './open-session.js';
-
-/** Headers for achieve mode from the environment: one `Name: value` per line. */
-export const FISH_HEADERS_ENV = 'TALLY_FISH_HEADERS';
-
-/** The configured headers: `TALLY_FISH_HEADERS` lines, overridden by `--header` (`headers`). */
-export function configuredHeaders(
-  headers: Record<string, string> | undefined,
-  env: NodeJS.ProcessEnv,
-): Record<string, string> {
-  const fromEnv: Record<string, string> = {};
-  for (const line of (env[FISH_HEADERS_ENV] ?? '').split(/\r?\n/)) {
-    if (line.trim() === '') continue;
-    const [name, value] = parseHeaderLine(line, `a line of ${FISH_HEADERS_ENV} (one header per line)`);
-    fromEnv[name] = value;
-  }
-  return { ...fromEnv, ...(headers ?? {}) };
-}
 
 /** The first absolute http(s) server URL the documents declare. */
 function serverBaseUrl(servers: string[]): string | undefined {

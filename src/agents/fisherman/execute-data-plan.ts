@@ -142,7 +142,8 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
       const record = await call('request', { method: 'POST', path, body });
       const result = record.result as RequestResult | undefined;
       let id = record.outcome === 'ok' ? result?.ids?.[0] : undefined;
-      const lost = record.outcome !== 'ok' && (result?.status === undefined || result.status >= 500);
+      // A refused call (`rejected`: a body too deep, another origin) sent nothing: not lost.
+      const lost = record.outcome === 'error' && (result?.status === undefined || result.status >= 500);
       // Accepted (2xx) with no id Tally can read (an empty body, 202, an id in a shape it does not
       // know): the item may well exist, so it is looked for as after a lost response.
       const idless = record.outcome === 'ok' && !id;

@@ -8,6 +8,7 @@ import { CaptureIndex } from '../../packs/http/endpoints/capture-index.js';
 import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
+import { configuredHeaders } from './configured-headers.js';
 import { openSession, type SessionOptions } from './open-session.js';
 
 export interface FishContextOptions extends SessionOptions {
@@ -42,6 +43,22 @@ export interface FishContext extends HttpToolContext {
 
 export class FishermanInputError extends TallyError {}
 
+/**
+ * `2 skipped: static asset (1); a data: URL, which the browser answers itself (no server saw it) (1)`:
+ * why, by kind, without the paths (a path may carry a token; a data: URL's is its content).
+ */
+function skippedSummary(skipped: CaptureSet['skipped']): string {
+  const kinds = new Map<string, number>();
+  for (const { reason } of skipped) {
+    const kind = reason.replace(/^[A-Z]+ \/\S*: /, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const listed = [...kinds]
+    .slice(0, 3)
+    .map(([kind, count]) => (kinds.size === 1 ? kind : `${kind} (${count})`));
+  return `${skipped.length} skipped${listed.length > 0 ? `: ${listed.join('; ')}${kinds.size > 3 ? '; …' : ''}` : ''}`;
+}
+
 /** Everything a Fisherman run needs: captures → endpoint model → scope → a live, origin-locked client. */
 export async function buildFishContext(options: FishContextOptions): Promise<FishContext> {
   if (options.captures.length === 0 && (options.specs ?? []).length === 0) {
@@ -50,6 +67,8 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
       'Fisherman needs to know the API: pass --captures with a HAR file or an explorbot output/requests directory recorded while using the app, or --spec with an OpenAPI document and --base-url.',
     );
   }
+  // Checked before anything is read or sent: a bad line is a usage error in every mode.
+  const headers = configuredHeaders(options.headers, options.env ?? process.env);
   // The OpenAPI side (swagger-parser, a YAML parser: ~0.4 s of start-up) loads only for a run
   // given a spec; a captures-only run never needs it.
   const achieve = (options.specs ?? []).length > 0 ? await import('./achieve-context.js') : undefined;
@@ -59,7 +78,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
   if (set.captures.length === 0) {
     throw new FishermanInputError(
       'FISHERMAN_NO_EXAMPLES',
-      `The captures hold no API requests to learn from (${set.skipped.length} skipped). Record the app while creating data through its UI.`,
+      `The captures hold no API requests to learn from (${skippedSummary(set.skipped)}). Record the app while creating data through its UI.`,
     );
   }
   const baseUrl = options.baseUrl ?? set.apiOrigin;
@@ -73,13 +92,13 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
   if (!options.login) await assertReachable(baseUrl);
   const { session, secrets } = await openSession(options, baseUrl);
   const captureAuth = currentAuthHeaders(set.auth);
-  const knownSecrets = [...secrets, ...Object.values(options.headers ?? {}), ...Object.values(captureAuth)];
+  const knownSecrets = [...secrets, ...Object.values(headers), ...Object.values(captureAuth)];
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth,
     ...(session ? { session } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
     ...(options.markedBy ? { markedBy: options.markedBy } : {}),

@@ -37,3 +37,46 @@ describe('--emit FILE is checked before the run makes anything', () => {
     expect(run.stderr).toMatch(/--emit cannot write .*does not exist/);
   });
 });
+
+describe('a bad --emit names what is wrong with it, not just "not FORMAT FILE"', () => {
+  const fishEmit = (...emit: string[]) =>
+    runTally([
+      'fish',
+      '1 suite',
+      '--captures',
+      BUNDLED_HAR,
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--scope',
+      '/projects/alpha-shop',
+      '--emit',
+      ...emit,
+    ]);
+
+  it('a format Tally does not emit (yaml), with or without a file: the format named, the formats listed, exit 2', async () => {
+    const alone = await fishEmit('yaml');
+    expect(alone.code, alone.stderr).toBe(2);
+    expect(alone.stderr).toContain(
+      'tally: --emit yaml: "yaml" is not a format Tally emits (the formats are playwright and json), and no file follows it. Write --emit playwright setup.ts or --emit json items.json.',
+    );
+    const withFile = await fishEmit('yaml', join(tempDir(), 'out.yaml'));
+    expect(withFile.code, withFile.stderr).toBe(2);
+    expect(withFile.stderr).toMatch(
+      /"yaml" is not a format Tally emits \(the formats are playwright and json\)\. Write/,
+    );
+    expect(withFile.stderr).not.toMatch(/FORMAT FILE/);
+  });
+
+  it('a file with no format, a format with no file, the two swapped: each says which', () => {
+    expect(() => parseEmit(['setup.ts'])).toThrow(
+      '--emit setup.ts names no format: it goes before the file. Write --emit playwright setup.ts.',
+    );
+    expect(() => parseEmit(['json'])).toThrow('--emit json names no file. Write --emit json items.json.');
+    expect(() => parseEmit(['setup.ts', 'playwright'])).toThrow(
+      '--emit setup.ts playwright: the format comes first. Write --emit playwright setup.ts.',
+    );
+    expect(() => parseEmit(['json', 'a.json', 'json', 'b.json'])).toThrow(
+      /takes one FORMAT FILE pair, and was given 4 words/,
+    );
+  });
+});

@@ -8,7 +8,7 @@ import { loadBrowserScript } from '../../../src/packs/http/browser/browser-scrip
 import { captureSession } from '../../../src/packs/http/browser/capture-session.js';
 import { chromiumPath } from '../../../src/packs/http/browser/launch-chromium.js';
 import { loadCaptures } from '../../../src/packs/http/captures/load-captures.js';
-import { tempDir, tempLedger } from '../../helpers.js';
+import { runTally, tempDir, tempLedger } from '../../helpers.js';
 import { BUNDLED_HAR, demoApp } from './demo-fixtures.js';
 
 const LOGIN_SCRIPT = `export default async ({ page, baseUrl }) => {
@@ -52,6 +52,39 @@ describe('browser scripts are checked before a browser starts', () => {
     ).rejects.toMatchObject({
       code: 'BROWSER_SCRIPT_INVALID',
       message: expect.stringMatching(/no default export function/),
+    });
+  });
+
+  it('a script with a syntax error, or one that fails to load, is named as such: exit 2, not "a bug in Tally"', async () => {
+    const dir = tempDir();
+    const broken = script(
+      dir,
+      'broken.mjs',
+      'export default async ({ page }) => {\n  await page.click("#save"\n};\n',
+    );
+    const run = await runTally([
+      'capture',
+      'http://127.0.0.1:9/',
+      '--out',
+      join(dir, 'x.har'),
+      '--script',
+      broken,
+    ]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `tally: The browser script ${broken} is not valid JavaScript (missing ) after argument list). Fix the syntax; \`node --check ${broken}\` shows the line.`,
+    );
+    expect(run.stderr).not.toMatch(/bug in Tally|unexpected error/);
+    const missingImport = script(
+      dir,
+      'imports.mjs',
+      'import "./nope.mjs";\nexport default async () => {};\n',
+    );
+    await expect(loadBrowserScript(missingImport)).rejects.toMatchObject({
+      code: 'BROWSER_SCRIPT_INVALID',
+      message: expect.stringMatching(
+        /imports\.mjs failed to load: Cannot find module .*nope\.mjs.*Fix the script/,
+      ),
     });
   });
 });

@@ -8,18 +8,36 @@ import { emitJson, emitPlaywright } from './emit-setup.js';
 
 const FORMATS = ['playwright', 'json'] as const;
 
+const isFormat = (word: string | undefined): word is (typeof FORMATS)[number] =>
+  FORMATS.includes(word as (typeof FORMATS)[number]);
+
+/** What is wrong with `--emit`'s words, named as the user wrote them (`yaml` is a format Tally lacks, not a bad pair). */
+function emitWordsProblem(values: string[]): string | undefined {
+  const [format, file] = values;
+  const formats = `the formats are ${FORMATS.join(' and ')}`;
+  if (values.length > 2)
+    return `--emit ${values.join(' ')}: --emit takes one FORMAT FILE pair, and was given ${values.length} words (is it repeated?). Keep one`;
+  if (isFormat(format) && !file)
+    return `--emit ${format} names no file. Write --emit ${format} ${format === 'json' ? 'items.json' : 'setup.ts'}`;
+  if (isFormat(format)) return undefined;
+  if (!file && format && /[./\\]/.test(format))
+    return `--emit ${format} names no format: it goes before the file. Write --emit ${/\.json$/i.test(format) ? 'json' : 'playwright'} ${format}`;
+  if (isFormat(file))
+    return `--emit ${values.join(' ')}: the format comes first. Write --emit ${file} ${format}`;
+  return `--emit ${values.join(' ')}: "${format}" is not a format Tally emits (${formats})${file ? '' : ', and no file follows it'}. Write --emit playwright setup.ts or --emit json items.json`;
+}
+
 /** Checks `--emit FORMAT FILE` before anything runs, so a typo costs no API requests. */
 export function parseEmit(values: string[]): { format: (typeof FORMATS)[number]; file: string } {
   const [format, file] = values;
-  if (values.length !== 2 || !file || !FORMATS.includes(format as (typeof FORMATS)[number]))
-    throw new TallyError(
-      'EMIT_INVALID',
-      `--emit ${values.join(' ')} is not "FORMAT FILE". Write --emit playwright setup.ts or --emit json items.json (at the end of the command).`,
-      { values },
-    );
+  const problem = emitWordsProblem(values);
+  if (problem || !isFormat(format) || !file)
+    throw new TallyError('EMIT_INVALID', `${problem ?? `--emit ${values.join(' ')} is not "FORMAT FILE"`}.`, {
+      values,
+    });
   const target = resolve(file);
   emitDestinationProblem(target);
-  return { format: format as (typeof FORMATS)[number], file: target };
+  return { format, file: target };
 }
 
 /**

@@ -5,6 +5,7 @@ import { TallyError } from '../../../core/errors.js';
 import { writeFileAtomicSync } from '../../../core/io/atomic-write.js';
 import { secureStateDir } from '../../../core/io/private-dir.js';
 import { absentError, readRegularFileSync } from '../../../core/io/read-regular-file.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { type Recipe, recipeSchema } from './recipe.js';
 
 export class RecipeStoreError extends TallyError {}
@@ -94,9 +95,13 @@ export class RecipeStore {
       json = JSON.parse(text);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
-      throw new RecipeStoreError('RECIPE_INVALID', `${path} is not JSON (${error.message}); delete it.`, {
-        path,
-      });
+      throw new RecipeStoreError(
+        'RECIPE_INVALID',
+        `${path} is ${parseFailure('JSON', error, text)}; delete it.`,
+        {
+          path,
+        },
+      );
     }
     const parsed = recipeSchema().safeParse(json);
     if (!parsed.success)

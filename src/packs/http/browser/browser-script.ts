@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
+import { errorMessage } from '../../../core/errors.js';
 import { BrowserError } from './launch-chromium.js';
 
 /** What a login or capture script gets, after the page has opened the app. */
@@ -38,7 +39,25 @@ export async function loadBrowserScript(path: string): Promise<BrowserScript> {
       `The browser script ${absolute} is not a regular file. Point it at an .mjs file.`,
       { path: absolute },
     );
-  const module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
+  } catch (error) {
+    // The script's own fault, named as such: it read as "unexpected error … a bug in Tally".
+    // A SyntaxError its top-level code threw (a JSON.parse) has the script in its stack; one
+    // the compiler raised has not.
+    if (error instanceof SyntaxError && !error.stack?.includes(pathToFileURL(absolute).href))
+      throw new BrowserError(
+        'BROWSER_SCRIPT_INVALID',
+        `The browser script ${absolute} is not valid JavaScript (${error.message}). Fix the syntax; \`node --check ${absolute}\` shows the line.`,
+        { path: absolute },
+      );
+    throw new BrowserError(
+      'BROWSER_SCRIPT_INVALID',
+      `The browser script ${absolute} failed to load: ${errorMessage(error).split('\n')[0]}. Fix the script (its imports and top-level code) and run again.`,
+      { path: absolute },
+    );
+  }
   if (typeof module.default !== 'function')
     throw new BrowserError(
       'BROWSER_SCRIPT_INVALID',

@@ -13,6 +13,15 @@ const STATIC_TYPES = new Set([
   'websocket',
 ]);
 
+/**
+ * Decision: a capture without an HTTP answer (HAR status 0: the browser aborted the request, an
+ * extension or CORS blocked it, the network failed) is no evidence of how the API works — the
+ * server never accepted or refused it. It is dropped with its reason: never an example (`0 < 400`
+ * ranked it as a success, and its body was replayed), never an endpoint, never a vote for the
+ * API's origin. Its auth headers still count: the browser did hold them in this session.
+ */
+const unanswered = (capture: Capture) => capture.status < 100;
+
 function isJsonResponse(capture: Capture): boolean {
   const type = capture.responseHeaders['content-type'] ?? '';
   return (
@@ -29,7 +38,8 @@ function isJsonResponse(capture: Capture): boolean {
 export function apiOriginOf(captures: Capture[]): string | undefined {
   const scores = new Map<string, OriginScore>();
   for (const capture of captures) {
-    if (capture.resourceType === 'document' || STATIC_ASSET.test(capture.path)) continue;
+    if (capture.resourceType === 'document' || STATIC_ASSET.test(capture.path) || unanswered(capture))
+      continue;
     const write = WRITE_METHODS.has(capture.method);
     const json = isJsonResponse(capture);
     if (!write && !json) continue;
@@ -66,7 +76,8 @@ interface OriginScore {
 /**
  * Keeps what can serve as an example: writes (POST/PUT/PATCH/DELETE, including 204 and
  * non-JSON responses) and successful JSON reads, on the API's origin. Drops other origins,
- * static assets, preflights and page navigations, each with a reason.
+ * static assets, preflights, page navigations and requests never answered (status 0), each
+ * with a reason.
  */
 export function filterCaptures(
   captures: Capture[],
@@ -85,6 +96,11 @@ export function filterCaptures(
     )
       drop(capture, 'static asset');
     else if (capture.resourceType === 'document') drop(capture, 'page navigation, not an API call');
+    else if (unanswered(capture))
+      drop(
+        capture,
+        `no answer (status ${capture.status}: the request was aborted or blocked), not an example`,
+      );
     else if (WRITE_METHODS.has(capture.method)) kept.push(capture);
     else if (capture.method === 'GET' && capture.status < 400 && isJsonResponse(capture)) kept.push(capture);
     else drop(capture, capture.method === 'GET' ? 'not a successful JSON read' : `method ${capture.method}`);

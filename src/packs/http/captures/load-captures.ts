@@ -63,6 +63,7 @@ export function loadCaptures(
       const parsed = parseHarFile(path);
       all.push(...parsed.captures);
       auth.push(...parsed.auth);
+      skipped.push(...parsed.skipped);
     }
   }
   const apiOrigin = options.apiOrigin ?? apiOriginOf(all);

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { buildCapture } from './build-capture.js';
 import type { AuthSample, Capture, SkippedCapture } from './capture.js';
 import { parseMaybeJson } from './normalize-headers.js';
+import { notServerRequest } from './parse-har.js';
 import { asInputFileError, readRegularFile } from './read-regular-file.js';
 
 /** One request or response of a browser session; anything bigger is not a capture we can use. */
@@ -14,8 +16,19 @@ const BROWSER_PREFIX = 'xhr_';
 // Loaded on first use: HAR captures (the common case, and every `tally fish` of the demo)
 // never parse YAML, and the parser costs tens of ms of start-up otherwise.
 const require = createRequire(import.meta.url);
-const parseYaml = (text: string): unknown =>
-  (require('yaml') as typeof import('yaml')).parse(text, { logLevel: 'error' });
+function parseYaml(text: string): unknown {
+  const yaml = require('yaml') as typeof import('yaml');
+  try {
+    return yaml.parse(text, { logLevel: 'error' });
+  } catch (error) {
+    if (!(error instanceof yaml.YAMLError)) throw error;
+    // Security: the parser's message quotes the line, and a header line holds a token.
+    // Lines as the file counts them: the front matter starts on its second line.
+    throw new Error(
+      `the front matter is ${parseFailure('YAML', error).replace(/line (\d+)/, (_, line) => `line ${Number(line) + 1}`)}`,
+    );
+  }
+}
 
 function stringMap(value: unknown, what: string): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -50,6 +63,8 @@ function parseOne(dir: string, id: string): ReturnType<typeof buildCapture> {
   const fullUrl = typeof record.fullUrl === 'string' ? record.fullUrl : undefined;
   if (!fullUrl) throw new Error('fullUrl is missing');
   const url = new URL(fullUrl);
+  const notServer = notServerRequest(url);
+  if (notServer) throw new Error(notServer);
   const status = Number(record.status);
   if (!Number.isInteger(status)) throw new Error('status is missing or not a number');
   const lower = (map: Record<string, string>) =>

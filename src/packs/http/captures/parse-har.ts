@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { buildCapture } from './build-capture.js';
-import type { AuthSample, Capture } from './capture.js';
+import type { AuthSample, Capture, SkippedCapture } from './capture.js';
 import { CaptureFormatError } from './capture-error.js';
 
 // The source of truth for what a HAR must hold, and for the message when it does not. Built on first
@@ -116,18 +117,31 @@ export function fitsHar(json: unknown): json is HarInput {
   });
 }
 
-/** Parses HAR 1.2 text into captures (all of them; filtering is separate). */
-export function parseHar(text: string, source: string): { captures: Capture[]; auth: AuthSample[] } {
+/**
+ * Why a URL is no request to a server, or undefined for http(s). A `data:` or `blob:` URL is
+ * content the browser answered itself; its "path" is that content, so it is never quoted.
+ */
+export function notServerRequest(url: URL): string | undefined {
+  if (url.protocol === 'http:' || url.protocol === 'https:') return undefined;
+  return `a ${url.protocol} URL, which the browser answers itself (no server saw it)`;
+}
+
+/** Parses HAR 1.2 text into captures (all of them but what no server saw; filtering is separate). */
+export function parseHar(
+  text: string,
+  source: string,
+): { captures: Capture[]; auth: AuthSample[]; skipped: SkippedCapture[] } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw new CaptureFormatError(source, '', `not valid JSON (${error.message})`);
+    throw new CaptureFormatError(source, '', parseFailure('JSON', error, text));
   }
   const har: HarInput = fitsHar(json) ? json : validated(json, source);
   const captures: Capture[] = [];
   const auth: AuthSample[] = [];
+  const skipped: SkippedCapture[] = [];
   har.log.entries.forEach((entry, index) => {
     let url: URL;
     try {
@@ -140,6 +154,11 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
           `"${entry.request.url}" is not an absolute URL`,
         );
       throw error;
+    }
+    const notServer = notServerRequest(url);
+    if (notServer) {
+      skipped.push({ source: `${source}#${index}`, reason: notServer });
+      return;
     }
     const content = entry.response.content;
     const built = buildCapture({
@@ -167,5 +186,5 @@ export function parseHar(text: string, source: string): { captures: Capture[]; a
     captures.push(built.capture);
     if (built.auth) auth.push(built.auth);
   });
-  return { captures, auth };
+  return { captures, auth, skipped };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
 import { TallyError } from '../../../core/errors.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
 import { nodeHttpTransport, type TransportRequest, type TransportResponse } from './http-transport.js';
@@ -105,7 +106,7 @@ export function readLoginRecipe(path: string): LoginRecipe {
     if (!(error instanceof SyntaxError)) throw error;
     throw new LoginError(
       'LOGIN_RECIPE_INVALID',
-      `Cannot read the login recipe ${path}: ${error instanceof Error ? error.message : String(error)}. It must be a JSON file.`,
+      `Cannot read the login recipe ${path}: ${parseFailure('JSON', error, text)}. Fix it there; it must be a JSON file.`,
       { path },
     );
   }

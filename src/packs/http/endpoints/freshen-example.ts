@@ -5,6 +5,7 @@ import {
   tokenUuid,
   type UniqueToken,
 } from '../openapi/sample-value.js';
+import { isTooDeep } from '../tools/body-depth.js';
 
 const EMAIL = /^([^@\s+]+)(?:\+[^@\s]*)?@([^@\s]+)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,9 +43,14 @@ const ownedField = (key: string) =>
  * and other values are replayed as captured.
  */
 export function freshenExample(body: unknown, label: string, unique: UniqueToken): Record<string, unknown> {
-  // A body that is not an object (a JSON array, a text) is replayed as captured.
+  // A body that is not an object (a JSON array, a text) is replayed as captured: a copy, so the
+  // captured example stays as it was, unless it is nested past the request's limit. Such a body
+  // is handed on uncopied (structuredClone overflowed the stack on an array 5,000 deep and
+  // aborted the run); the request refuses it as BODY_TOO_DEEP before anything is sent.
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    return (body === undefined || body === null ? {} : structuredClone(body)) as Record<string, unknown>;
+    return (
+      body === undefined || body === null ? {} : isTooDeep(body) ? body : structuredClone(body)
+    ) as Record<string, unknown>;
   // Copied only as deep as it is changed (four levels): the captured example stays as it was,
   // and a hostile one nested thousands deep is never cloned whole (structuredClone overflowed
   // the stack on 5,000 levels and aborted the run).

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, YAMLError } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
+import { parseFailure } from '../../../core/parse-error-place.js';
+import { scrubSecretShapes } from '../../../core/secret-shapes.js';
 import { ServerUnreachableError, unreachableCode } from '../client/network-failure.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
@@ -22,7 +24,14 @@ async function fetchDocument(url: string): Promise<object> {
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   const text = await response.text();
   if (text.length > MAX_BYTES) throw new Error(`the document is larger than ${MAX_BYTES} bytes`);
-  const parsed: unknown = parseYaml(text);
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, { logLevel: 'error' });
+  } catch (error) {
+    if (!(error instanceof YAMLError)) throw error;
+    // Security: the parser's message quotes the lines around the fault; a document may hold a token.
+    throw new Error(`the document is ${parseFailure('JSON or YAML', error)}`);
+  }
   if (!parsed || typeof parsed !== 'object') throw new Error('the response is not a JSON or YAML object');
   return parsed;
 }
@@ -57,6 +66,22 @@ function absoluteServers(document: unknown, source: string): void {
       server.url = new URL(server.url, source).href;
 }
 
+/** The first `$ref` that names another document (not `#/…`), and where it stands, walked without recursion. */
+function externalRef(document: object): { ref: string; at: string } | undefined {
+  const pending: [unknown, string][] = [[document, '#']];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [value, at] = pending.pop() as [unknown, string];
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) return { ref, at };
+    for (const [key, child] of Object.entries(value).reverse())
+      pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return undefined;
+}
+
 /**
  * Security: a document fetched from a URL resolves only its internal `$ref`s — it cannot
  * make Tally read local files or fetch other URLs. A local file resolves files next to it
@@ -66,6 +91,20 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
   // A fresh parser per document: `$ref` caches never leak from one spec into another.
   if (isUrl(source)) {
     const fetched = await fetchDocument(source);
+    // Left unresolved, such a `$ref` read as an empty schema and every body was sent as `{}`.
+    const external = externalRef(fetched);
+    if (external) {
+      const ref = scrubSecretShapes(
+        external.ref,
+        () => '***',
+        () => '***',
+      );
+      throw new ApiSpecError(
+        'SPEC_UNREADABLE',
+        `Cannot read the OpenAPI document ${source}: its $ref "${ref}" at ${external.at} names another document, and a document read from a URL resolves only its own #/ references (it cannot make Tally fetch other URLs or read files). Save the documents in one folder and pass the file as --spec.`,
+        { source, ref, at: external.at },
+      );
+    }
     nameSchemas(fetched);
     absoluteServers(fetched, source);
     const document = await new SwaggerParser().dereference(source, fetched as never, {
@@ -77,6 +116,19 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
   nameSchemas(parsed);
   const document = await new SwaggerParser().dereference(resolve(source), parsed, {});
   return document as unknown as Record<string, unknown>;
+}
+
+/**
+ * The resolver's words for a failure, but for a file it could not parse (the document or one its
+ * `$ref`s name): Security: its message quotes the lines around the fault, where a token may
+ * stand; only the file and the position are told.
+ */
+function readFailure(error: unknown): string {
+  const parser = error as { name?: unknown; source?: unknown };
+  if (parser?.name !== 'ParserError') return errorMessage(error);
+  const file =
+    typeof parser.source === 'string' ? parser.source.replace(/^file:\/\//, '') : 'a file it names';
+  return `${file} is ${parseFailure('JSON or YAML', error)}`;
 }
 
 /**
@@ -92,6 +144,7 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
     try {
       document = await dereference(source);
     } catch (error) {
+      if (error instanceof ApiSpecError) throw error;
       const unreachable = isUrl(source) ? unreachableCode(error) : undefined;
       if (unreachable)
         throw new ServerUnreachableError(
@@ -102,7 +155,7 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
       throw new ApiSpecError(
         'SPEC_UNREADABLE',
         // swagger-parser spells it "Openapi".
-        `Cannot read the OpenAPI document ${source}: ${errorMessage(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
+        `Cannot read the OpenAPI document ${source}: ${readFailure(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
         { source },
       );
     }

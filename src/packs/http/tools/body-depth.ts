@@ -9,16 +9,22 @@ export const MAX_BODY_DEPTH = 200;
  * response ("the server may or may not have acted") though nothing was sent.
  */
 export function refuseDeepBody(body: unknown): void {
+  if (isTooDeep(body))
+    throw new ToolRejectedError(
+      'BODY_TOO_DEEP',
+      `The request body is nested more than ${MAX_BODY_DEPTH} levels deep; nothing was sent. Send a flatter body.`,
+      { limit: MAX_BODY_DEPTH },
+    );
+}
+
+/** Whether `body` (objects and arrays alike) is nested more than MAX_BODY_DEPTH levels, measured without recursion. */
+export function isTooDeep(body: unknown): boolean {
   const pending: [unknown, number][] = [[body, 0]];
   while (pending.length > 0) {
     const [value, depth] = pending.pop() as [unknown, number];
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH)
-      throw new ToolRejectedError(
-        'BODY_TOO_DEEP',
-        `The request body is nested more than ${MAX_BODY_DEPTH} levels deep; nothing was sent. Send a flatter body.`,
-        { limit: MAX_BODY_DEPTH },
-      );
+    if (depth >= MAX_BODY_DEPTH) return true;
     for (const child of Object.values(value)) pending.push([child, depth + 1]);
   }
+  return false;
 }
