@@ -116,6 +116,9 @@ export function postedCollections(entries: LedgerEntry[], marker: string): Poste
   return [...posted.values()];
 }
 
+/** The place in the run of the last recorded POST to a collection. */
+const lastSent = (collection: Posted) => Math.max(0, ...collection.sent.values());
+
 /** `/api/alpha-shop/tests` → test: the collection's last segment, singular. */
 const typeOfCollection = (path: string) =>
   singular(decodeURIComponent(path.split('/').filter(Boolean).at(-1) ?? 'item'));
@@ -271,8 +274,11 @@ export async function cleanupRun(
           for (const item of marked) {
             if (known.has(item.path)) continue;
             known.add(item.path);
-            // Sent by a recorded request: its place in the run. Else (never recorded) a leaf: first.
-            const order = collection.sent.get(item.value) ?? Number.MAX_SAFE_INTEGER;
+            // Sent by a recorded request: its place in the run. Else (its request never reached
+            // the ledger: an outage, an interrupt) just after the last recorded POST to its
+            // collection, where it was sent: a child collection's items, posted after their
+            // parents, still go first (all "never recorded" as leaves deleted suites before tests).
+            const order = collection.sent.get(item.value) ?? lastSent(collection) + 0.5;
             found.push({
               type: typeOfCollection(collection.path),
               id: item.id,

@@ -167,3 +167,35 @@ describe('cleanup', () => {
     expect(app.store.suites.size + app.store.tests.size).toBe(0);
   });
 });
+
+describe('cleanup of creates the ledger never saw (an outage, an interrupt)', () => {
+  it('deletes them children first: a suite and its test found only by the marker, without a 409', async () => {
+    const { app } = await demoApp();
+    const ledger = tempLedger();
+    const made = await fish(app.url, ledger, '1 suite with 1 test');
+    expect(made.status).toBe('success');
+    const marker = (ledger.getRun(made.runId).run.meta as { marker: string }).marker;
+    // Sent during the run, answered by the app, but never recorded: only the marker finds them.
+    const client = new ApiClient({ baseUrl: app.url, session: await logIn(app.url, DEMO_LOGIN) });
+    const suite = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/suites',
+      body: { title: `Suite 2 · ${marker}`, description: '' },
+    });
+    const suiteId = (suite.body as { data?: { id?: number } }).data?.id ?? (suite.body as { id?: number }).id;
+    const test = await client.send({
+      method: 'POST',
+      path: '/api/alpha-shop/tests',
+      body: { title: `Test 2 · ${marker}`, suite_id: suiteId },
+    });
+    expect([suite.status, test.status]).toEqual([201, 201]);
+    const result = await clean(app.url, ledger, made.runId);
+    expect(result.deletions.filter((deletion) => !deletion.ok)).toEqual([]);
+    const order = result.deletions.map(
+      (deletion) => `${deletion.type}${deletion.foundBy ? ' (marker)' : ''}`,
+    );
+    // Each test before the suites: the unrecorded test ahead of the unrecorded suite.
+    expect(order.indexOf('test (marker)')).toBeLessThan(order.indexOf('suite (marker)'));
+    expect(result.status).toBe('success');
+  });
+});
