@@ -35,13 +35,15 @@ export const COUNT_SQL = {
                            WHERE kind = 'guard' AND outcome = 'nudge' AND ts >= @since) AS nudged
             FROM runs r ${JOIN_END_ENTRY}
            WHERE r.started_at >= @since)
-        GROUP BY agent, ending_reason, status`,
+        GROUP BY agent, ending_reason, status
+        ORDER BY agent, ending_reason IS NULL, ending_reason, status IS NULL, status`,
   fires: `SELECT kind, name, outcome, COUNT(*) AS n FROM entries
-      WHERE kind IN ('guard', 'gate', 'fail_open') AND ts >= @since GROUP BY kind, name, outcome`,
+      WHERE kind IN ('guard', 'gate', 'fail_open') AND ts >= @since GROUP BY kind, name, outcome
+      ORDER BY kind, name IS NULL, name, outcome IS NULL, outcome`,
   rejections: `SELECT substr(ts, 1, 10) AS day, COALESCE(json_extract(data, '$.error.code'), 'UNKNOWN') AS code,
             COUNT(*) AS n
        FROM entries WHERE kind = 'tool_call' AND outcome = 'rejected' AND ts >= @since
-      GROUP BY day, code ORDER BY day`,
+      GROUP BY day, code ORDER BY day, code`,
 } as const;
 
 /** The rows of each COUNT_SQL query, whichever database answered them (counts may come as text). */

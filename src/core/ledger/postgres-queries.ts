@@ -25,13 +25,15 @@ export const PG_COUNT_SQL: Record<keyof typeof COUNT_SQL, string> = {
                                  WHERE kind = 'guard' AND outcome = 'nudge' AND ts >= $1) THEN 1 ELSE 0 END AS nudged
         FROM runs r ${PG_JOIN_END_ENTRY}
        WHERE r.started_at >= $1) s
-    GROUP BY agent, ending_reason, status`,
+    GROUP BY agent, ending_reason, status
+    ORDER BY agent COLLATE "C", ending_reason IS NULL, ending_reason COLLATE "C", status IS NULL, status COLLATE "C"`,
   fires: `SELECT kind, name, outcome, COUNT(*)::int AS n FROM entries
-    WHERE kind IN ('guard', 'gate', 'fail_open') AND ts >= $1 GROUP BY kind, name, outcome`,
+    WHERE kind IN ('guard', 'gate', 'fail_open') AND ts >= $1 GROUP BY kind, name, outcome
+    ORDER BY kind COLLATE "C", name IS NULL, name COLLATE "C", outcome IS NULL, outcome COLLATE "C"`,
   rejections: `SELECT substr(ts, 1, 10) AS day, COALESCE(data::jsonb #>> '{error,code}', 'UNKNOWN') AS code,
           COUNT(*)::int AS n
      FROM entries WHERE kind = 'tool_call' AND outcome = 'rejected' AND ts >= $1
-    GROUP BY 1, 2 ORDER BY 1`,
+    GROUP BY 1, 2 ORDER BY 1, COALESCE(data::jsonb #>> '{error,code}', 'UNKNOWN') COLLATE "C"`,
 };
 
 /** Ended runs wholly before $1: started before it, none of their entries on or after it, an end entry. */

@@ -350,6 +350,34 @@ describe.each(backends)('ledger on $name', (backend) => {
     }
   });
 
+  test('stats list agents, endings and guard fires in one order, whatever the store (`stats --json` alike)', async () => {
+    const ledger = await backend.open();
+    try {
+      for (const agent of ['zeta', 'fisherman-read-back', 'alpha', 'fisherman']) {
+        const run = ledger.startRun({ agent, task: agent });
+        run.append({ kind: 'guard', name: `${agent}-guard`, outcome: 'nudge', data: {} });
+        run.append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      }
+      ledger.startRun({ agent: 'beta', task: 'open' });
+      const stats = await computeStats(ledger, '2000-01-01T00:00:00.000Z');
+      expect(Object.keys(stats.statusByAgent)).toEqual([
+        'alpha',
+        'beta',
+        'fisherman',
+        'fisherman-read-back',
+        'zeta',
+      ]);
+      expect(Object.keys(stats.guardFires)).toEqual([
+        'alpha-guard:nudge',
+        'fisherman-guard:nudge',
+        'fisherman-read-back-guard:nudge',
+        'zeta-guard:nudge',
+      ]);
+    } finally {
+      await ledger.close();
+    }
+  });
+
   test('processes in their own working dirs appending to one run lose none, duplicate none, keep each one’s order', async () => {
     const processes = backend.name === 'postgres' ? 4 : 2;
     const each = backend.name === 'postgres' ? 2000 : 1000;
