@@ -210,7 +210,7 @@ const PLANS: Record<string, Plan> = {
       'GOVERNS:',
       'references/procedures/release-a-version.md',
       'COMMANDS:',
-      /^run run_\w+ · finished$/m,
+      /^run run_\w+ · success · finished$/m,
     ],
   },
   'npx tally digest read --root $R --session demo': {

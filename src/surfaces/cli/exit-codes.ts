@@ -44,7 +44,7 @@ export const EXIT_CODE_TABLE: readonly { code: number; meaning: string; examples
     code: EXIT.notMet,
     meaning: 'it ran, but what was asked for was not (fully) met',
     examples:
-      'a partial `tally fish`; `tally records lint` with problems; a failed cleanup; `tally doctor` with an optional piece missing',
+      'a partial `tally fish`; a `tally scout` that ended `failed` (nothing governs the goal: its report says `NOT FOUND`); `tally records lint` with problems; a failed cleanup; `tally doctor` with an optional piece missing',
   },
   {
     code: EXIT.usage,

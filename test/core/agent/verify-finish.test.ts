@@ -110,6 +110,8 @@ describe('a finish is checked against the run’s ledger, and each verdict is re
         data: {
           claim: { target: 'items/a', effect: 'created' },
           why: 'duplicate: item a (items/a) was already claimed (claim 1); counted once',
+          // The key its twin resolved to: what `tally verify` re-checks it by.
+          resource: 'items/a',
         },
       },
     ]);
