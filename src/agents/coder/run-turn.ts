@@ -17,7 +17,7 @@ import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { scoutTool } from '../scout/scout-tool.js';
 import { layoutSignature } from './changes-report.js';
 import { historyMessages, toolCallsOf } from './chat-history.js';
-import type { ChangeFlag, FileChange } from './chat-record.js';
+import { type ChangeFlag, type FileChange, flagSentence } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
 import { coderContract } from './coder-contract.js';
@@ -107,13 +107,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // The turn is judged before its end entry is written, so the ledger holds the same verdict
   // the user is shown: flags and a failed last call lower the status there, not only here.
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
-  const review: RunReview = async ({ entries, draft, text }) => {
-    const { changes, flags } = await judgeTurn({ text, entries, root, earlier });
+  const review: RunReview = async ({ entries, draft, text, finishSummary }) => {
+    const { changes, flags } = await judgeTurn({ text, summary: finishSummary, entries, root, earlier });
     const recovery = recoveryOf(draft, entries);
     judged = { changes, flags };
     return {
       facts: { changes },
-      ...(flags.length ? { flags, unmet: flags.map(flagReason) } : {}),
+      ...(flags.length ? { flags, unmet: flags.map(flagSentence) } : {}),
       ...(recovery
         ? {
             recovery,
@@ -241,11 +241,6 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   };
   emit({ type: 'turn-end', result: turnResult });
   return turnResult;
-}
-
-/** A flag as an unmet reason of the turn's verdict. */
-function flagReason(flag: ChangeFlag): string {
-  return `the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
 }
 
 /** The scout tool, when a records root is configured (see `RunTurnOptions.scout`). */

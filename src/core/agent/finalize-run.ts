@@ -153,6 +153,7 @@ async function reviewOf(
       entries: recorder.entries(),
       draft,
       ...(input.lastText ? { text: input.lastText } : {}),
+      ...(input.ending?.finish?.summary ? { finishSummary: input.ending.finish.summary } : {}),
     });
   } catch (error) {
     input.failOpen?.('review', 'review-threw', recorder.runId);
