@@ -1,9 +1,10 @@
-import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
+import { type Agent, defineAgent, resolversOf } from '../../core/agent/agent-definition.js';
 import type { ContractSpec } from '../../core/agent/contract.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import type { RunReview } from '../../core/agent/run-review.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { SCOUT_TOOL } from '../scout/scout-tool.js';
+import { coderVerifier } from './coder-verifier.js';
 
 export const CODER_AGENT = 'coder';
 
@@ -55,6 +56,8 @@ export function coderAgent(options: CoderAgentOptions): Agent {
       ? `${INSTRUCTIONS}${SCOUT_INSTRUCTIONS}`
       : INSTRUCTIONS,
     tools: options.tools,
+    // A finish claim is checked by content, by the same rule as the turn's changes report.
+    verifier: coderVerifier(resolversOf(options.tools)),
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },
     ...(options.isConversational ? { isConversational: options.isConversational } : {}),

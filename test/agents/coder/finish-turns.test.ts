@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../src/agents/coder/run-turn.js';
+import { recomputeVerdict } from '../../../src/core/agent/recompute-verdict.js';
 import type { Ledger } from '../../../src/core/ledger/ledger.js';
 import { formatCodeTurn } from '../../../src/surfaces/cli/format-code-turn.js';
-import { callTool, type ScriptStep, scriptedModel } from '../../../src/testing/scripted-model.js';
+import { verifierFor } from '../../../src/surfaces/cli/verify-rules.js';
+import { callTool, type ScriptStep, say, scriptedModel } from '../../../src/testing/scripted-model.js';
 import { tempLedger } from '../../helpers.js';
 import { sampleProject } from './coder-fixtures.js';
 
@@ -13,6 +15,10 @@ async function turn(root: string, steps: ScriptStep[], message = 'do the work') 
   const result = await runTurn({ message, root, ledger, model, browser: false, decisions: false });
   model.assertComplete();
   const end = ledger.entries(result.runId).find((entry) => entry.kind === 'end');
+  // `tally verify`: the verdict recomputed from the ledger with the Coder's own verifier.
+  const verifier = await verifierFor('coder');
+  const again = await recomputeVerdict(await ledger.getRun(result.runId), verifier ? { verifier } : {});
+  expect(again.mismatches).toEqual([]);
   return { result, printed: formatCodeTurn(result), end: end?.data as Record<string, unknown> };
 }
 
@@ -48,5 +54,41 @@ describe('a Coder turn that ends with finish', () => {
     ]);
     expect(result).toMatchObject({ status: 'success', flags: [] });
     expect(end).toMatchObject({ status: 'success' });
+  });
+});
+
+describe('a finish claim of a change is checked by content, like the changes report', () => {
+  const editA = (from: string, to: string) =>
+    callTool('fs_edit', { path: 'src/a.ts', oldString: from, newString: to });
+
+  it('an edit undone is no change: the claim is dropped, and the table and verdict agree', async () => {
+    const root = sampleProject();
+    const { result, printed, end } = await turn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      editA('a = 1', 'a = 2'),
+      editA('a = 2', 'a = 1'),
+      finish('Created src/c.ts and changed src/a.ts.', [
+        { target: 'src/c.ts', effect: 'created' },
+        { target: 'src/a.ts', effect: 'changed' },
+      ]),
+    ]);
+    expect(result.changes.map((row) => `${row.change} ${row.path}`)).toEqual(['created src/c.ts']);
+    expect(result.status).toBe('partial');
+    expect(end).toMatchObject({ status: 'partial', verified: 1, dropped: 1 });
+    expect(printed).not.toContain('Verified 2 items');
+  });
+
+  it('a rewrite with the same bytes is no update: a finish that claims only it is rejected', async () => {
+    const root = sampleProject();
+    const { result, end } = await turn(root, [
+      callTool('fs_write', { path: 'src/a.ts', content: 'export const a = 1;\n' }),
+      finish('Updated src/a.ts.', [{ target: 'src/a.ts', effect: 'updated' }]),
+      say('I could not change src/a.ts: it already held that content.'),
+    ]);
+    expect(result.changes).toEqual([]);
+    expect(result.status).not.toBe('success');
+    expect(end.status).not.toBe('success');
+    const rejected = result.tools.find((call) => call.tool === 'finish');
+    expect(JSON.stringify(rejected)).toContain('holds the same content at the end of this turn as before it');
   });
 });
