@@ -4,7 +4,7 @@ import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import type { RunReview } from '../../core/agent/run-review.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { SCOUT_TOOL } from '../scout/scout-tool.js';
-import { coderVerifier } from './coder-verifier.js';
+import { changedFileItems, coderVerifier } from './coder-verifier.js';
 
 export const CODER_AGENT = 'coder';
 
@@ -58,6 +58,8 @@ export function coderAgent(options: CoderAgentOptions): Agent {
     tools: options.tools,
     // A finish claim is checked by content, by the same rule as the turn's changes report.
     verifier: coderVerifier(resolversOf(options.tools)),
+    // An interrupted turn counts the files it changed; a finish must still name its own.
+    itemsWithoutFinish: changedFileItems,
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },
     ...(options.isConversational ? { isConversational: options.isConversational } : {}),

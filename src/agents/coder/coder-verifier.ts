@@ -2,8 +2,12 @@ import {
   type ClaimResolver,
   type ClaimVerdict,
   type ClaimVerifier,
+  type EvidenceView,
+  itemFromNet,
   verifyAgainstEffects,
 } from '../../core/agent/claims.js';
+import type { VerifiedItem } from '../../core/agent/ending.js';
+import { type NetEffect, resourceId } from '../../core/effects.js';
 import { contentChanges, fileHistoriesOf } from './changes-report.js';
 import { rowsAbout } from './flag-false-statements.js';
 
@@ -36,4 +40,15 @@ export function coderVerifier(resolvers: ClaimResolver[]): ClaimVerifier {
       };
     });
   };
+}
+
+/**
+ * The files a turn changed by content (its changes report), as items backed by the ledger:
+ * what an interrupted turn, or one out of rounds, made before it ended.
+ */
+export function changedFileItems(view: EvidenceView): VerifiedItem[] {
+  return contentChanges(fileHistoriesOf(view.calls))
+    .map((row) => view.net.get(resourceId('file', row.path)))
+    .filter((net): net is NetEffect => net?.change !== undefined)
+    .map((net) => itemFromNet(net));
 }

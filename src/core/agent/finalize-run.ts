@@ -116,6 +116,15 @@ function finishedSummary(finish: NonNullable<Ending['finish']>, verdict: Verdict
   return `Partly done: ${verdict.unmet.join('; ')}. ${tally}${words ? ` The agent's own summary: "${words}"` : ''}`;
 }
 
+const NAMED_ITEMS = 5;
+
+/** What a run that ended without a finish made, by name: "Made: created src/b.ts, deleted src/a.ts." */
+function madeWords(items: readonly VerifiedItem[]): string {
+  const named = items.slice(0, NAMED_ITEMS).map((item) => `${String(item.effect ?? 'made')} ${item.target}`);
+  const more = items.length - named.length;
+  return `Made: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`;
+}
+
 /** The rule's inputs that only a verified finish has. */
 const NO_FINISH = {
   verified: 0,
@@ -206,11 +215,12 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
       verdict.status === 'success' ? told : `Partly done: ${verdict.unmet.join('; ')}. ${told}`;
   } else {
     const readOnly = readOnlyToolsOf(agent);
-    verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
+    const items = agent.itemsWithoutFinish ?? agent.itemsFromLedger;
+    verified = items?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
     dropped = [];
     inputs = { ...NO_FINISH, ending: 'other', reason: ending.reason, verified: verified.length };
-    const told = summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0);
     const count = verified.length;
+    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${count ? ` ${madeWords(verified)}` : ''}`;
     const backed = count === 1 ? 'is' : 'are';
     summaryOf = (verdict) =>
       ending.interrupted

@@ -9,10 +9,22 @@ import { tempLedger } from '../../helpers.js';
 import { sampleProject } from './coder-fixtures.js';
 
 /** One turn over a scripted model; the result, what the terminal shows, and the run's end entry. */
-async function turn(root: string, steps: ScriptStep[], message = 'do the work') {
+async function turn(
+  root: string,
+  steps: ScriptStep[],
+  { message = 'do the work', signal }: { message?: string; signal?: AbortSignal } = {},
+) {
   const ledger: Ledger = tempLedger();
   const model = scriptedModel(steps);
-  const result = await runTurn({ message, root, ledger, model, browser: false, decisions: false });
+  const result = await runTurn({
+    message,
+    root,
+    ledger,
+    model,
+    browser: false,
+    decisions: false,
+    ...(signal ? { signal } : {}),
+  });
   model.assertComplete();
   const end = ledger.entries(result.runId).find((entry) => entry.kind === 'end');
   // `tally verify`: the verdict recomputed from the ledger with the Coder's own verifier.
@@ -90,5 +102,48 @@ describe('a finish claim of a change is checked by content, like the changes rep
     expect(end.status).not.toBe('success');
     const rejected = result.tools.find((call) => call.tool === 'finish');
     expect(JSON.stringify(rejected)).toContain('holds the same content at the end of this turn as before it');
+  });
+});
+
+describe('a Coder turn that ends without a finish or an answer', () => {
+  it('an interrupted turn names the files it changed, and is partial, not "nothing made"', async () => {
+    const root = sampleProject();
+    const controller = new AbortController();
+    const { result, printed, end } = await turn(
+      root,
+      [
+        callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+        () => {
+          controller.abort('interrupted by SIGTERM');
+          return { text: 'Working on it.' };
+        },
+      ],
+      { signal: controller.signal },
+    );
+    expect(result).toMatchObject({ endingReason: 'aborted', status: 'partial' });
+    expect(result.summary).toMatch(/^Aborted: 1 item made before the interrupt is backed by the ledger\. /);
+    expect(result.summary).toContain('Made: created src/c.ts.');
+    expect(end).toMatchObject({ status: 'partial', verified: 1 });
+    expect(end.summary).toBe(result.summary);
+    expect(printed).toContain('Made: created src/c.ts.');
+  });
+
+  it('an edit undone before the interrupt is nothing made', async () => {
+    const root = sampleProject();
+    const controller = new AbortController();
+    const { result } = await turn(
+      root,
+      [
+        callTool('fs_edit', { path: 'src/a.ts', oldString: 'a = 1', newString: 'a = 2' }),
+        callTool('fs_edit', { path: 'src/a.ts', oldString: 'a = 2', newString: 'a = 1' }),
+        () => {
+          controller.abort('interrupted by SIGTERM');
+          return { text: 'Working on it.' };
+        },
+      ],
+      { signal: controller.signal },
+    );
+    expect(result).toMatchObject({ endingReason: 'aborted', status: 'failed' });
+    expect(result.summary).toMatch(/^Aborted: nothing made before the interrupt is backed by the ledger\. /);
   });
 });
