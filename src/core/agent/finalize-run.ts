@@ -125,6 +125,16 @@ function madeWords(items: readonly VerifiedItem[]): string {
   return `Made: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`;
 }
 
+/** A text answer told with what the ledger shows it made: the answer's own words claim nothing checked here. */
+function answeredWords(agent: Agent, runId: string, entries: LedgerEntry[], answer: string): string {
+  const items = (agent.itemsWithoutFinish ?? agent.itemsFromLedger)?.(
+    evidenceView(runId, entries, readOnlyToolsOf(agent)),
+  );
+  if (items?.length) return `${madeWords(items)} Answered: ${answer}`;
+  const changed = [...netEffects(entries).values()].some((net) => net.change !== undefined);
+  return changed ? `Answered: ${answer}` : `Answered without changing anything: ${answer}`;
+}
+
 /** The rule's inputs that only a verified finish has. */
 const NO_FINISH = {
   verified: 0,
@@ -207,10 +217,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
         verified: [],
       }),
     };
-    const told =
-      ending.noChange !== undefined
-        ? ending.noChange
-        : `Answered without claiming any change: ${ending.answer as string}`;
+    const told = ending.noChange ?? answeredWords(agent, recorder.runId, entries, ending.answer as string);
     summaryOf = (verdict) =>
       verdict.status === 'success' ? told : `Partly done: ${verdict.unmet.join('; ')}. ${told}`;
   } else {

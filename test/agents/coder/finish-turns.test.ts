@@ -147,3 +147,29 @@ describe('a Coder turn that ends without a finish or an answer', () => {
     expect(result.summary).toMatch(/^Aborted: nothing made before the interrupt is backed by the ledger\. /);
   });
 });
+
+describe('a Coder turn that ends in a text reply', () => {
+  it('its summary names the files the ledger shows changed, whatever the reply claims', async () => {
+    const root = sampleProject();
+    const { result, end } = await turn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      say('Done.\n\nChanges:\n- created src/c.ts\n- created src/d.ts'),
+    ]);
+    expect(result.status).toBe('partial');
+    expect(end.summary).toMatch(/^Partly done: the reply says src\/d\.ts was created/);
+    expect(end.summary).toContain('Made: created src/c.ts. Answered: Done.');
+    expect(end.summary).not.toContain('without claiming any change');
+  });
+
+  it('a true reply is a success whose summary says what was made; a read-only answer says nothing changed', async () => {
+    const root = sampleProject();
+    const made = await turn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      say('I created src/c.ts.'),
+    ]);
+    expect(made.result.status).toBe('success');
+    expect(made.end.summary).toBe('Made: created src/c.ts. Answered: I created src/c.ts.');
+    const read = await turn(root, [callTool('fs_read', { path: 'src/a.ts' }), say('src/a.ts exports a.')]);
+    expect(read.end.summary).toBe('Answered without changing anything: src/a.ts exports a.');
+  });
+});
