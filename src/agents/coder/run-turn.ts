@@ -109,19 +109,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
   const review: RunReview = async ({ entries, draft, text, finishSummary }) => {
     const { changes, flags } = await judgeTurn({ text, summary: finishSummary, entries, root, earlier });
-    const recovery = recoveryOf(draft, entries);
+    const recovered = recoveryOf(draft, entries, changes.length);
     judged = { changes, flags };
     return {
       facts: { changes },
       ...(flags.length ? { flags, unmet: flags.map(flagSentence) } : {}),
-      ...(recovery
-        ? {
-            recovery,
-            ...(draft.endingReason === 'finished'
-              ? { status: changes.length > 0 ? 'partial' : 'failed' }
-              : {}),
-          }
-        : {}),
+      ...(recovered ? { recovery: recovered.recovery } : {}),
+      ...(recovered?.status ? { status: recovered.status } : {}),
     } satisfies ReviewOutcome;
   };
   const agent = coderAgent({

@@ -173,3 +173,30 @@ describe('a Coder turn that ends in a text reply', () => {
     expect(read.end.summary).toBe('Answered without changing anything: src/a.ts exports a.');
   });
 });
+
+describe('a Coder turn that answers right after a failed call', () => {
+  it('is partial when files changed before it, and its summary opens with "Partly done"', async () => {
+    const root = sampleProject();
+    const { result, end } = await turn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'bye\n' }),
+      finish('Created src/c.ts saying hello.', [
+        { target: 'src/c.ts', effect: 'created', contains: 'hello' },
+      ]),
+      say('ok'),
+    ]);
+    expect(result).toMatchObject({ endingReason: 'tool_failure', status: 'partial' });
+    expect(result.summary).toMatch(/^Partly done: 1 file changed before the last tool call failed\. /);
+    expect(end).toMatchObject({ status: 'partial', reason: 'tool_failure' });
+    expect(String(end.summary)).toMatch(/^Partly done/);
+  });
+
+  it('is failed when nothing changed, and its summary opens with "Not done"', async () => {
+    const root = sampleProject();
+    const { result, end } = await turn(root, [
+      callTool('fs_edit', { path: 'src/a.ts', oldString: 'NOT THERE', newString: 'x' }),
+      say('Fixed it.'),
+    ]);
+    expect(result).toMatchObject({ endingReason: 'tool_failure', status: 'failed' });
+    expect(String(end.summary)).toMatch(/^Not done\. /);
+  });
+});
