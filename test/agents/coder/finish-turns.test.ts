@@ -200,3 +200,25 @@ describe('a Coder turn that answers right after a failed call', () => {
     expect(String(end.summary)).toMatch(/^Not done\. /);
   });
 });
+
+describe('paths in another Unicode form', () => {
+  it('a file written with an NFD name and named NFC in the request and the reply is the same file', async () => {
+    const nfd = 'src/cafe\u0301.ts';
+    const nfc = 'src/caf\u00e9.ts';
+    const root = sampleProject();
+    const { result, printed, end } = await turn(
+      root,
+      [callTool('fs_write', { path: nfd, content: 'x\n' }), say(`I created ${nfc}.`)],
+      { message: `Create ${nfc}` },
+    );
+    expect(result.changes.map((row) => row.path)).toEqual([nfd]);
+    expect(result).toMatchObject({ status: 'success', flags: [], unmet: [] });
+    expect(end).toMatchObject({ status: 'success' });
+    expect(printed).not.toContain('FLAGGED');
+    const other = await turn(sampleProject(), [
+      callTool('fs_write', { path: nfd, content: 'x\n' }),
+      say('I created src/cafe.ts.'),
+    ]);
+    expect(other.result.flags.map((flag) => flag.path)).toEqual(['src/cafe.ts']);
+  });
+});
