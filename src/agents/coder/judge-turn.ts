@@ -11,6 +11,8 @@ export interface JudgeTurnInput {
   text?: string | undefined;
   /** The turn's ledger entries (its run): the file effects, with what each path held before. */
   entries: readonly LedgerEntry[];
+  /** The texts of the turn's earlier steps, shown to the user as it ran: read by the prose net. */
+  shown?: readonly string[];
   /** The summary of the turn's `finish` call, if it made one: judged the same way as the reply. */
   summary?: string | undefined;
   /** The project root the workspace tools resolved against (the same resolver reads the reply). */
@@ -38,7 +40,8 @@ export interface TurnJudgement {
 export async function judgeTurn(input: JudgeTurnInput): Promise<TurnJudgement> {
   const histories = fileHistories(input.entries);
   const changes = contentChanges(histories);
-  if (!input.text && !input.summary) return { changes, flags: [], checked: 'nothing' };
+  const shown = input.shown ?? [];
+  if (!input.text && !input.summary && shown.length === 0) return { changes, flags: [], checked: 'nothing' };
   const facts: TurnFacts = { changes, histories, root: input.root, earlier: input.earlier ?? [] };
   const reply = input.text ? await judgeText(input.text, facts) : { flags: [], list: false };
   // The finish summary is shown as the result: a false sentence there is as false as in the reply.
@@ -47,7 +50,9 @@ export async function judgeTurn(input: JudgeTurnInput): Promise<TurnJudgement> {
     : { flags: [], list: false };
   const known = new Set<string>();
   const flags: ChangeFlag[] = [];
-  for (const flag of [...reply.flags, ...summary.flags]) {
+  // A step's text is progress, not the final account: its claims are checked, its lists are not held to completeness.
+  const steps = await flagFalseStatements(mentionedChanges(shown.join('\n\n')), facts);
+  for (const flag of [...reply.flags, ...summary.flags, ...steps]) {
     const key = `${flag.path}\n${flag.said}`;
     if (known.has(key)) continue;
     known.add(key);

@@ -107,8 +107,22 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // The turn is judged before its end entry is written, so the ledger holds the same verdict
   // the user is shown: flags and a failed last call lower the status there, not only here.
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
+  const stepTexts: string[] = [];
+  const tell: TurnEventListener = (event) => {
+    if (event.type === 'text') stepTexts.push(event.text);
+    emit(event);
+  };
   const review: RunReview = async ({ entries, draft, text, finishSummary }) => {
-    const { changes, flags } = await judgeTurn({ text, summary: finishSummary, entries, root, earlier });
+    // The last step's text is the reply itself; the ones before it were shown as the turn ran.
+    const shown = stepTexts.filter((said) => said !== text?.trim());
+    const { changes, flags } = await judgeTurn({
+      text,
+      summary: finishSummary,
+      shown,
+      entries,
+      root,
+      earlier,
+    });
     const recovered = recoveryOf(draft, entries, changes.length);
     judged = { changes, flags };
     return {
@@ -150,7 +164,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const modelName = `${model.provider}:${model.modelId}`;
   const result = await runAgent(agent, options.message, {
     ledger: options.onEvent ? tappedLedger(options.ledger, emit) : options.ledger,
-    model: withChatContext(options.onEvent ? tappedModel(model, emit) : model, {
+    // Every step's text is kept: a claim the user read mid-turn is judged like the final reply's.
+    model: withChatContext(tappedModel(model, tell), {
       ...(system ? { system } : {}),
       history: historyMessages(chat),
     }),

@@ -272,3 +272,35 @@ describe('the reply checker reads common claim forms', () => {
     );
   });
 });
+
+describe('claims in the texts a turn shows before its reply', () => {
+  it('a false claim in an intermediate message is flagged though the final reply says only "Done."', async () => {
+    const { result, printed, end } = await turn(sampleProject(), [
+      callTool('fs_read', { path: 'src/a.ts' }, 'I deleted src/a.ts and created src/z.ts.'),
+      say('Done.'),
+    ]);
+    expect(result.flags.map((flag) => `${flag.path}: ${flag.said}`)).toEqual([
+      'src/a.ts: deleted',
+      'src/z.ts: created',
+    ]);
+    expect(result.status).toBe('partial');
+    expect(end).toMatchObject({ status: 'partial' });
+    expect(printed).toContain(
+      'FLAGGED: the reply says src/z.ts was created; the ledger shows: not touched this turn.',
+    );
+  });
+
+  it('progress notes that state intent, and true claims, raise no flag', async () => {
+    const { result } = await turn(sampleProject(), [
+      callTool(
+        'fs_read',
+        { path: 'src/a.ts' },
+        'Let me read src/a.ts first; I will then update it and add src/c.ts.',
+      ),
+      callTool('fs_write', { path: 'src/c.ts', content: 'x\n' }, 'I am going to create src/c.ts now.'),
+      callTool('fs_read', { path: 'src/c.ts' }, 'I created src/c.ts.'),
+      say('Done: I created src/c.ts.'),
+    ]);
+    expect(result).toMatchObject({ status: 'success', flags: [] });
+  });
+});
