@@ -5,6 +5,7 @@ import { recomputeVerdict } from '../../../src/core/agent/recompute-verdict.js';
 import type { Ledger } from '../../../src/core/ledger/ledger.js';
 import { formatCodeTurn } from '../../../src/surfaces/cli/format-code-turn.js';
 import { verifierFor } from '../../../src/surfaces/cli/verify-rules.js';
+import { flagLine } from '../../../src/surfaces/report/flag-line.js';
 import { callTool, type ScriptStep, say, scriptedModel } from '../../../src/testing/scripted-model.js';
 import { tempLedger } from '../../helpers.js';
 import { sampleProject } from './coder-fixtures.js';
@@ -56,6 +57,10 @@ describe('a Coder turn that ends with finish', () => {
     );
     expect(printed).toContain('Status: partial');
     expect(end).toMatchObject({ status: 'partial', flags: [{ path: 'src/d.ts' }, { path: 'src/b.ts' }] });
+    // The report and `runs show` read the end entry's flags with the same words.
+    expect(flagLine((end.flags as unknown[])[0])).toBe(
+      'the finish summary says src/d.ts was created; the ledger shows: not touched this turn',
+    );
     expect(String(end.summary)).toMatch(/^Partly done/);
   });
 
