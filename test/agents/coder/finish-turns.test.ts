@@ -1,47 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedChanges } from '../../../src/agents/coder/mentioned-changes.js';
-import { runTurn } from '../../../src/agents/coder/run-turn.js';
-import { recomputeVerdict } from '../../../src/core/agent/recompute-verdict.js';
-import type { Ledger } from '../../../src/core/ledger/ledger.js';
-import { formatCodeTurn } from '../../../src/surfaces/cli/format-code-turn.js';
-import { verifierFor } from '../../../src/surfaces/cli/verify-rules.js';
 import { flagLine } from '../../../src/surfaces/report/flag-line.js';
-import { callTool, type ScriptStep, say, scriptedModel } from '../../../src/testing/scripted-model.js';
-import { tempLedger } from '../../helpers.js';
-import { sampleProject } from './coder-fixtures.js';
-
-/** One turn over a scripted model; the result, what the terminal shows, and the run's end entry. */
-async function turn(
-  root: string,
-  steps: ScriptStep[],
-  { message = 'do the work', signal }: { message?: string; signal?: AbortSignal } = {},
-) {
-  const ledger: Ledger = tempLedger();
-  const model = scriptedModel(steps);
-  const result = await runTurn({
-    message,
-    root,
-    ledger,
-    model,
-    browser: false,
-    decisions: false,
-    ...(signal ? { signal } : {}),
-  });
-  model.assertComplete();
-  const end = ledger.entries(result.runId).find((entry) => entry.kind === 'end');
-  // `tally verify`: the verdict recomputed from the ledger with the Coder's own verifier.
-  const verifier = await verifierFor('coder');
-  const again = await recomputeVerdict(await ledger.getRun(result.runId), verifier ? { verifier } : {});
-  expect(again.mismatches).toEqual([]);
-  return { result, printed: formatCodeTurn(result), end: end?.data as Record<string, unknown> };
-}
+import { callTool, say } from '../../../src/testing/scripted-model.js';
+import { judgedTurn, sampleProject } from './coder-fixtures.js';
 
 const finish = (summary: string, claims: unknown[]) => callTool('finish', { summary, claims });
 
 describe('a Coder turn that ends with finish', () => {
   it('checks the finish summary like the reply: a file it names but never touched is flagged', async () => {
     const root = sampleProject();
-    const { result, printed, end } = await turn(root, [
+    const { result, printed, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       finish('I created src/c.ts and src/d.ts, and deleted src/b.ts. All tests pass.', [
         { target: 'src/c.ts', effect: 'created' },
@@ -66,7 +33,7 @@ describe('a Coder turn that ends with finish', () => {
 
   it('a true finish summary raises no flag', async () => {
     const root = sampleProject();
-    const { result, end } = await turn(root, [
+    const { result, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       finish('I read src/a.ts, then created src/c.ts.', [{ target: 'src/c.ts', effect: 'created' }]),
     ]);
@@ -81,7 +48,7 @@ describe('a finish claim of a change is checked by content, like the changes rep
 
   it('an edit undone is no change: the claim is dropped, and the table and verdict agree', async () => {
     const root = sampleProject();
-    const { result, printed, end } = await turn(root, [
+    const { result, printed, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       editA('a = 1', 'a = 2'),
       editA('a = 2', 'a = 1'),
@@ -98,7 +65,7 @@ describe('a finish claim of a change is checked by content, like the changes rep
 
   it('a rewrite with the same bytes is no update: a finish that claims only it is rejected', async () => {
     const root = sampleProject();
-    const { result, end } = await turn(root, [
+    const { result, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/a.ts', content: 'export const a = 1;\n' }),
       finish('Updated src/a.ts.', [{ target: 'src/a.ts', effect: 'updated' }]),
       say('I could not change src/a.ts: it already held that content.'),
@@ -115,7 +82,7 @@ describe('a Coder turn that ends without a finish or an answer', () => {
   it('an interrupted turn names the files it changed, and is partial, not "nothing made"', async () => {
     const root = sampleProject();
     const controller = new AbortController();
-    const { result, printed, end } = await turn(
+    const { result, printed, end } = await judgedTurn(
       root,
       [
         callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
@@ -137,7 +104,7 @@ describe('a Coder turn that ends without a finish or an answer', () => {
   it('an edit undone before the interrupt is nothing made', async () => {
     const root = sampleProject();
     const controller = new AbortController();
-    const { result } = await turn(
+    const { result } = await judgedTurn(
       root,
       [
         callTool('fs_edit', { path: 'src/a.ts', oldString: 'a = 1', newString: 'a = 2' }),
@@ -157,7 +124,7 @@ describe('a Coder turn that ends without a finish or an answer', () => {
 describe('a Coder turn that ends in a text reply', () => {
   it('its summary names the files the ledger shows changed, whatever the reply claims', async () => {
     const root = sampleProject();
-    const { result, end } = await turn(root, [
+    const { result, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       say('Done.\n\nChanges:\n- created src/c.ts\n- created src/d.ts'),
     ]);
@@ -169,13 +136,16 @@ describe('a Coder turn that ends in a text reply', () => {
 
   it('a true reply is a success whose summary says what was made; a read-only answer says nothing changed', async () => {
     const root = sampleProject();
-    const made = await turn(root, [
+    const made = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       say('I created src/c.ts.'),
     ]);
     expect(made.result.status).toBe('success');
     expect(made.end.summary).toBe('Made: created src/c.ts. Answered: I created src/c.ts.');
-    const read = await turn(root, [callTool('fs_read', { path: 'src/a.ts' }), say('src/a.ts exports a.')]);
+    const read = await judgedTurn(root, [
+      callTool('fs_read', { path: 'src/a.ts' }),
+      say('src/a.ts exports a.'),
+    ]);
     expect(read.end.summary).toBe('Answered without changing anything: src/a.ts exports a.');
   });
 });
@@ -183,7 +153,7 @@ describe('a Coder turn that ends in a text reply', () => {
 describe('a Coder turn that answers right after a failed call', () => {
   it('is partial when files changed before it, and its summary opens with "Partly done"', async () => {
     const root = sampleProject();
-    const { result, end } = await turn(root, [
+    const { result, end } = await judgedTurn(root, [
       callTool('fs_write', { path: 'src/c.ts', content: 'bye\n' }),
       finish('Created src/c.ts saying hello.', [
         { target: 'src/c.ts', effect: 'created', contains: 'hello' },
@@ -198,7 +168,7 @@ describe('a Coder turn that answers right after a failed call', () => {
 
   it('is failed when nothing changed, and its summary opens with "Not done"', async () => {
     const root = sampleProject();
-    const { result, end } = await turn(root, [
+    const { result, end } = await judgedTurn(root, [
       callTool('fs_edit', { path: 'src/a.ts', oldString: 'NOT THERE', newString: 'x' }),
       say('Fixed it.'),
     ]);
@@ -212,7 +182,7 @@ describe('paths in another Unicode form', () => {
     const nfd = 'src/cafe\u0301.ts';
     const nfc = 'src/caf\u00e9.ts';
     const root = sampleProject();
-    const { result, printed, end } = await turn(
+    const { result, printed, end } = await judgedTurn(
       root,
       [callTool('fs_write', { path: nfd, content: 'x\n' }), say(`I created ${nfc}.`)],
       { message: `Create ${nfc}` },
@@ -221,91 +191,10 @@ describe('paths in another Unicode form', () => {
     expect(result).toMatchObject({ status: 'success', flags: [], unmet: [] });
     expect(end).toMatchObject({ status: 'success' });
     expect(printed).not.toContain('FLAGGED');
-    const other = await turn(sampleProject(), [
+    const other = await judgedTurn(sampleProject(), [
       callTool('fs_write', { path: nfd, content: 'x\n' }),
       say('I created src/cafe.ts.'),
     ]);
     expect(other.result.flags.map((flag) => flag.path)).toEqual(['src/cafe.ts']);
-  });
-});
-
-describe('the reply checker reads common claim forms', () => {
-  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
-
-  it('more verbs, a table, a checklist and a Windows path are claims', () => {
-    expect(
-      claimed(
-        "I implemented src/b.ts.\nI introduced src/c.ts.\nI made src/d.ts.\nI authored src/i.ts.\nI've set up src/f.ts.\nI cleaned up src/a.ts.\nsrc/h.ts is new.",
-      ),
-    ).toEqual([
-      'src/b.ts: written',
-      'src/c.ts: written',
-      'src/d.ts: written',
-      'src/i.ts: created',
-      'src/f.ts: created',
-      'src/a.ts: updated',
-      'src/h.ts: created',
-    ]);
-    expect(claimed('| file | change |\n|---|---|\n| src/a.ts | updated |\n| src/b.ts | created |')).toEqual([
-      'src/a.ts: updated',
-      'src/b.ts: created',
-    ]);
-    expect(claimed('\u2705 src/b.ts\n- [x] src/c.ts')).toEqual(['src/b.ts: changed', 'src/c.ts: changed']);
-    expect(claimed('I updated src\\a.ts.')).toEqual(['src/a.ts: updated']);
-  });
-
-  it('prose that names a path without claiming a change is no claim', () => {
-    for (const text of [
-      'I made sure src/a.ts still compiles.',
-      'The new src/a.ts export is read by src/b.ts.',
-      'See src/a.ts for the details; the table is in src/b.ts.',
-      'src/a.ts: new tests would help here.',
-      '\u2705 All tests pass.',
-      'The logs are under C:\\temp.',
-    ])
-      expect(claimed(text), text).toEqual([]);
-  });
-
-  it('a table reply that claims an untouched file is flagged, and the turn is partial', async () => {
-    const { result, printed } = await turn(sampleProject(), [
-      callTool('fs_read', { path: 'src/a.ts' }),
-      say('| file | change |\n|---|---|\n| src/a.ts | updated |'),
-    ]);
-    expect(result.status).toBe('partial');
-    expect(printed).toContain(
-      'FLAGGED: the reply says src/a.ts was updated; the ledger shows: unchanged this turn (only read).',
-    );
-  });
-});
-
-describe('claims in the texts a turn shows before its reply', () => {
-  it('a false claim in an intermediate message is flagged though the final reply says only "Done."', async () => {
-    const { result, printed, end } = await turn(sampleProject(), [
-      callTool('fs_read', { path: 'src/a.ts' }, 'I deleted src/a.ts and created src/z.ts.'),
-      say('Done.'),
-    ]);
-    expect(result.flags.map((flag) => `${flag.path}: ${flag.said}`)).toEqual([
-      'src/a.ts: deleted',
-      'src/z.ts: created',
-    ]);
-    expect(result.status).toBe('partial');
-    expect(end).toMatchObject({ status: 'partial' });
-    expect(printed).toContain(
-      'FLAGGED: the reply says src/z.ts was created; the ledger shows: not touched this turn.',
-    );
-  });
-
-  it('progress notes that state intent, and true claims, raise no flag', async () => {
-    const { result } = await turn(sampleProject(), [
-      callTool(
-        'fs_read',
-        { path: 'src/a.ts' },
-        'Let me read src/a.ts first; I will then update it and add src/c.ts.',
-      ),
-      callTool('fs_write', { path: 'src/c.ts', content: 'x\n' }, 'I am going to create src/c.ts now.'),
-      callTool('fs_read', { path: 'src/c.ts' }, 'I created src/c.ts.'),
-      say('Done: I created src/c.ts.'),
-    ]);
-    expect(result).toMatchObject({ status: 'success', flags: [] });
   });
 });
