@@ -58,6 +58,13 @@ function afterOf(effect: Effect): FileState {
   return effect.kind === 'deleted' ? ABSENT : present(effect.observed ?? {});
 }
 
+/** One successful tool call as `fileHistoriesOf` reads it: what the ledger's entry or an evidence view holds. */
+export interface EffectCall {
+  tool: string;
+  target: string;
+  evidence: { via?: string; effects?: unknown[] } | undefined;
+}
+
 /**
  * Every file a turn's successful tool calls touched, in ledger order: the state before the
  * first call on it (the tools record `observed.before` where they already hold the file:
@@ -65,12 +72,25 @@ function afterOf(effect: Effect): FileState {
  * the state after the last one. Computed from the ledger alone.
  */
 export function fileHistories(entries: readonly LedgerEntry[]): Map<string, PathHistory> {
-  const paths = new Map<string, PathHistory>();
+  const calls: EffectCall[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'tool_call' || entry.outcome !== 'ok') continue;
-    const evidence = entry.data.evidence;
+    calls.push({
+      tool: String(entry.data.tool),
+      target: String(entry.data.target ?? ''),
+      evidence: entry.data.evidence,
+    });
+  }
+  return fileHistoriesOf(calls);
+}
+
+/** `fileHistories` over successful calls, oldest first (a claim verifier's evidence view). */
+export function fileHistoriesOf(calls: Iterable<EffectCall>): Map<string, PathHistory> {
+  const paths = new Map<string, PathHistory>();
+  for (const call of calls) {
+    const evidence = call.evidence;
     if (!Array.isArray(evidence?.effects)) continue;
-    const via = evidence.via ?? `${String(entry.data.tool)} ${entry.data.target ?? ''}`;
+    const via = evidence.via ?? `${call.tool} ${call.target}`;
     for (const effect of effectsOf(evidence)) {
       if (effect.space !== 'file') continue;
       let path = paths.get(effect.key);

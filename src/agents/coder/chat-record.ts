@@ -26,15 +26,15 @@ export const fileChangeSchema = z.object({
 
 /**
  * A statement of the reply that the changes report contradicts, told as "the reply says
- * `spelling` was `said`; the ledger shows: `truth`". `source`: the reply's `Changes:` list or
- * its prose (absent in older chat files).
+ * `spelling` was `said`; the ledger shows: `truth`". `source`: the reply's `Changes:` list, its
+ * prose, or the summary of the turn's `finish` call (absent in older chat files).
  */
 export const changeFlagSchema = z.object({
   path: z.string(),
   spelling: z.string(),
   said: z.string(),
   truth: z.string(),
-  source: z.enum(['changes-list', 'prose']).optional(),
+  source: z.enum(['changes-list', 'prose', 'finish']).optional(),
 });
 
 export const chatTurnSchema = z.object({
@@ -69,6 +69,11 @@ export const chatSchema = z.object({
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
 export type FileChange = z.infer<typeof fileChangeSchema>;
 export type ChangeFlag = z.infer<typeof changeFlagSchema>;
+
+/** A flag as one sentence: an unmet reason of the turn's verdict, and the CLI's FLAGGED line. */
+export function flagSentence(flag: ChangeFlag): string {
+  return `the ${flag.source === 'finish' ? 'finish summary' : 'reply'} says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
+}
 export type ChatTurn = z.infer<typeof chatTurnSchema>;
 export type TreeCacheEntry = z.infer<typeof treeCacheEntrySchema>;
 export type Chat = z.infer<typeof chatSchema>;

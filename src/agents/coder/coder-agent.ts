@@ -1,9 +1,10 @@
-import { type Agent, defineAgent } from '../../core/agent/agent-definition.js';
+import { type Agent, defineAgent, resolversOf } from '../../core/agent/agent-definition.js';
 import type { ContractSpec } from '../../core/agent/contract.js';
 import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import type { RunReview } from '../../core/agent/run-review.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { SCOUT_TOOL } from '../scout/scout-tool.js';
+import { changedFileItems, coderVerifier } from './coder-verifier.js';
 
 export const CODER_AGENT = 'coder';
 
@@ -55,6 +56,10 @@ export function coderAgent(options: CoderAgentOptions): Agent {
       ? `${INSTRUCTIONS}${SCOUT_INSTRUCTIONS}`
       : INSTRUCTIONS,
     tools: options.tools,
+    // A finish claim is checked by content, by the same rule as the turn's changes report.
+    verifier: coderVerifier(resolversOf(options.tools)),
+    // An interrupted turn counts the files it changed; a finish must still name its own.
+    itemsWithoutFinish: changedFileItems,
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },
     ...(options.isConversational ? { isConversational: options.isConversational } : {}),

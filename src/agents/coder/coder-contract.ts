@@ -172,8 +172,12 @@ async function canonical(resolver: ClaimResolver, spelling: string): Promise<str
   }
 }
 
+/** The file's net effect; a key in another Unicode form (NFC typed, NFD written) is the same file. */
 function netOf(nets: NetEffects, key: string): NetEffect | undefined {
-  return nets.get(`file:${key}`);
+  const net = nets.get(`file:${key}`);
+  if (net) return net;
+  const nfc = key.normalize('NFC');
+  return [...nets.values()].find((other) => other.space === 'file' && other.key.normalize('NFC') === nfc);
 }
 
 /** What a file requirement lacks at the end of the turn (undefined when met). */

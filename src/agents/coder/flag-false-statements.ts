@@ -104,8 +104,9 @@ export function earlierChange(
 /**
  * The canonical path of a spelling (the tools' own resolver: `./src/a.ts`, an absolute path
  * inside the root and a path through a symlinked directory are one file), or the reason it
- * names no file of the project. A bare file name (`a.ts`) that names no changed file at the
- * root stands for the one changed file with that name, if exactly one.
+ * names no file of the project. A path the turn touched in another Unicode normalization form
+ * is that path. A bare file name (`a.ts`) that names no changed file at the root stands for
+ * the one changed file with that name, if exactly one.
  */
 export async function canonicalOf(
   spelling: string,
@@ -119,6 +120,13 @@ export async function canonicalOf(
     return {
       outside: `not a file in the project (${error instanceof PathOutsideProjectError ? error.reason : error.code})`,
     };
+  }
+  // A name in another Unicode form (`café` typed NFC, written NFD) is the same file to a reader:
+  // matched under NFC, never renamed.
+  if (!facts.histories.has(canonical)) {
+    const nfc = canonical.normalize('NFC');
+    const same = [...facts.histories.keys()].find((path) => path.normalize('NFC') === nfc);
+    if (same !== undefined) canonical = same;
   }
   if (!spelling.includes('/') && rowsAbout(facts.changes, canonical).length === 0) {
     const sameName = facts.changes.filter((row) => basename(row.path) === spelling);

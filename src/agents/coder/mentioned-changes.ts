@@ -50,8 +50,24 @@ const VERBS: Record<string, SaidChange> = {
   removed: 'deleted',
   moved: 'moved',
   renamed: 'moved',
+  implemented: 'written',
+  introduced: 'written',
+  made: 'written',
+  authored: 'created',
+  'set up': 'created',
+  'cleaned up': 'updated',
+  new: 'created',
 };
-const VERB_PATTERN = new RegExp(`\\b(${Object.keys(VERBS).join('|')})\\b`, 'gi');
+/** Verbs that claim only after the file (`src/h.ts is new`): before it they describe (`the new src/h.ts`). */
+const AFTER_ONLY = new Set(['new']);
+// `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
+const VERB_PATTERN = new RegExp(
+  `\\b(?:${Object.keys(VERBS)
+    .filter((verb) => verb !== 'made')
+    .map((verb) => verb.replace(' ', '\\s+'))
+    .join('|')}|made(?!\\s+(?:sure|certain)\\b))\\b`,
+  'gi',
+);
 
 /** Words before a verb that make it no claim: negation, intent, condition. */
 const NOT_A_CLAIM =
@@ -60,7 +76,7 @@ const NOT_A_CLAIM =
 const BREAKER =
   /\b(read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without)\b/i;
 /** After a file, a passive change: `src/a.ts was updated`, `src/a.ts: created`. */
-const PASSIVE_GAP = /^[\s:\-—–()]*$/;
+const PASSIVE_GAP = /^[\s:\-—–()|]*$/;
 const AUXILIARY_GAP =
   /^[\s,]*(?:(?:and|or|is|was|were|are|has|have|had|been|got|now|also|successfully|just|all|both|then|already)\b[\s,]*)*$/i;
 const HAS_AUXILIARY = /\b(is|was|were|are|has|have|had|been|got)\b/i;
@@ -96,6 +112,7 @@ const NOT_FILES = new Set([
   '.net',
   'asp.net',
 ]);
+const WINDOWS_PATH = /^[\w@.~-]+(?:\\[\w@.~-]+)*\\[\w@.~-]*[\w@~-]\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const NAME_DOT_EXT = /^[\w@.~-]*[\w@~-]\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 /** A dotfile at any depth: `.env`, `.gitignore`, `.env.local`, `.eslintrc.json`. */
 const DOTFILE = /^\.[\w-][\w.-]*$/;
@@ -115,6 +132,8 @@ export function fileLike(raw: string, after = ''): string | undefined {
   if (!token || NOT_FILES.has(token.toLowerCase()) || !/[A-Za-z]/.test(token) || token.startsWith('//'))
     return undefined;
   if (token.includes('/') || NAME_DOT_EXT.test(token)) return token;
+  // A Windows spelling (`src\\a.ts`) names the same file as `src/a.ts`.
+  if (WINDOWS_PATH.test(token)) return token.replaceAll('\\', '/');
   if (DOTFILE.test(token) && !NOT_A_DOTFILE_AFTER.test(after)) return token;
   return undefined;
 }
@@ -175,12 +194,12 @@ function claimsIn(sentence: string): MentionedChange[] {
   const verbs: Span[] = [...sentence.matchAll(VERB_PATTERN)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
-    text: match[0].toLowerCase(),
+    text: match[0].toLowerCase().replace(/\s+/g, ' '),
   }));
   const claims: MentionedChange[] = [];
   for (const file of files) {
     const others = files.filter((other) => other !== file);
-    const before = verbs.filter((verb) => verb.end <= file.start).at(-1);
+    const before = verbs.filter((verb) => verb.end <= file.start && !AFTER_ONLY.has(verb.text)).at(-1);
     let verb: Span | undefined;
     let gap = '';
     if (before) {
@@ -192,7 +211,8 @@ function claimsIn(sentence: string): MentionedChange[] {
       const passive = after ? without(sentence.slice(file.end, after.start), file.end, others) : '';
       if (
         after &&
-        (PASSIVE_GAP.test(passive) || (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
+        ((PASSIVE_GAP.test(passive) && !AFTER_ONLY.has(after.text)) ||
+          (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
       ) {
         verb = after;
         gap = '';
@@ -221,7 +241,8 @@ const NOT_LISTED_AS_CHANGED =
  */
 export function listedClaims(line: string): MentionedChange[] {
   const claims = claimsIn(line);
-  if (claims.length > 0 || line.search(VERB_PATTERN) >= 0 || NOT_LISTED_AS_CHANGED.test(line)) return claims;
+  const verb = [...line.matchAll(VERB_PATTERN)].some((match) => !AFTER_ONLY.has(match[0].toLowerCase()));
+  if (claims.length > 0 || verb || NOT_LISTED_AS_CHANGED.test(line)) return claims;
   const recap = recapAt(line, 0);
   return filesIn(line).map((file) => ({ spelling: file.text, said: 'changed', verb: '', recap }));
 }
@@ -233,6 +254,9 @@ const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.*\S)\s*$/;
 /** A list (or heading tail) that says nothing changed. */
 export const NOTHING_CHANGED =
   /^(?:none|nothing|no changes?|no files?(?: were)? (?:changed|modified|touched)|\(none\)|-|—)\.?$/i;
+
+/** A checklist line (a check-mark emoji or `- [x]`, then `src/b.ts`): read like a change-list bullet. */
+const CHECKED_LINE = /^\s*(?:[-*+•]\s+)?(?:\u2705|\u2714\ufe0f?|\u2611\ufe0f?|\[x\])\s*(.*\S)\s*$/i;
 
 /** A bullet list under a change heading, by line numbers of the text's lines. */
 export interface ChangeBlock {
@@ -307,6 +331,12 @@ export function mentionedChanges(text: string): MentionedChange[] {
   for (const block of changeBlocks(prose)) {
     for (let index = block.first; index <= block.last; index++) listed.add(index);
     for (const bullet of block.bullets) claims.push(...listedClaims(bullet));
+  }
+  for (const [index, line] of lines.entries()) {
+    const checked = CHECKED_LINE.exec(line);
+    if (!checked || listed.has(index)) continue;
+    listed.add(index);
+    claims.push(...listedClaims(checked[1] as string));
   }
   const rest = lines.map((line, index) => (listed.has(index) ? '' : line)).join('\n');
   claims.push(...rest.split(/\n+|(?<=[.!?])\s+/).flatMap(claimsIn));

@@ -17,7 +17,7 @@ import { workspaceTools } from '../../packs/workspace/tools/index.js';
 import { scoutTool } from '../scout/scout-tool.js';
 import { layoutSignature } from './changes-report.js';
 import { historyMessages, toolCallsOf } from './chat-history.js';
-import type { ChangeFlag, FileChange } from './chat-record.js';
+import { type ChangeFlag, type FileChange, flagSentence } from './chat-record.js';
 import { type ChatStore, checkChatId, fileChatStore } from './chat-store.js';
 import { CODER_AGENT, coderAgent } from './coder-agent.js';
 import { coderContract } from './coder-contract.js';
@@ -107,21 +107,29 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // The turn is judged before its end entry is written, so the ledger holds the same verdict
   // the user is shown: flags and a failed last call lower the status there, not only here.
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
-  const review: RunReview = async ({ entries, draft, text }) => {
-    const { changes, flags } = await judgeTurn({ text, entries, root, earlier });
-    const recovery = recoveryOf(draft, entries);
+  const stepTexts: string[] = [];
+  const tell: TurnEventListener = (event) => {
+    if (event.type === 'text') stepTexts.push(event.text);
+    emit(event);
+  };
+  const review: RunReview = async ({ entries, draft, text, finishSummary }) => {
+    // The last step's text is the reply itself; the ones before it were shown as the turn ran.
+    const shown = stepTexts.filter((said) => said !== text?.trim());
+    const { changes, flags } = await judgeTurn({
+      text,
+      summary: finishSummary,
+      shown,
+      entries,
+      root,
+      earlier,
+    });
+    const recovered = recoveryOf(draft, entries, changes.length);
     judged = { changes, flags };
     return {
       facts: { changes },
-      ...(flags.length ? { flags, unmet: flags.map(flagReason) } : {}),
-      ...(recovery
-        ? {
-            recovery,
-            ...(draft.endingReason === 'finished'
-              ? { status: changes.length > 0 ? 'partial' : 'failed' }
-              : {}),
-          }
-        : {}),
+      ...(flags.length ? { flags, unmet: flags.map(flagSentence) } : {}),
+      ...(recovered ? { recovery: recovered.recovery } : {}),
+      ...(recovered?.status ? { status: recovered.status } : {}),
     } satisfies ReviewOutcome;
   };
   const agent = coderAgent({
@@ -156,7 +164,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const modelName = `${model.provider}:${model.modelId}`;
   const result = await runAgent(agent, options.message, {
     ledger: options.onEvent ? tappedLedger(options.ledger, emit) : options.ledger,
-    model: withChatContext(options.onEvent ? tappedModel(model, emit) : model, {
+    // Every step's text is kept: a claim the user read mid-turn is judged like the final reply's.
+    model: withChatContext(tappedModel(model, tell), {
       ...(system ? { system } : {}),
       history: historyMessages(chat),
     }),
@@ -241,11 +250,6 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   };
   emit({ type: 'turn-end', result: turnResult });
   return turnResult;
-}
-
-/** A flag as an unmet reason of the turn's verdict. */
-function flagReason(flag: ChangeFlag): string {
-  return `the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
 }
 
 /** The scout tool, when a records root is configured (see `RunTurnOptions.scout`). */

@@ -27,6 +27,13 @@ export interface AgentOptions {
   /** Items taken from the ledger when the model claims nothing verifiable (or never finishes). */
   itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
   /**
+   * Items taken from the ledger when the run ends with neither a finish nor an answer
+   * (interrupted, out of rounds, a model error): what the summary counts as made. Default
+   * `itemsFromLedger`. For an agent whose finish must name its items (the Coder), so that
+   * an unbacked finish is still refused.
+   */
+  itemsWithoutFinish?: (view: EvidenceView) => VerifiedItem[];
+  /**
    * Where the agent knows the request's structure: what the net effects lack to meet it
    * (empty when met). A non-empty answer makes a verified finish `partial`.
    */
@@ -79,6 +86,7 @@ export interface Agent {
   readonly finish: FinishSpec;
   readonly verifier: ClaimVerifier;
   readonly itemsFromLedger?: (view: EvidenceView) => VerifiedItem[];
+  readonly itemsWithoutFinish?: (view: EvidenceView) => VerifiedItem[];
   readonly checkRequest?: (context: RequestCheckContext) => string[];
   readonly contract?: ContractSpec;
   readonly review?: RunReview;
@@ -163,6 +171,7 @@ export function defineAgent(given: AgentOptions): Agent {
         ...(options.claimEffect ? { defaultEffect: options.claimEffect } : {}),
       }),
     ...(options.itemsFromLedger ? { itemsFromLedger: options.itemsFromLedger } : {}),
+    ...(options.itemsWithoutFinish ? { itemsWithoutFinish: options.itemsWithoutFinish } : {}),
     ...(options.checkRequest ? { checkRequest: options.checkRequest } : {}),
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.review ? { review: options.review } : {}),

@@ -131,6 +131,25 @@ function finishedSummary(finish: NonNullable<Ending['finish']>, verdict: Verdict
   return `Partly done: ${verdict.unmet.join('; ')}. ${tally}${words ? ` The agent's own summary: "${words}"` : ''}`;
 }
 
+const NAMED_ITEMS = 5;
+
+/** What a run that ended without a finish made, by name: "Made: created src/b.ts, deleted src/a.ts." */
+function madeWords(items: readonly VerifiedItem[]): string {
+  const named = items.slice(0, NAMED_ITEMS).map((item) => `${String(item.effect ?? 'made')} ${item.target}`);
+  const more = items.length - named.length;
+  return `Made: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`;
+}
+
+/** A text answer told with what the ledger shows it made: the answer's own words claim nothing checked here. */
+function answeredWords(agent: Agent, runId: string, entries: LedgerEntry[], answer: string): string {
+  const items = (agent.itemsWithoutFinish ?? agent.itemsFromLedger)?.(
+    evidenceView(runId, entries, readOnlyToolsOf(agent)),
+  );
+  if (items?.length) return `${madeWords(items)} Answered: ${answer}`;
+  const changed = [...netEffects(entries).values()].some((net) => net.change !== undefined);
+  return changed ? `Answered: ${answer}` : `Answered without changing anything: ${answer}`;
+}
+
 /** The rule's inputs that only a verified finish has. */
 const NO_FINISH = {
   verified: 0,
@@ -168,6 +187,7 @@ async function reviewOf(
       entries: recorder.entries(),
       draft,
       ...(input.lastText ? { text: input.lastText } : {}),
+      ...(input.ending?.finish?.summary ? { finishSummary: input.ending.finish.summary } : {}),
     });
   } catch (error) {
     input.failOpen?.('review', 'review-threw', recorder.runId);
@@ -212,19 +232,17 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
         verified: [],
       }),
     };
-    const told =
-      ending.noChange !== undefined
-        ? ending.noChange
-        : `Answered without claiming any change: ${ending.answer as string}`;
+    const told = ending.noChange ?? answeredWords(agent, recorder.runId, entries, ending.answer as string);
     summaryOf = (verdict) =>
       verdict.status === 'success' ? told : `Partly done: ${verdict.unmet.join('; ')}. ${told}`;
   } else {
     const readOnly = readOnlyToolsOf(agent);
-    verified = agent.itemsFromLedger?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
+    const items = agent.itemsWithoutFinish ?? agent.itemsFromLedger;
+    verified = items?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
     dropped = [];
     inputs = { ...NO_FINISH, ending: 'other', reason: ending.reason, verified: verified.length };
-    const told = summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0);
     const count = verified.length;
+    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${count ? ` ${madeWords(verified)}` : ''}`;
     const backed = count === 1 ? 'is' : 'are';
     summaryOf = (verdict) =>
       ending.interrupted

@@ -22,6 +22,8 @@ export interface ReviewContext {
   draft: Omit<RunResult, 'text'>;
   /** The model's last text for the user, if any. */
   text?: string;
+  /** The summary of the `finish` call that ended the run, if any: the agent's words the user is shown. */
+  finishSummary?: string;
 }
 
 export type RunReview = (

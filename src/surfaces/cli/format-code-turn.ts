@@ -1,3 +1,4 @@
+import { flagSentence } from '../../agents/coder/chat-record.js';
 import type { TurnResult } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { withVisibleControls } from '../visible-controls.js';
@@ -25,15 +26,10 @@ export function formatCodeTurn(turn: TurnResult, options: { reply?: boolean } = 
   for (const record of result.decisions?.records ?? [])
     lines.push(`Decision recorded: ${record.title} (${record.path})`);
   if (result.decisions?.note) lines.push(result.decisions.note);
-  for (const flag of result.flags)
-    lines.push(`FLAGGED: the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}.`);
+  for (const flag of result.flags) lines.push(`FLAGGED: ${flagSentence(flag)}.`);
   if (result.recovery) lines.push(`Turn ended: ${result.recovery.reason}.`);
   // Flags are told above in full; the other reasons (the request's files) are told here.
-  const told = new Set(
-    result.flags.map(
-      (flag) => `the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`,
-    ),
-  );
+  const told = new Set(result.flags.map(flagSentence));
   const reasons = result.unmet.filter(
     (reason) => !told.has(reason) && !reason.startsWith('the run ended without'),
   );

@@ -11,6 +11,8 @@ const ledgerKeys = (space: string): ClaimResolver => ({ space, canonical: (spell
 export async function verifierFor(agent: string): Promise<ClaimVerifier | undefined> {
   if (agent === 'fisherman')
     return (await import('../../agents/fisherman/fisherman-verifier.js')).fishermanVerifier;
+  if (agent === 'coder')
+    return (await import('../../agents/coder/coder-verifier.js')).coderVerifier([ledgerKeys('file')]);
   if (agent === 'scout')
     return (await import('../../agents/scout/scout-agent.js')).scoutVerifier(ledgerKeys('record'));
   return undefined;

@@ -119,7 +119,7 @@ function showEnd(turn, result) {
     }
   }
   for (const flag of result.flags)
-    add(turn, 'div', 'flag', 'FLAGGED: the reply says ' + flag.spelling + ' was ' + flag.said + '; the ledger shows: ' + flag.truth + '.');
+    add(turn, 'div', 'flag', 'FLAGGED: the ' + (flag.source === 'finish' ? 'finish summary' : 'reply') + ' says ' + flag.spelling + ' was ' + flag.said + '; the ledger shows: ' + flag.truth + '.');
   if (result.decisions) {
     for (const record of result.decisions.records) add(turn, 'div', 'notice', 'Decision recorded: ' + record.title + ' (' + record.path + ')');
     if (result.decisions.note) add(turn, 'div', 'notice', result.decisions.note);

@@ -1,6 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../../helpers.js';
+import { expect } from 'vitest';
+import { runTurn } from '../../../src/agents/coder/run-turn.js';
+import { recomputeVerdict } from '../../../src/core/agent/recompute-verdict.js';
+import type { Ledger } from '../../../src/core/ledger/ledger.js';
+import { formatCodeTurn } from '../../../src/surfaces/cli/format-code-turn.js';
+import { verifierFor } from '../../../src/surfaces/cli/verify-rules.js';
+import { type ScriptStep, scriptedModel } from '../../../src/testing/scripted-model.js';
+import { tempDir, tempLedger } from '../../helpers.js';
 
 /** A small real project: src/a.ts, src/b.ts, README.md. */
 export function sampleProject(): string {
@@ -25,4 +32,30 @@ export function promptTexts(
             .map((part) => (part.type === 'text' ? part.text : `<${part.type}>`))
             .join(''),
   }));
+}
+
+/** One turn over a scripted model; the result, what the terminal shows, and the run's end entry. */
+export async function judgedTurn(
+  root: string,
+  steps: ScriptStep[],
+  { message = 'do the work', signal }: { message?: string; signal?: AbortSignal } = {},
+) {
+  const ledger: Ledger = tempLedger();
+  const model = scriptedModel(steps);
+  const result = await runTurn({
+    message,
+    root,
+    ledger,
+    model,
+    browser: false,
+    decisions: false,
+    ...(signal ? { signal } : {}),
+  });
+  model.assertComplete();
+  const end = ledger.entries(result.runId).find((entry) => entry.kind === 'end');
+  // `tally verify`: the verdict recomputed from the ledger with the Coder's own verifier.
+  const verifier = await verifierFor('coder');
+  const again = await recomputeVerdict(await ledger.getRun(result.runId), verifier ? { verifier } : {});
+  expect(again.mismatches).toEqual([]);
+  return { result, printed: formatCodeTurn(result), end: end?.data as Record<string, unknown> };
 }
