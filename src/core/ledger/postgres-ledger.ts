@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import { isTallyError, LedgerError, RunNotFoundError, TallyError } from '../errors.js';
@@ -53,6 +54,16 @@ const POOL_SIZE = 4;
  */
 export const FINISHED_RUNS_KEPT = 64;
 
+/**
+ * One group commit as sent: its id goes with it every time it is sent, so a batch whose answer was
+ * lost (the server may have committed it) is sent again unchanged and written once (`tally_append_once`).
+ */
+interface Batch {
+  id: string;
+  runs: QueuedRun[];
+  rows: QueuedEntry[];
+}
+
 interface OwnRun {
   run?: QueuedRun;
   entries: LedgerEntry[];
@@ -99,6 +110,8 @@ export class PostgresLedger extends RecordingLedger {
   private readonly failOpen: FailOpen;
   private runQueue: QueuedRun[] = [];
   private queue: QueuedEntry[] = [];
+  /** The batch sent and not known to be in: sent again, as it is, before anything queued after it. */
+  private unsent: Batch | undefined;
   private readonly own = new Map<string, OwnRun>();
   /** Runs of `own` that have their end entry, oldest first: trimmed to FINISHED_RUNS_KEPT. */
   private readonly finished = new Set<string>();
@@ -118,12 +131,12 @@ export class PostgresLedger extends RecordingLedger {
    * (the commit itself gives up at the busy limit; `warnOnExit` then says what was lost).
    */
   private readonly commitBeforeExit = () => {
-    if (this.closed || this.exitCommitTried || this.queue.length + this.runQueue.length === 0) return;
+    if (this.closed || this.exitCommitTried || this.waiting() === 0) return;
     this.exitCommitTried = true;
     void this.commit();
   };
   private readonly warnOnExit = () => {
-    const left = this.queue.length + this.runQueue.length;
+    const left = this.waiting();
     if (left > 0)
       process.stderr.write(
         `tally: ${left} ledger entries for ${this.path} were not committed before exit (close the ledger first)\n`,
@@ -269,23 +282,41 @@ export class PostgresLedger extends RecordingLedger {
     return this.writing;
   }
 
+  /** Runs and entries not yet known to be in the database (queued, or sent without an answer). */
+  private waiting(): number {
+    return (
+      this.queue.length +
+      this.runQueue.length +
+      (this.unsent ? this.unsent.rows.length + this.unsent.runs.length : 0)
+    );
+  }
+
+  /**
+   * Sends the batch whose answer was lost first (as it was, same id), then what is queued. A failed send may still have committed (the connection dropped after the
+   * server's COMMIT): it stays `unsent` and is sent again unchanged, and the server skips a batch
+   * id it already has, so a retry never writes an entry twice.
+   */
   private async writeOnce(): Promise<boolean> {
-    if (this.queue.length === 0 && this.runQueue.length === 0) return true;
-    this.lastFlushAt = performance.now();
-    const runs = this.runQueue;
-    const rows = this.queue;
-    this.runQueue = [];
-    this.queue = [];
-    try {
-      await this.writeBatch(runs, rows);
-    } catch (error) {
-      // One transaction: nothing of the batch is in. Put it back in front, in order, and retry.
-      this.runQueue = runs.concat(this.runQueue);
-      this.queue = rows.concat(this.queue);
-      this.unavailable(rows, error);
-      return false;
+    // A retry is followed by what was queued meanwhile; a first send is one group commit.
+    const rounds = this.unsent ? 2 : 1;
+    for (let round = 0; round < rounds; round++) {
+      if (!this.unsent) {
+        if (this.queue.length === 0 && this.runQueue.length === 0) return true;
+        this.unsent = { id: randomUUID(), runs: this.runQueue, rows: this.queue };
+        this.runQueue = [];
+        this.queue = [];
+      }
+      const batch = this.unsent;
+      this.lastFlushAt = performance.now();
+      try {
+        await this.writeBatch(batch);
+      } catch (error) {
+        this.unavailable(batch.rows, error);
+        return false;
+      }
+      this.unsent = undefined;
+      this.available(batch.rows);
     }
-    this.available(rows);
     return true;
   }
 
@@ -306,15 +337,17 @@ export class PostgresLedger extends RecordingLedger {
   }
 
   /**
-   * One group commit: one statement, so one round trip and one transaction (`tally_append`,
-   * postgres-schema.ts: the runs, per-run locks in id order, the entries numbered after each
-   * run's last). A connection whose write failed is dropped from the pool (it may be the cause).
+   * One group commit: one statement, so one round trip and one transaction (`tally_append_once`,
+   * postgres-schema.ts: the batch id, unless already there; the runs, per-run locks in id order,
+   * the entries numbered after each run's last). A connection whose write failed is dropped from
+   * the pool (it may be the cause).
    */
-  private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
+  private async writeBatch({ id, runs, rows }: Batch): Promise<void> {
     await this.pool.query(
-      `SELECT tally_append($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                           $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      `SELECT tally_append_once($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
       [
+        id,
         runs.map((run) => run.id),
         runs.map((run) => run.agent),
         runs.map((run) => run.task),
@@ -340,8 +373,8 @@ export class PostgresLedger extends RecordingLedger {
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
       outage.reported = new LedgerError(
         'LEDGER_BUSY',
-        `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.queue.length} entries are held in memory and will be written when it answers.`,
-        { path: this.path, waitedMs: now - outage.since, queued: this.queue.length },
+        `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.waiting()} entries are held in memory and will be written when it answers.`,
+        { path: this.path, waitedMs: now - outage.since, queued: this.waiting() },
         { cause: scrubbedCause(error, this.url) },
       );
       this.failOpen('ledger', 'ledger-unavailable');
@@ -378,7 +411,7 @@ export class PostgresLedger extends RecordingLedger {
         clearTimeout(this.timer);
         this.timer = undefined;
       }
-      if ((await this.writeQueued()) && this.queue.length === 0 && this.runQueue.length === 0) return true;
+      if ((await this.writeQueued()) && this.waiting() === 0) return true;
       const left = deadline - Date.now();
       if (left <= 0) {
         this.schedule();
@@ -390,7 +423,7 @@ export class PostgresLedger extends RecordingLedger {
 
   /** Reads see this process's appends: its queue is committed first (as SQLite's reads flush). */
   private async read<T>(work: (query: Pool['query']) => Promise<T>): Promise<T> {
-    if (this.queue.length > 0 || this.runQueue.length > 0) await this.commit();
+    if (this.waiting() > 0) await this.commit();
     try {
       return await work(this.pool.query.bind(this.pool) as Pool['query']);
     } catch (error) {
@@ -674,7 +707,7 @@ export class PostgresLedger extends RecordingLedger {
     try {
       if (!(await this.commit())) {
         this.failOpen('ledger', 'ledger-unavailable');
-        const lost = this.queue.length + this.runQueue.length;
+        const lost = this.waiting();
         throw (
           this.outage?.reported ??
           new LedgerError(

@@ -443,6 +443,39 @@ describe('PostgreSQL only: a database from the previous version', () => {
   });
 });
 
+describe('PostgreSQL only: a schema-2 database (appends not yet idempotent)', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+
+  test('is read as it is and migrated by its next writer: its runs kept, appends numbered after them', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    const run = ledger.startRun({ agent: 'a', task: 'before the upgrade' });
+    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
+    await ledger.close();
+    // As Tally with schema 2 left it: no batch ids.
+    await postgres.raw(target, 'DROP FUNCTION tally_append_once');
+    await postgres.raw(target, 'DROP TABLE tally_batches');
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 2');
+    const upgraded = await postgres.open(target);
+    try {
+      upgraded
+        .recorderFor(run.runId)
+        .append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      const { entries } = await upgraded.getRun(run.runId);
+      expect(entries.map((entry) => [entry.seq, entry.kind])).toEqual([
+        [1, 'tool_call'],
+        [2, 'end'],
+      ]);
+    } finally {
+      await upgraded.close();
+    }
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+});
+
 describe('choosing the PostgreSQL ledger', () => {
   it('an unreachable server is LEDGER_UNAVAILABLE naming the URL without its password', async () => {
     const error = await openLedger('postgres://tally:s3cret-PW@127.0.0.1:1/ledger', {
