@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { isTallyError, LedgerError, RunNotFoundError, TallyError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
@@ -99,6 +99,34 @@ function insertRuns(
   );
 }
 
+/**
+ * A server that stops answering without a reset (a partition, a dead host) must not hang a
+ * command: every query gives up after the busy limit (its outcome unknown: a group commit is
+ * then resent, written once by its batch id), and TCP keep-alive notices a dead idle connection.
+ */
+function boundedWaits(limitMs: number) {
+  return { query_timeout: limitMs, keepAlive: true, keepAliveInitialDelayMillis: Math.min(limitMs, 10_000) };
+}
+
+/** Maintenance that may rightly take long on a big ledger (VACUUM): its own, wider bound. */
+const MAINTENANCE_TIMEOUT_MS = 30 * 60_000;
+
+/** A statement with its own bound (pg reads `query_timeout` from the config; its types leave it out). */
+function withTimeout(text: string, timeoutMs: number, values?: unknown[]): QueryConfig {
+  const config = { text, values, query_timeout: timeoutMs };
+  return config;
+}
+
+/** `work`, or `undefined` once `ms` have passed (the work is left running, never awaited again). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms), undefined);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export class PostgresLedger extends RecordingLedger {
   readonly backend = 'postgres' as const;
   /** The URL without its password: what every message names. */
@@ -170,6 +198,7 @@ export class PostgresLedger extends RecordingLedger {
       connectionString: url,
       max: POOL_SIZE,
       connectionTimeoutMillis: limit,
+      ...boundedWaits(limit),
       // Idle connections must not keep a finished command alive.
       allowExitOnIdle: true,
       application_name: 'tally',
@@ -411,7 +440,8 @@ export class PostgresLedger extends RecordingLedger {
         clearTimeout(this.timer);
         this.timer = undefined;
       }
-      if ((await this.writeQueued()) && this.waiting() === 0) return true;
+      // A write the server never answers is not awaited past the deadline (it times out itself).
+      if ((await within(this.writeQueued(), deadline - Date.now())) && this.waiting() === 0) return true;
       const left = deadline - Date.now();
       if (left <= 0) {
         this.schedule();
@@ -422,10 +452,14 @@ export class PostgresLedger extends RecordingLedger {
   }
 
   /** Reads see this process's appends: its queue is committed first (as SQLite's reads flush). */
-  private async read<T>(work: (query: Pool['query']) => Promise<T>): Promise<T> {
+  private async read<T>(work: (query: Pool['query']) => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.waiting() > 0) await this.commit();
+    const query =
+      timeoutMs === undefined
+        ? this.pool.query.bind(this.pool)
+        : (text: string, values?: unknown[]) => this.pool.query(withTimeout(text, timeoutMs, values));
     try {
-      return await work(this.pool.query.bind(this.pool) as Pool['query']);
+      return await work(query as Pool['query']);
     } catch (error) {
       if (isTallyError(error)) throw error;
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
@@ -536,8 +570,12 @@ export class PostgresLedger extends RecordingLedger {
       if (!options.dryRun && result.runs > 0) {
         // Lifts the append-only trigger for this transaction only (see postgres-schema.ts).
         await client.query("SET LOCAL tally.purging = 'on'");
-        await client.query('DELETE FROM entries WHERE run_id = ANY($1::text[])', [ids]);
-        await client.query('DELETE FROM runs WHERE id = ANY($1::text[])', [ids]);
+        await client.query(
+          withTimeout('DELETE FROM entries WHERE run_id = ANY($1::text[])', MAINTENANCE_TIMEOUT_MS, [ids]),
+        );
+        await client.query(
+          withTimeout('DELETE FROM runs WHERE id = ANY($1::text[])', MAINTENANCE_TIMEOUT_MS, [ids]),
+        );
       }
       return result;
     });
@@ -548,7 +586,7 @@ export class PostgresLedger extends RecordingLedger {
     await this.read(async (query) => {
       await query('VACUUM (ANALYZE) entries');
       await query('VACUUM (ANALYZE) runs');
-    });
+    }, MAINTENANCE_TIMEOUT_MS);
   }
 
   /** The ledger's own invariants (PostgreSQL checks its pages itself); empty when all hold. */
@@ -595,7 +633,7 @@ export class PostgresLedger extends RecordingLedger {
       problems.push(...(await this.shapeProblems(limit)));
       problems.push(...(await this.notJsonRows(limit)));
       return problems;
-    });
+    }, MAINTENANCE_TIMEOUT_MS);
   }
 
   /** Every entry's data against its kind's schema, a page at a time (keyset on run and seq). */
@@ -633,10 +671,16 @@ export class PostgresLedger extends RecordingLedger {
         valid = 'pg_temp.tally_is_json($column)';
       }
       const entries = await client.query(
-        `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+        withTimeout(
+          `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+          MAINTENANCE_TIMEOUT_MS,
+        ),
       );
       const runs = await client.query(
-        `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+        withTimeout(
+          `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+          MAINTENANCE_TIMEOUT_MS,
+        ),
       );
       return [...entries.rows, ...runs.rows].map(notJson);
     } finally {
@@ -721,7 +765,11 @@ export class PostgresLedger extends RecordingLedger {
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      await this.pool.end().catch(() => undefined);
+      // Bounded too: a connection stuck on a silent server is dropped by its query timeout.
+      await within(
+        this.pool.end().catch(() => undefined),
+        this.busyLimitMs,
+      );
     }
   }
 }
