@@ -412,6 +412,10 @@ export class PostgresLedger extends RecordingLedger {
     this.schedule();
   }
 
+  protected outageReported(): LedgerError | undefined {
+    return this.outage?.reported;
+  }
+
   /** After an outage reported as LEDGER_BUSY, each run it held up gets a fail_open entry saying so. */
   private available(rows: QueuedEntry[]): void {
     const outage = this.outage;
@@ -752,13 +756,17 @@ export class PostgresLedger extends RecordingLedger {
       if (!(await this.commit())) {
         this.failOpen('ledger', 'ledger-unavailable');
         const lost = this.waiting();
-        throw (
-          this.outage?.reported ??
-          new LedgerError(
-            'LEDGER_BUSY',
-            `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they could not be written.`,
-            { path: this.path, queued: lost },
-          )
+        // Not the outage's own report ("held in memory, written when it answers"): closing, they are lost.
+        const runs = [
+          ...new Set([
+            ...(this.outage?.runs ?? []),
+            ...[...(this.unsent?.rows ?? []), ...this.queue].map((row) => row.runId),
+          ]),
+        ];
+        throw new LedgerError(
+          'LEDGER_BUSY',
+          `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they were NOT written (incomplete in the ledger: ${runs.join(', ') || 'no run'}).`,
+          { path: this.path, queued: lost, runIds: runs },
         );
       }
     } finally {
