@@ -25,7 +25,11 @@ import {
 } from './ledger-maintenance.js';
 import { trackOpenLedger } from './open-ledgers.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
-import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
+import {
+  applyPostgresSchema,
+  POSTGRES_SCHEMA_VERSION,
+  readPostgresSchemaVersion,
+} from './postgres-schema.js';
 import { redactPostgresUrl, scrubbedCause, scrubPassword } from './postgres-url.js';
 import {
   type EntryRow,
@@ -117,6 +121,11 @@ function withTimeout(text: string, timeoutMs: number, values?: unknown[]): Query
   return config;
 }
 
+/** PostgreSQL's insufficient_privilege (42501): a user without the rights, not a server that is down. */
+function refusedRights(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === '42501';
+}
+
 /** `work`, or `undefined` once `ms` have passed (the work is left running, never awaited again). */
 function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -149,6 +158,8 @@ export class PostgresLedger extends RecordingLedger {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private closed = false;
+  /** Opened read-only where Tally never wrote (no tables): every read finds nothing. */
+  private empty = false;
   private readonly untrack: () => void;
   private exitCommitTried = false;
   /**
@@ -212,7 +223,8 @@ export class PostgresLedger extends RecordingLedger {
     let found = 0;
     try {
       client = await pool.connect();
-      found = await applyPostgresSchema(client);
+      // Read-only: the schema as it is (an older one read as is, none read as no runs).
+      found = options.readonly ? await readPostgresSchemaVersion(client) : await applyPostgresSchema(client);
     } catch (error) {
       client?.release(true);
       client = undefined;
@@ -223,7 +235,9 @@ export class PostgresLedger extends RecordingLedger {
       );
       throw new LedgerError(
         'LEDGER_UNAVAILABLE',
-        `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
+        refusedRights(error)
+          ? `The PostgreSQL ledger at ${redactPostgresUrl(url)} refused this user: ${reason}. It is a permission problem, not an outage: recording runs needs CREATE on the schema the first time and INSERT on Tally's tables (read-only commands need SELECT only); grant them, or pass --ledger with another URL.`
+          : `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
         { path: redactPostgresUrl(url) },
         // The driver's error (its code: 28P01, ECONNREFUSED) without the password.
         { cause: scrubbedCause(error, url) },
@@ -240,7 +254,9 @@ export class PostgresLedger extends RecordingLedger {
         { path: redactPostgresUrl(url) },
       );
     }
-    return new PostgresLedger(url, pool, options);
+    const ledger = new PostgresLedger(url, pool, options);
+    ledger.empty = found === 0 && options.readonly === true;
+    return ledger;
   }
 
   protected queueRun(run: QueuedRun): void {
@@ -457,6 +473,7 @@ export class PostgresLedger extends RecordingLedger {
 
   /** Reads see this process's appends: its queue is committed first (as SQLite's reads flush). */
   private async read<T>(work: (query: Pool['query']) => Promise<T>, timeoutMs?: number): Promise<T> {
+    if (this.empty) return work((async () => ({ rows: [], rowCount: 0 })) as unknown as Pool['query']);
     if (this.waiting() > 0) await this.commit();
     const query =
       timeoutMs === undefined
@@ -595,6 +612,7 @@ export class PostgresLedger extends RecordingLedger {
 
   /** The ledger's own invariants (PostgreSQL checks its pages itself); empty when all hold. */
   async check(limit = 20): Promise<LedgerProblem[]> {
+    if (this.empty) return [];
     return this.read(async (query) => {
       const problems: LedgerProblem[] = [];
       const version = Number((await query('SELECT version FROM tally_schema')).rows[0]?.version ?? 0);

@@ -100,11 +100,27 @@ export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 const MIGRATION_LOCK = 0x74616c6c79;
 
 /**
+ * The version a database is at, changing nothing (read-only commands: no DDL, no migration, no
+ * CREATE right needed). 0 where Tally never wrote (no `tally_schema`): an empty ledger.
+ */
+export async function readPostgresSchemaVersion(client: PoolClient): Promise<number> {
+  const table = await client.query<{ name: string | null }>(
+    "SELECT to_regclass('tally_schema')::text AS name",
+  );
+  if (!table.rows[0]?.name) return 0;
+  const found = await client.query<{ version: number }>('SELECT version FROM tally_schema');
+  return Number(found.rows[0]?.version ?? 0);
+}
+
+/**
  * Brings the database to POSTGRES_SCHEMA_VERSION: the migrations it lacks, in order, in one
  * transaction under an advisory lock, so several processes opening a fresh database at once
  * migrate it exactly once. Returns the version found (higher than ours: a newer Tally wrote it).
  */
 export async function applyPostgresSchema(client: PoolClient): Promise<number> {
+  // Up to date (the usual open): no DDL, so a user with INSERT but no CREATE right records runs.
+  const current = await readPostgresSchemaVersion(client);
+  if (current >= POSTGRES_SCHEMA_VERSION) return current;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
