@@ -764,6 +764,36 @@ export class PostgresLedger extends RecordingLedger {
     });
   }
 
+  /**
+   * A lock held across every machine that uses this database, by name (a run's cleanup): a
+   * session advisory lock on its own connection, so the server releases it when this process
+   * ends or its connection drops (a crashed holder leaves nothing behind). Undefined when
+   * another session holds it; else the release.
+   */
+  async tryLock(name: string): Promise<(() => Promise<void>) | undefined> {
+    const client = await this.pool.connect();
+    try {
+      const taken = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+        [name],
+      );
+      if (taken.rows[0]?.locked !== true) {
+        client.release();
+        return undefined;
+      }
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    return async () => {
+      // Closing the connection releases the lock too: a failed unlock drops it.
+      await client
+        .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name])
+        .then(() => client.release())
+        .catch(() => client.release(true));
+    };
+  }
+
   /** Commits what is queued (retrying up to the busy limit) and closes the pool; LEDGER_BUSY if it never went in. */
   async close(): Promise<void> {
     if (this.closed) return;
