@@ -16,6 +16,7 @@ export interface TallyErrorCodes {
   GATE_DENIED: true;
   INVALID_INPUT: true;
   LEDGER_BUSY: true;
+  LEDGER_PATH_INVALID: true;
   LEDGER_UNAVAILABLE: true;
   LEDGER_WRITE_FAILED: true;
   MODEL_NOT_CONFIGURED: true;

@@ -293,6 +293,21 @@ async function execute(
 }
 
 /**
+ * A call that may change something is not run while the ledger has taken no write past its busy
+ * limit: its change could not be recorded (the same rule as an intent that cannot be committed).
+ * Read-only calls still run; their entries wait in memory.
+ */
+function ledgerDownRefusal(tool: ToolDefinition, recorder: RunRecorder): ToolRejectedError | undefined {
+  if (tool.annotations.readOnly) return undefined;
+  const down = recorder.ledgerDown?.();
+  if (!down) return undefined;
+  return new ToolRejectedError(
+    'LEDGER_BUSY',
+    `${tool.name} was not run: the ledger has taken no write for longer than its busy limit, so a change made now could not be recorded (${down.message}). Do not retry changes until it answers.`,
+  );
+}
+
+/**
  * The one way any transport runs a tool: validate the input, execute, classify the result
  * (the harness decides failure, not the model), and append a `tool_call` entry.
  */
@@ -323,7 +338,7 @@ export async function invokeTool(
     } catch (error) {
       targetError = errorMessage(error);
     }
-    const refusal = context.admit?.(tool.name, parsed.data);
+    const refusal = context.admit?.(tool.name, parsed.data) ?? ledgerDownRefusal(tool, context.recorder);
     record = targetError
       ? {
           tool: tool.name,

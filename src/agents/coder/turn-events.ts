@@ -88,6 +88,7 @@ export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledge
             redactor: recorder.redactor,
             entries: () => recorder.entries(),
             commit: (limitMs) => recorder.commit(limitMs),
+            ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
             append: (entry) => {
               // The same kind with its data redacted, as the ledger stores it.
               const recorded = appendAsRecorded(recorder, entry);

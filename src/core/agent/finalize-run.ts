@@ -65,6 +65,7 @@ function countingRecorder(
       redactor: recorder.redactor,
       entries: () => recorder.entries(),
       commit: (limitMs) => recorder.commit(limitMs),
+      ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
       append: (entry) => {
         if (entry.kind === 'model_call') counts.modelCalls += 1;
         if (entry.kind === 'tool_call') {

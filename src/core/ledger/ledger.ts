@@ -1,8 +1,9 @@
+import { TallyError } from '../errors.js';
 import type { Redactor } from '../redact.js';
 import type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import type { LedgerCounts } from './ledger-counts.js';
 import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
-import { isPostgresUrl } from './postgres-url.js';
+import { isPostgresUrl, notALedgerPath } from './postgres-url.js';
 import type { ImportResult, RunRecorder, StartRunOptions, StoredRun } from './recording-ledger.js';
 import { type LedgerOpenOptions, SqliteLedger } from './sqlite-ledger.js';
 import type { DialectSql, StatsRow } from './stats-contributor.js';
@@ -63,6 +64,8 @@ export const Ledger = {
  * its driver is loaded only then — anything else is a SQLite file.
  */
 export async function openLedger(target: string, options: LedgerOpenOptions = {}): Promise<Ledger> {
+  const problem = notALedgerPath(target);
+  if (problem) throw new TallyError('LEDGER_PATH_INVALID', problem);
   if (!isPostgresUrl(target)) return SqliteLedger.open(target, options);
   const { PostgresLedger } = await import('./postgres-ledger.js');
   return PostgresLedger.open(target, options);

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { isTallyError, LedgerError, RunNotFoundError, TallyError } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { DEFAULT_BUSY_LIMIT_MS, retryDelay } from './busy-retry.js';
@@ -24,7 +25,11 @@ import {
 } from './ledger-maintenance.js';
 import { trackOpenLedger } from './open-ledgers.js';
 import { PG_COUNT_SQL, PG_LIST_RUNS_SQL, PG_PURGEABLE } from './postgres-queries.js';
-import { applyPostgresSchema, POSTGRES_SCHEMA_VERSION } from './postgres-schema.js';
+import {
+  applyPostgresSchema,
+  POSTGRES_SCHEMA_VERSION,
+  readPostgresSchemaVersion,
+} from './postgres-schema.js';
 import { redactPostgresUrl, scrubbedCause, scrubPassword } from './postgres-url.js';
 import {
   type EntryRow,
@@ -37,6 +42,7 @@ import {
   toEntry,
   toRun,
 } from './recording-ledger.js';
+import { refuseForeignPostgresSchema } from './refuse-foreign-postgres-schema.js';
 import type { LedgerOpenOptions } from './sqlite-ledger.js';
 import type { DialectSql, StatsRow } from './stats-contributor.js';
 
@@ -52,6 +58,16 @@ const POOL_SIZE = 4;
  * a long-lived `tally mcp` holds at most this many finished runs, not every run it served.
  */
 export const FINISHED_RUNS_KEPT = 64;
+
+/**
+ * One group commit as sent: its id goes with it every time it is sent, so a batch whose answer was
+ * lost (the server may have committed it) is sent again unchanged and written once (`tally_append_once`).
+ */
+interface Batch {
+  id: string;
+  runs: QueuedRun[];
+  rows: QueuedEntry[];
+}
 
 interface OwnRun {
   run?: QueuedRun;
@@ -88,6 +104,39 @@ function insertRuns(
   );
 }
 
+/**
+ * A server that stops answering without a reset (a partition, a dead host) must not hang a
+ * command: every query gives up after the busy limit (its outcome unknown: a group commit is
+ * then resent, written once by its batch id), and TCP keep-alive notices a dead idle connection.
+ */
+function boundedWaits(limitMs: number) {
+  return { query_timeout: limitMs, keepAlive: true, keepAliveInitialDelayMillis: Math.min(limitMs, 10_000) };
+}
+
+/** Maintenance that may rightly take long on a big ledger (VACUUM): its own, wider bound. */
+const MAINTENANCE_TIMEOUT_MS = 30 * 60_000;
+
+/** A statement with its own bound (pg reads `query_timeout` from the config; its types leave it out). */
+function withTimeout(text: string, timeoutMs: number, values?: unknown[]): QueryConfig {
+  const config = { text, values, query_timeout: timeoutMs };
+  return config;
+}
+
+/** PostgreSQL's insufficient_privilege (42501): a user without the rights, not a server that is down. */
+function refusedRights(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === '42501';
+}
+
+/** `work`, or `undefined` once `ms` have passed (the work is left running, never awaited again). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms), undefined);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export class PostgresLedger extends RecordingLedger {
   readonly backend = 'postgres' as const;
   /** The URL without its password: what every message names. */
@@ -99,6 +148,8 @@ export class PostgresLedger extends RecordingLedger {
   private readonly failOpen: FailOpen;
   private runQueue: QueuedRun[] = [];
   private queue: QueuedEntry[] = [];
+  /** The batch sent and not known to be in: sent again, as it is, before anything queued after it. */
+  private unsent: Batch | undefined;
   private readonly own = new Map<string, OwnRun>();
   /** Runs of `own` that have their end entry, oldest first: trimmed to FINISHED_RUNS_KEPT. */
   private readonly finished = new Set<string>();
@@ -108,6 +159,8 @@ export class PostgresLedger extends RecordingLedger {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
   private closed = false;
+  /** Opened read-only where Tally never wrote (no tables): every read finds nothing. */
+  private empty = false;
   private readonly untrack: () => void;
   private exitCommitTried = false;
   /**
@@ -118,12 +171,12 @@ export class PostgresLedger extends RecordingLedger {
    * (the commit itself gives up at the busy limit; `warnOnExit` then says what was lost).
    */
   private readonly commitBeforeExit = () => {
-    if (this.closed || this.exitCommitTried || this.queue.length + this.runQueue.length === 0) return;
+    if (this.closed || this.exitCommitTried || this.waiting() === 0) return;
     this.exitCommitTried = true;
     void this.commit();
   };
   private readonly warnOnExit = () => {
-    const left = this.queue.length + this.runQueue.length;
+    const left = this.waiting();
     if (left > 0)
       process.stderr.write(
         `tally: ${left} ledger entries for ${this.path} were not committed before exit (close the ledger first)\n`,
@@ -157,6 +210,7 @@ export class PostgresLedger extends RecordingLedger {
       connectionString: url,
       max: POOL_SIZE,
       connectionTimeoutMillis: limit,
+      ...boundedWaits(limit),
       // Idle connections must not keep a finished command alive.
       allowExitOnIdle: true,
       application_name: 'tally',
@@ -170,7 +224,12 @@ export class PostgresLedger extends RecordingLedger {
     let found = 0;
     try {
       client = await pool.connect();
-      found = await applyPostgresSchema(client, redactPostgresUrl(url));
+      // Read-only: the schema as it is (an older one read as is, none read as no runs).
+      // Another program's tables are refused here too (a SELECT: nothing is changed).
+      if (options.readonly) await refuseForeignPostgresSchema(client, redactPostgresUrl(url));
+      found = options.readonly
+        ? await readPostgresSchemaVersion(client)
+        : await applyPostgresSchema(client, redactPostgresUrl(url));
     } catch (error) {
       client?.release(true);
       client = undefined;
@@ -183,7 +242,9 @@ export class PostgresLedger extends RecordingLedger {
       );
       throw new LedgerError(
         'LEDGER_UNAVAILABLE',
-        `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
+        refusedRights(error)
+          ? `The PostgreSQL ledger at ${redactPostgresUrl(url)} refused this user: ${reason}. It is a permission problem, not an outage: recording runs needs CREATE on the schema the first time and INSERT on Tally's tables (read-only commands need SELECT only); grant them, or pass --ledger with another URL.`
+          : `Cannot reach the PostgreSQL ledger at ${redactPostgresUrl(url)}: ${reason}. Check that the server is running and accepts this user, or pass --ledger with another URL or a file.`,
         { path: redactPostgresUrl(url) },
         // The driver's error (its code: 28P01, ECONNREFUSED) without the password.
         { cause: scrubbedCause(error, url) },
@@ -200,7 +261,9 @@ export class PostgresLedger extends RecordingLedger {
         { path: redactPostgresUrl(url) },
       );
     }
-    return new PostgresLedger(url, pool, options);
+    const ledger = new PostgresLedger(url, pool, options);
+    ledger.empty = found === 0 && options.readonly === true;
+    return ledger;
   }
 
   protected queueRun(run: QueuedRun): void {
@@ -271,23 +334,41 @@ export class PostgresLedger extends RecordingLedger {
     return this.writing;
   }
 
+  /** Runs and entries not yet known to be in the database (queued, or sent without an answer). */
+  private waiting(): number {
+    return (
+      this.queue.length +
+      this.runQueue.length +
+      (this.unsent ? this.unsent.rows.length + this.unsent.runs.length : 0)
+    );
+  }
+
+  /**
+   * Sends the batch whose answer was lost first (as it was, same id), then what is queued. A failed send may still have committed (the connection dropped after the
+   * server's COMMIT): it stays `unsent` and is sent again unchanged, and the server skips a batch
+   * id it already has, so a retry never writes an entry twice.
+   */
   private async writeOnce(): Promise<boolean> {
-    if (this.queue.length === 0 && this.runQueue.length === 0) return true;
-    this.lastFlushAt = performance.now();
-    const runs = this.runQueue;
-    const rows = this.queue;
-    this.runQueue = [];
-    this.queue = [];
-    try {
-      await this.writeBatch(runs, rows);
-    } catch (error) {
-      // One transaction: nothing of the batch is in. Put it back in front, in order, and retry.
-      this.runQueue = runs.concat(this.runQueue);
-      this.queue = rows.concat(this.queue);
-      this.unavailable(rows, error);
-      return false;
+    // A retry is followed by what was queued meanwhile; a first send is one group commit.
+    const rounds = this.unsent ? 2 : 1;
+    for (let round = 0; round < rounds; round++) {
+      if (!this.unsent) {
+        if (this.queue.length === 0 && this.runQueue.length === 0) return true;
+        this.unsent = { id: randomUUID(), runs: this.runQueue, rows: this.queue };
+        this.runQueue = [];
+        this.queue = [];
+      }
+      const batch = this.unsent;
+      this.lastFlushAt = performance.now();
+      try {
+        await this.writeBatch(batch);
+      } catch (error) {
+        this.unavailable(batch.rows, error);
+        return false;
+      }
+      this.unsent = undefined;
+      this.available(batch.rows);
     }
-    this.available(rows);
     return true;
   }
 
@@ -308,15 +389,17 @@ export class PostgresLedger extends RecordingLedger {
   }
 
   /**
-   * One group commit: one statement, so one round trip and one transaction (`tally_append`,
-   * postgres-schema.ts: the runs, per-run locks in id order, the entries numbered after each
-   * run's last). A connection whose write failed is dropped from the pool (it may be the cause).
+   * One group commit: one statement, so one round trip and one transaction (`tally_append_once`,
+   * postgres-schema.ts: the batch id, unless already there; the runs, per-run locks in id order,
+   * the entries numbered after each run's last). A connection whose write failed is dropped from
+   * the pool (it may be the cause).
    */
-  private async writeBatch(runs: QueuedRun[], rows: QueuedEntry[]): Promise<void> {
+  private async writeBatch({ id, runs, rows }: Batch): Promise<void> {
     await this.pool.query(
-      `SELECT tally_append($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                           $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+      `SELECT tally_append_once($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
       [
+        id,
         runs.map((run) => run.id),
         runs.map((run) => run.agent),
         runs.map((run) => run.task),
@@ -342,14 +425,18 @@ export class PostgresLedger extends RecordingLedger {
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
       outage.reported = new LedgerError(
         'LEDGER_BUSY',
-        `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.queue.length} entries are held in memory and will be written when it answers.`,
-        { path: this.path, waitedMs: now - outage.since, queued: this.queue.length },
+        `The PostgreSQL ledger at ${this.path} has not taken a write for ${Math.round((now - outage.since) / 1000)} s (${reason}); ${this.waiting()} entries are held in memory and will be written when it answers.`,
+        { path: this.path, waitedMs: now - outage.since, queued: this.waiting() },
         { cause: scrubbedCause(error, this.url) },
       );
       this.failOpen('ledger', 'ledger-unavailable');
       this.onBusy?.(outage.reported);
     }
     this.schedule();
+  }
+
+  protected outageReported(): LedgerError | undefined {
+    return this.outage?.reported;
   }
 
   /** After an outage reported as LEDGER_BUSY, each run it held up gets a fail_open entry saying so. */
@@ -380,7 +467,8 @@ export class PostgresLedger extends RecordingLedger {
         clearTimeout(this.timer);
         this.timer = undefined;
       }
-      if ((await this.writeQueued()) && this.queue.length === 0 && this.runQueue.length === 0) return true;
+      // A write the server never answers is not awaited past the deadline (it times out itself).
+      if ((await within(this.writeQueued(), deadline - Date.now())) && this.waiting() === 0) return true;
       const left = deadline - Date.now();
       if (left <= 0) {
         this.schedule();
@@ -391,10 +479,15 @@ export class PostgresLedger extends RecordingLedger {
   }
 
   /** Reads see this process's appends: its queue is committed first (as SQLite's reads flush). */
-  private async read<T>(work: (query: Pool['query']) => Promise<T>): Promise<T> {
-    if (this.queue.length > 0 || this.runQueue.length > 0) await this.commit();
+  private async read<T>(work: (query: Pool['query']) => Promise<T>, timeoutMs?: number): Promise<T> {
+    if (this.empty) return work((async () => ({ rows: [], rowCount: 0 })) as unknown as Pool['query']);
+    if (this.waiting() > 0) await this.commit();
+    const query =
+      timeoutMs === undefined
+        ? this.pool.query.bind(this.pool)
+        : (text: string, values?: unknown[]) => this.pool.query(withTimeout(text, timeoutMs, values));
     try {
-      return await work(this.pool.query.bind(this.pool) as Pool['query']);
+      return await work(query as Pool['query']);
     } catch (error) {
       if (isTallyError(error)) throw error;
       const reason = scrubPassword(error instanceof Error ? error.message : String(error), this.url);
@@ -505,8 +598,12 @@ export class PostgresLedger extends RecordingLedger {
       if (!options.dryRun && result.runs > 0) {
         // Lifts the append-only trigger for this transaction only (see postgres-schema.ts).
         await client.query("SET LOCAL tally.purging = 'on'");
-        await client.query('DELETE FROM entries WHERE run_id = ANY($1::text[])', [ids]);
-        await client.query('DELETE FROM runs WHERE id = ANY($1::text[])', [ids]);
+        await client.query(
+          withTimeout('DELETE FROM entries WHERE run_id = ANY($1::text[])', MAINTENANCE_TIMEOUT_MS, [ids]),
+        );
+        await client.query(
+          withTimeout('DELETE FROM runs WHERE id = ANY($1::text[])', MAINTENANCE_TIMEOUT_MS, [ids]),
+        );
       }
       return result;
     });
@@ -517,11 +614,12 @@ export class PostgresLedger extends RecordingLedger {
     await this.read(async (query) => {
       await query('VACUUM (ANALYZE) entries');
       await query('VACUUM (ANALYZE) runs');
-    });
+    }, MAINTENANCE_TIMEOUT_MS);
   }
 
   /** The ledger's own invariants (PostgreSQL checks its pages itself); empty when all hold. */
   async check(limit = 20): Promise<LedgerProblem[]> {
+    if (this.empty) return [];
     return this.read(async (query) => {
       const problems: LedgerProblem[] = [];
       const version = Number((await query('SELECT version FROM tally_schema')).rows[0]?.version ?? 0);
@@ -564,7 +662,7 @@ export class PostgresLedger extends RecordingLedger {
       problems.push(...(await this.shapeProblems(limit)));
       problems.push(...(await this.notJsonRows(limit)));
       return problems;
-    });
+    }, MAINTENANCE_TIMEOUT_MS);
   }
 
   /** Every entry's data against its kind's schema, a page at a time (keyset on run and seq). */
@@ -602,10 +700,16 @@ export class PostgresLedger extends RecordingLedger {
         valid = 'pg_temp.tally_is_json($column)';
       }
       const entries = await client.query(
-        `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+        withTimeout(
+          `SELECT run_id, seq FROM entries WHERE NOT ${valid.replace('$column', 'data')} ORDER BY run_id, seq LIMIT ${limit}`,
+          MAINTENANCE_TIMEOUT_MS,
+        ),
       );
       const runs = await client.query(
-        `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+        withTimeout(
+          `SELECT id FROM runs WHERE NOT ${valid.replace('$column', 'meta')} ORDER BY id LIMIT ${limit}`,
+          MAINTENANCE_TIMEOUT_MS,
+        ),
       );
       return [...entries.rows, ...runs.rows].map(notJson);
     } finally {
@@ -667,6 +771,36 @@ export class PostgresLedger extends RecordingLedger {
     });
   }
 
+  /**
+   * A lock held across every machine that uses this database, by name (a run's cleanup): a
+   * session advisory lock on its own connection, so the server releases it when this process
+   * ends or its connection drops (a crashed holder leaves nothing behind). Undefined when
+   * another session holds it; else the release.
+   */
+  async tryLock(name: string): Promise<(() => Promise<void>) | undefined> {
+    const client = await this.pool.connect();
+    try {
+      const taken = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+        [name],
+      );
+      if (taken.rows[0]?.locked !== true) {
+        client.release();
+        return undefined;
+      }
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    return async () => {
+      // Closing the connection releases the lock too: a failed unlock drops it.
+      await client
+        .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name])
+        .then(() => client.release())
+        .catch(() => client.release(true));
+    };
+  }
+
   /** Commits what is queued (retrying up to the busy limit) and closes the pool; LEDGER_BUSY if it never went in. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -676,21 +810,29 @@ export class PostgresLedger extends RecordingLedger {
     try {
       if (!(await this.commit())) {
         this.failOpen('ledger', 'ledger-unavailable');
-        const lost = this.queue.length + this.runQueue.length;
-        throw (
-          this.outage?.reported ??
-          new LedgerError(
-            'LEDGER_BUSY',
-            `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they could not be written.`,
-            { path: this.path, queued: lost },
-          )
+        const lost = this.waiting();
+        // Not the outage's own report ("held in memory, written when it answers"): closing, they are lost.
+        const runs = [
+          ...new Set([
+            ...(this.outage?.runs ?? []),
+            ...[...(this.unsent?.rows ?? []), ...this.queue].map((row) => row.runId),
+          ]),
+        ];
+        throw new LedgerError(
+          'LEDGER_BUSY',
+          `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they were NOT written (incomplete in the ledger: ${runs.join(', ') || 'no run'}).`,
+          { path: this.path, queued: lost, runIds: runs },
         );
       }
     } finally {
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      await this.pool.end().catch(() => undefined);
+      // Bounded too: a connection stuck on a silent server is dropped by its query timeout.
+      await within(
+        this.pool.end().catch(() => undefined),
+        this.busyLimitMs,
+      );
     }
   }
 }

@@ -68,6 +68,31 @@ const MIGRATIONS: readonly (readonly string[])[] = [
                 WITH ORDINALITY AS b(run_id, ts, kind, name, outcome, data, ord);
      END $$`,
   ],
+  // 3: a group commit that is written once however often it is sent. A client that loses the
+  // connection after the server committed (the answer never arrived) sends the same batch again,
+  // with the same id: `tally_batches` remembers the ids committed, so the second call adds
+  // nothing. A retry that races the first (still running) waits on the id's row and then skips.
+  // Ids older than a week are pruned now and then (a retry comes within the busy limit, or
+  // when the server is back). `tally_append` stays for a version-2 Tally still running.
+  [
+    `CREATE TABLE IF NOT EXISTS tally_batches (
+       id TEXT PRIMARY KEY,
+       at TIMESTAMPTZ NOT NULL DEFAULT now()
+     )`,
+    'CREATE INDEX IF NOT EXISTS tally_batches_at ON tally_batches (at)',
+    `CREATE OR REPLACE FUNCTION tally_append_once(
+       batch text, run_ids text[], agents text[], tasks text[], started text[], metas text[],
+       entry_runs text[], stamps text[], kinds text[], names text[], outcomes text[], datas text[]
+     ) RETURNS boolean LANGUAGE plpgsql AS $$
+     BEGIN
+       INSERT INTO tally_batches (id) VALUES (batch) ON CONFLICT (id) DO NOTHING;
+       IF NOT FOUND THEN RETURN false; END IF;
+       IF random() < 0.01 THEN DELETE FROM tally_batches WHERE at < now() - interval '7 days'; END IF;
+       PERFORM tally_append(run_ids, agents, tasks, started, metas,
+                            entry_runs, stamps, kinds, names, outcomes, datas);
+       RETURN true;
+     END $$`,
+  ],
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
@@ -76,11 +101,27 @@ export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 const MIGRATION_LOCK = 0x74616c6c79;
 
 /**
+ * The version a database is at, changing nothing (read-only commands: no DDL, no migration, no
+ * CREATE right needed). 0 where Tally never wrote (no `tally_schema`): an empty ledger.
+ */
+export async function readPostgresSchemaVersion(client: PoolClient): Promise<number> {
+  const table = await client.query<{ name: string | null }>(
+    "SELECT to_regclass('tally_schema')::text AS name",
+  );
+  if (!table.rows[0]?.name) return 0;
+  const found = await client.query<{ version: number }>('SELECT version FROM tally_schema');
+  return Number(found.rows[0]?.version ?? 0);
+}
+
+/**
  * Brings the database to POSTGRES_SCHEMA_VERSION: the migrations it lacks, in order, in one
  * transaction under an advisory lock, so several processes opening a fresh database at once
  * migrate it exactly once. Returns the version found (higher than ours: a newer Tally wrote it).
  */
 export async function applyPostgresSchema(client: PoolClient, path: string): Promise<number> {
+  // Up to date (the usual open): no DDL, so a user with INSERT but no CREATE right records runs.
+  const current = await readPostgresSchemaVersion(client);
+  if (current >= POSTGRES_SCHEMA_VERSION) return current;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

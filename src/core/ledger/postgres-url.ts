@@ -5,6 +5,22 @@ export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target.trim());
 }
 
+/**
+ * Why `target` cannot be a ledger path although it is no postgres:// URL, or undefined: a
+ * `postgres:`/`postgresql:` scheme without its `//` (`postgresql:/app:pw@host/db`), or any
+ * scheme-like first segment carrying userinfo (`mysql://u:pw@host`). Taken as a file path, it
+ * became a folder named after the URL, and the password was printed and stored with it.
+ */
+export function notALedgerPath(target: string): string | undefined {
+  const trimmed = target.trim();
+  if (isPostgresUrl(trimmed)) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1];
+  if (!scheme) return undefined;
+  const postgres = /^postgres(ql)?$/i.test(scheme);
+  if (!postgres && !/^[a-z][a-z0-9+.-]*:\/{0,2}[^/]*@/i.test(trimmed)) return undefined;
+  return `The ledger "${scheme}:…" looks like a URL but is not one Tally reads${postgres ? ` (\`${scheme}:\` needs two slashes)` : ''}. Name a PostgreSQL ledger as postgres://USER:PASSWORD@HOST:PORT/DATABASE, or a SQLite ledger by its file path.`;
+}
+
 /** A connection parameter that holds a credential (`password`, `sslpassword`, any secret name). */
 const secretParameter = (key: string) => /password/i.test(key) || isSecretName(key);
 

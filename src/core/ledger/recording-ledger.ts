@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LedgerError } from '../errors.js';
 import { createRunIdGenerator } from '../ids.js';
 import { createRedactor, type Redactor, type RedactorOptions } from '../redact.js';
 import type { LedgerEntry, NewEntry } from './entry.js';
@@ -26,6 +27,12 @@ export interface RunRecorder {
   entries(): LedgerEntry[];
   /** Commits everything queued (see `Ledger.commit`): false if the store stayed unavailable past the limit. */
   commit(limitMs?: number): Promise<boolean>;
+  /**
+   * The store's LEDGER_BUSY while it has taken no write for longer than the busy limit (the
+   * outage is ongoing), else undefined: a change made now could not be recorded. Absent on a
+   * recorder that cannot tell.
+   */
+  ledgerDown?(): LedgerError | undefined;
 }
 
 /**
@@ -147,6 +154,8 @@ export abstract class RecordingLedger {
   /** A run's entries as this process sees them, in order (see each backend). */
   abstract entries(runId: string): LedgerEntry[];
   abstract commit(limitMs?: number): Promise<boolean>;
+  /** The outage reported as LEDGER_BUSY while it lasts (see `RunRecorder.ledgerDown`). */
+  protected abstract outageReported(): LedgerError | undefined;
 
   /**
    * Runs `work` with values known to be secret: every run it starts (however deep, e.g. in
@@ -191,6 +200,7 @@ export abstract class RecordingLedger {
       },
       entries: () => this.entries(runId),
       commit: (limitMs) => this.commit(limitMs),
+      ledgerDown: () => this.outageReported(),
     };
   }
 }

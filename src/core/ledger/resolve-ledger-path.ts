@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import { isPostgresUrl } from './postgres-url.js';
+import { TallyError } from '../errors.js';
+import { isPostgresUrl, notALedgerPath } from './postgres-url.js';
 
 /**
  * `--ledger PATH` wins, then `TALLY_LEDGER`, then `.tally/ledger.db` under the project
@@ -12,7 +13,12 @@ export function resolveLedgerPath(
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const named = options.flag || env.TALLY_LEDGER;
-  if (named) return isPostgresUrl(named) ? named.trim() : resolve(cwd, named);
+  if (named) {
+    // A mistyped URL is refused, never made into a folder named after it (its password with it).
+    const problem = notALedgerPath(named);
+    if (problem) throw new TallyError('LEDGER_PATH_INVALID', problem);
+    return isPostgresUrl(named) ? named.trim() : resolve(cwd, named);
+  }
   return resolve(cwd, options.projectDir ?? '.', '.tally', 'ledger.db');
 }
 

@@ -390,6 +390,10 @@ export class SqliteLedger extends RecordingLedger {
     );
   }
 
+  protected outageReported(): LedgerError | undefined {
+    return this.busy?.reported;
+  }
+
   /** After an outage reported as LEDGER_BUSY, each run it held up gets a fail_open entry saying so. */
   private lockFreed(rows: QueuedEntry[]): void {
     const busy = this.busy;

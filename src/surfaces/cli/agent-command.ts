@@ -10,6 +10,7 @@ import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
+import { requireRecorded, usingLedger } from './require-recorded.js';
 
 interface AgentFlags {
   agentModule?: string[];
@@ -52,11 +53,13 @@ export default async function agentCommand(
       failOpen: createFailOpen({ logPath: join(ledgerStateDir(ledgerPath, root), 'fail-open.jsonl') }),
     });
     const ledger = await openLedgerAt(ledgerPath);
-    try {
+    return await usingLedger(ledger, async () => {
       const result = await runAgent(agent, task, {
         ledger,
         ...(options.model ? { model: options.model } : {}),
       });
+      // The ledger has the run, or its outcome is not presented (the ledger is the truth).
+      await requireRecorded(ledger, [result.runId]);
       if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else {
         const lines = [
@@ -72,9 +75,7 @@ export default async function agentCommand(
         process.stdout.write(`${visibleControls(lines.join('\n'))}\n`);
       }
       return result.status === 'success' ? EXIT.ok : EXIT.notMet;
-    } finally {
-      await ledger.close();
-    }
+    });
   } catch (error) {
     throw asTallyError(error);
   }

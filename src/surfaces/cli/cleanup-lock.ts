@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { TallyError } from '../../core/errors.js';
 import { removeIfPresent, writeTempFile } from '../../core/io/atomic-write.js';
 import { sleepSync } from '../../core/ledger/busy-retry.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
+import type { PostgresLedger } from '../../core/ledger/postgres-ledger.js';
 
 const Holder = z.object({ pid: z.number().int(), host: z.string(), startedAt: z.string() });
 type Holder = z.infer<typeof Holder>;
@@ -120,4 +122,24 @@ export function holdCleanupLock(ledgerPath: string, runId: string): () => void {
     // Only our own lock: one taken over after ours was deemed abandoned is not ours to remove.
     if (readHolder(path)?.pid === mine.pid) unlinkSync(path);
   };
+}
+
+/**
+ * The lock of one run's cleanup where the ledger is: a file beside a SQLite ledger, or in a
+ * PostgreSQL ledger an advisory lock in the database itself, keyed by run id, so two machines
+ * cleaning one run of a team ledger see each other (a temp-folder file is per machine).
+ */
+export async function holdRunCleanupLock(ledger: Ledger, runId: string): Promise<() => Promise<void>> {
+  if (ledger.backend !== 'postgres') {
+    const release = holdCleanupLock(ledger.path, runId);
+    return async () => release();
+  }
+  const release = await (ledger as PostgresLedger).tryLock(`tally-cleanup:${runId}`);
+  if (!release)
+    throw new TallyError(
+      'CLEANUP_RUNNING',
+      `Another cleanup of ${runId} is running (it holds the run's lock in ${ledger.path}, from this machine or another). Wait for it to end, then run \`tally fish cleanup ${runId}\` again to see what is left. A cleanup that died released it with its connection.`,
+      { runId, lock: ledger.path },
+    );
+  return release;
 }

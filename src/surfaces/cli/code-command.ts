@@ -20,6 +20,7 @@ import {
   textShownByProgress,
 } from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
+import { requireRecorded, usingLedger } from './require-recorded.js';
 
 export interface CodeFlags {
   root: string;
@@ -96,7 +97,14 @@ function eventPrinter(skipText: boolean): {
   };
 }
 
-function print(result: TurnResult, json: boolean | undefined, shownText?: string): void {
+/** Prints the turn once the ledger has its run (the ledger is the truth: see requireRecorded). */
+async function print(
+  ledger: Ledger,
+  result: TurnResult,
+  json: boolean | undefined,
+  shownText?: string,
+): Promise<void> {
+  await requireRecorded(ledger, [result.runId]);
   process.stdout.write(
     json
       ? `${JSON.stringify(result, null, 2)}\n`
@@ -146,7 +154,7 @@ async function interactive(
         });
         chatId = result.chatId;
         code = exitCodeOf(result);
-        print(result, options.json);
+        await print(ledger, result, options.json);
         if (interrupt.signal.aborted) {
           lines.close();
           return code;
@@ -181,7 +189,7 @@ export default async function codeCommand(
   // Writes killed before their rename (an earlier chat's) leave temporary files: gone before the first turn.
   sweepOrphanedTempFiles(startRoot.realRoot, { exclude: [join(startRoot.realRoot, '.tally')] });
   const ledger = await openLedgerFor(command, root);
-  try {
+  return await usingLedger(ledger, async () => {
     const message = task.join(' ').trim() || (cassette?.cassette.message ?? '');
     if (options.ui) {
       const { serveChatCommand } = await import('../web/serve-chat-command.js');
@@ -196,9 +204,7 @@ export default async function codeCommand(
     return await withInterrupt((interrupt) =>
       codeTurns(message, options, ledger, root, surfaces, cassette, interrupt),
     );
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 /** One turn, or the interactive chat, with the first Ctrl-C ending the turn as `aborted`. */
@@ -226,7 +232,7 @@ function codeTurns(
       ...(printer ? { onEvent: printer.onEvent } : {}),
       signal: interrupt.signal,
     });
-    print(result, options.json, printer?.lastText());
+    await print(ledger, result, options.json, printer?.lastText());
     const problem = cassette && !interrupt.signal.aborted && cassetteProblem(cassette.model);
     if (problem) {
       process.stderr.write(

@@ -14,6 +14,7 @@ import { formatTable, truncate } from './format-table.js';
 import { type Interrupt, withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
+import { requireRecorded, usingLedger } from './require-recorded.js';
 
 export const DEMO_HAR = fileURLToPath(new URL('../../../demo/captures/demo-app.har', import.meta.url));
 export const DEMO_REQUEST = '2 suites with 3 tests each';
@@ -29,16 +30,14 @@ export default async function demoCommand(options: { json?: boolean }, command: 
   // The ledger first: a ledger that cannot open must end the command, and the app's listening
   // server would keep the process alive past the error.
   const ledger = await openLedgerFor(command);
-  try {
+  return await usingLedger(ledger, async () => {
     const app = await startDemoApp();
     try {
       return await withInterrupt((interrupt) => runDemo(app.url, ledger, options, command, interrupt));
     } finally {
       await app.close();
     }
-  } finally {
-    await ledger.close();
-  }
+  });
 }
 
 async function runDemo(
@@ -64,6 +63,7 @@ async function runDemo(
     }),
   );
   if (interrupt.received()) {
+    await requireRecorded(ledger, [result.runId]);
     process.stdout.write(
       options.json
         ? `${JSON.stringify({ demoApp: url, ledger: ledger.path, result }, null, 2)}\n`
@@ -97,6 +97,8 @@ async function runDemo(
       'readback-failed',
     );
   }
+  // The ledger has both runs, or neither outcome is presented (the ledger is the truth).
+  await requireRecorded(ledger, readBack ? [result.runId, readBack.runId] : [result.runId]);
   const confirmations = (readBack?.readBacks ?? []).map((item) => ({
     type: item.type,
     id: item.id,

@@ -21,6 +21,8 @@ export const EXIT = {
  */
 export const UNAVAILABLE_CODES = [
   'LEDGER_UNAVAILABLE',
+  // A ledger that took no write within the busy limit: the command's entries are not recorded.
+  'LEDGER_BUSY',
   'ROOT_NOT_FOUND',
   'STORE_UNREADABLE',
   'INDEX_UNAVAILABLE',

@@ -3,7 +3,7 @@ import { authFailureText, type CleanupResult, cleanupRun } from '../../agents/fi
 import { TallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { visibleControls } from '../visible-controls.js';
-import { holdCleanupLock } from './cleanup-lock.js';
+import { holdRunCleanupLock } from './cleanup-lock.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
 import { formatTable } from './format-table.js';
@@ -25,7 +25,7 @@ async function cleanOne(
     login?: string;
   };
   const headers = headersFrom(options.header);
-  const release = holdCleanupLock(ledger.path, runId);
+  const release = await holdRunCleanupLock(ledger, runId);
   let result: CleanupResult;
   try {
     result = await cleanupRun({
@@ -41,7 +41,7 @@ async function cleanOne(
       graceMs: interrupt.graceMs,
     });
   } finally {
-    release();
+    await release();
   }
   if (result.authFailed && !result.deletions.some((deletion) => deletion.outcome === 'deleted'))
     throw authError(result, options.login ?? meta.login, Boolean(headers));

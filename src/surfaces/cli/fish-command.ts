@@ -11,6 +11,7 @@ import { formatFishResult } from './format-fish.js';
 import { withInterrupt } from './interrupt.js';
 import { ledgerPathFor, openLedgerFor } from './open-ledger.js';
 import { observeRunsWith, runSurfacesOf } from './progress/observe-runs.js';
+import { requireRecorded, usingLedger } from './require-recorded.js';
 
 /** `--emit` after the run: a file that cannot be written is a warning, never the loss of the result. */
 function emitAfterRun(
@@ -33,7 +34,7 @@ export default async function fishCommand(
 ): Promise<number> {
   if (options.emit) parseEmit(options.emit);
   const ledger = await openLedgerFor(command);
-  try {
+  return await usingLedger(ledger, async () => {
     const headers = headersFrom(options.header);
     const surfaces = runSurfacesOf(command, ledgerPathFor(command));
     return await withInterrupt(async (interrupt) => {
@@ -58,6 +59,8 @@ export default async function fishCommand(
           ...(onEvent ? { onEvent } : {}),
         }),
       );
+      // The ledger has the run, or its outcome is not presented (the ledger is the truth).
+      await requireRecorded(ledger, [ran.runId]);
       const interrupted = interrupt.received() !== undefined;
       // Nothing is emitted for an interrupted run: its items are to be cleaned up, not built on.
       const emitted =
@@ -75,7 +78,5 @@ export default async function fishCommand(
       if (!options.json) for (const warning of warnings) process.stderr.write(`tally: warning: ${warning}\n`);
       return result.status === 'success' && !emitted.warning ? EXIT.ok : EXIT.notMet;
     });
-  } finally {
-    await ledger.close();
-  }
+  });
 }

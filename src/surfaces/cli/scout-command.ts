@@ -13,6 +13,7 @@ import { EXIT } from './exit-codes.js';
 import { withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
+import { requireRecorded, usingLedger } from './require-recorded.js';
 
 /**
  * The scout writes a digest by contract: it makes `<root>/.tally` (one level, no links),
@@ -74,56 +75,59 @@ export default async function scoutCommand(
   const prior = readDigests(digestDir(root), session, settings);
   const ledger = await openLedgerFor(command, root);
   const source = openRecordSource(root, stores);
-  try {
-    return await withInterrupt(async (interrupt) => {
-      const scoutOptions = {
-        goal,
-        root,
-        source,
-        ledger,
-        priorDigests: prior.digests.map((digest) => digest.text),
-        cwd: process.cwd(),
-        // The session is what the how-do-i gate looks the run up by.
-        meta: session ? { session } : {},
-        signal: interrupt.signal,
-        graceMs: interrupt.graceMs,
-      };
-      // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
-      const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
-        model
-          ? (await import('../../agents/scout/model-scout.js')).runModelScout({
-              ...scoutOptions,
-              model,
-            })
-          : runDeterministicScout(scoutOptions),
-      );
-      // An interrupted scout's report is not a digest for the next turn to start from.
-      const warning = interrupt.received()
-        ? undefined
-        : saveDigest(root, session, report.text, settings.ttlDays);
-      if (flags.json)
-        process.stdout.write(
-          `${JSON.stringify({ ...report.result, report: report.text, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
+  return await usingLedger(ledger, async () => {
+    try {
+      return await withInterrupt(async (interrupt) => {
+        const scoutOptions = {
+          goal,
+          root,
+          source,
+          ledger,
+          priorDigests: prior.digests.map((digest) => digest.text),
+          cwd: process.cwd(),
+          // The session is what the how-do-i gate looks the run up by.
+          meta: session ? { session } : {},
+          signal: interrupt.signal,
+          graceMs: interrupt.graceMs,
+        };
+        // With --model the model tier runs (its report never has fewer GOVERNS than the tier without one).
+        const report = await observeRuns(runSurfacesOf(command, ledger.path), async () =>
+          model
+            ? (await import('../../agents/scout/model-scout.js')).runModelScout({
+                ...scoutOptions,
+                model,
+              })
+            : runDeterministicScout(scoutOptions),
         );
-      else {
-        const { result } = report;
-        // The report is the model's (or the records') words: shown, never obeyed by the terminal.
-        process.stdout.write(
-          visibleControls(
-            `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${result.runId} · ${result.status} · ${result.endingReason}\n${
-              result.status === 'success'
-                ? ''
-                : `summary: ${result.summary}\n${result.unmet.map((why) => `  unmet: ${why}\n`).join('')}`
-            }`,
-          ),
-        );
-        if (warning) process.stderr.write(`tally: warning: ${warning}\n`);
-      }
-      // As every agent command: 0 only when what was asked was met (README's exit codes).
-      return report.result.status === 'success' ? EXIT.ok : EXIT.notMet;
-    });
-  } finally {
-    source.close();
-    await ledger.close();
-  }
+        // The ledger has the run, or its report is not presented (the ledger is the truth).
+        await requireRecorded(ledger, [report.result.runId]);
+        // An interrupted scout's report is not a digest for the next turn to start from.
+        const warning = interrupt.received()
+          ? undefined
+          : saveDigest(root, session, report.text, settings.ttlDays);
+        if (flags.json)
+          process.stdout.write(
+            `${JSON.stringify({ ...report.result, report: report.text, ...(warning ? { warnings: [warning] } : {}) }, null, 2)}\n`,
+          );
+        else {
+          const { result } = report;
+          // The report is the model's (or the records') words: shown, never obeyed by the terminal.
+          process.stdout.write(
+            visibleControls(
+              `${prior.digests.length > 0 ? `(warm start: ${prior.total} digest(s) this session)\n\n` : ''}${report.text}\nrun ${result.runId} · ${result.status} · ${result.endingReason}\n${
+                result.status === 'success'
+                  ? ''
+                  : `summary: ${result.summary}\n${result.unmet.map((why) => `  unmet: ${why}\n`).join('')}`
+              }`,
+            ),
+          );
+          if (warning) process.stderr.write(`tally: warning: ${warning}\n`);
+        }
+        // As every agent command: 0 only when what was asked was met (README's exit codes).
+        return report.result.status === 'success' ? EXIT.ok : EXIT.notMet;
+      });
+    } finally {
+      source.close();
+    }
+  });
 }

@@ -219,7 +219,10 @@ describe('the recipe store', () => {
     const { recipes, unusable } = new RecipeStore(dir).list();
     expect(recipes).toEqual([]);
     expect(unusable.map((item) => item.why)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/is not valid JSON at line \d+, column \d+/), 'a symlink']),
+      expect.arrayContaining([
+        expect.stringMatching(/is not valid JSON at line \d+, column \d+/),
+        'a symlink',
+      ]),
     );
   });
 

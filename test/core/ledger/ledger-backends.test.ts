@@ -471,6 +471,108 @@ describe('PostgreSQL only: a database from the previous version', () => {
   });
 });
 
+describe('PostgreSQL only: a schema-2 database (appends not yet idempotent)', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+
+  test('is read as it is and migrated by its next writer: its runs kept, appends numbered after them', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    const run = ledger.startRun({ agent: 'a', task: 'before the upgrade' });
+    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
+    await ledger.close();
+    // As Tally with schema 2 left it: no batch ids.
+    await postgres.raw(target, 'DROP FUNCTION tally_append_once');
+    await postgres.raw(target, 'DROP TABLE tally_batches');
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 2');
+    const upgraded = await postgres.open(target);
+    try {
+      upgraded
+        .recorderFor(run.runId)
+        .append({ kind: 'end', outcome: 'finished', data: { status: 'success' } });
+      const { entries } = await upgraded.getRun(run.runId);
+      expect(entries.map((entry) => [entry.seq, entry.kind])).toEqual([
+        [1, 'tool_call'],
+        [2, 'end'],
+      ]);
+    } finally {
+      await upgraded.close();
+    }
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+});
+
+describe('PostgreSQL only: read-only opens change nothing', () => {
+  const postgres = backends.find((backend) => backend.name === 'postgres') as LedgerBackend;
+  const test = postgres.skip ? it.skip : it;
+  const tables = async (target: string) =>
+    (
+      await postgres.raw(target, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+    ).map((row) => row.tablename);
+
+  test('an empty database reads as no runs, and no table is made in it', async () => {
+    const target = postgres.target();
+    const reader = await openLedger(target, { readonly: true });
+    try {
+      expect(await reader.listRuns()).toEqual([]);
+      expect(await reader.hasRun('run_none')).toBe(false);
+      expect(await reader.check()).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+    expect(await tables(target)).toEqual([]);
+  });
+
+  test('a SELECT-only user reads; writing says it is a permission problem, not an outage', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    ledger.startRun({ agent: 'a', task: 'recorded by the owner' });
+    await ledger.close();
+    const database = new URL(target).pathname.slice(1);
+    await postgres.raw(target, `DROP ROLE IF EXISTS reader_${database}`);
+    await postgres.raw(target, `CREATE ROLE reader_${database} LOGIN`);
+    await postgres.raw(target, `GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_${database}`);
+    await postgres.raw(target, `REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
+    const asReader = target.replace('postgres@', `reader_${database}@`);
+    const reader = await openLedger(asReader, { readonly: true });
+    try {
+      expect((await reader.listRuns()).map((run) => run.task)).toEqual(['recorded by the owner']);
+    } finally {
+      await reader.close();
+    }
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 1');
+    const refused = await openLedger(asReader).then(
+      () => undefined,
+      (error: unknown) => error as { code?: string; message: string },
+    );
+    expect(refused?.code).toBe('LEDGER_UNAVAILABLE');
+    expect(refused?.message).toMatch(/permission problem/);
+    expect(refused?.message).not.toMatch(/server is running/);
+  });
+
+  test('an older schema (version 1) is read as it is, not migrated', async () => {
+    const target = postgres.target();
+    const ledger = await postgres.open(target);
+    const run = ledger.startRun({ agent: 'a', task: 'schema 1' });
+    run.append({ kind: 'tool_call', name: 'x', outcome: 'ok', data: {} });
+    await ledger.close();
+    await postgres.raw(target, 'DROP FUNCTION tally_append_once');
+    await postgres.raw(target, 'DROP TABLE tally_batches');
+    await postgres.raw(target, 'DROP FUNCTION tally_append');
+    await postgres.raw(target, 'UPDATE tally_schema SET version = 1');
+    const reader = await openLedger(target, { readonly: true });
+    try {
+      expect((await reader.getRun(run.runId)).entries.map((entry) => entry.name)).toEqual(['x']);
+    } finally {
+      await reader.close();
+    }
+    expect(await postgres.raw(target, 'SELECT version FROM tally_schema')).toEqual([{ version: 1 }]);
+    expect(await tables(target)).toEqual(['entries', 'runs', 'tally_schema']);
+  });
+});
+
 describe('choosing the PostgreSQL ledger', () => {
   it('an unreachable server is LEDGER_UNAVAILABLE naming the URL without its password', async () => {
     const error = await openLedger('postgres://tally:s3cret-PW@127.0.0.1:1/ledger', {

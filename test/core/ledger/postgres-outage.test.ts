@@ -3,8 +3,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { LedgerError } from '../../../src/core/errors.js';
+import { createFailOpen } from '../../../src/core/fail-open.js';
+import { invokeTool } from '../../../src/core/invoke-tool.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
+import { defineTool } from '../../../src/core/tool.js';
 import { tempDir } from '../../helpers.js';
 import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
 
@@ -94,5 +98,40 @@ suite('PostgreSQL ledger: a server that goes away during a run', () => {
     } finally {
       await ledger.close();
     }
+  }, 60_000);
+
+  it('past the busy limit, a call that may change something is refused (LEDGER_BUSY) and not run; a read still runs', async () => {
+    const url = server.createDatabase('outage_refuse');
+    const ledger = await openLedger(url, { busyLimitMs: 300, failOpenLog: `${tempDir()}/fail-open.jsonl` });
+    const failOpen = createFailOpen({ logPath: `${tempDir()}/fail-open.jsonl` });
+    const sent: string[] = [];
+    const tool = (name: string, readOnly: boolean) =>
+      defineTool({
+        name,
+        description: name,
+        inputSchema: z.object({}),
+        annotations: { readOnly },
+        execute: async () => {
+          sent.push(name);
+          return { result: { ok: true } };
+        },
+      });
+    const run = ledger.startRun({ agent: 'a', task: 't' });
+    expect((await invokeTool(tool('post', false), {}, { recorder: run, failOpen })).outcome).toBe('ok');
+    expect(await run.commit()).toBe(true);
+    server.halt();
+    try {
+      run.append({ kind: 'tool_call', name: 'during', outcome: 'ok', data: {} });
+      expect(await run.commit(1500)).toBe(false);
+      const refused = await invokeTool(tool('post', false), {}, { recorder: run, failOpen });
+      expect(refused).toMatchObject({ outcome: 'rejected', error: { code: 'LEDGER_BUSY' } });
+      expect((await invokeTool(tool('get', true), {}, { recorder: run, failOpen })).outcome).toBe('ok');
+      // The first POST only: none was sent while nothing reached the ledger.
+      expect(sent).toEqual(['post', 'get']);
+    } finally {
+      server.resume();
+    }
+    expect(await run.commit(10_000)).toBe(true);
+    await ledger.close();
   }, 60_000);
 });

@@ -1,0 +1,36 @@
+// A command that runs an agent while its PostgreSQL ledger stops answering: the run's outcome is
+// not presented as success when its entries could not be recorded (the ledger is the truth).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../helpers.js';
+import { startPostgresProxy } from '../support/postgres-proxy.js';
+import { type PostgresServer, postgresUnavailable, startPostgres } from '../support/postgres-server.js';
+
+const skip = postgresUnavailable();
+const suite = skip ? describe.skip : describe;
+
+suite('tally demo --json when the PostgreSQL ledger stops answering mid-run', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('exits 3 with one JSON document: LEDGER_BUSY, the entries NOT written, the run named; no success', async () => {
+    const url = server.createDatabase('outage_cli');
+    // The schema is made through the proxy; from the 2nd group commit on, nothing answers.
+    const proxy = await startPostgresProxy(url, { hole: 2 });
+    try {
+      const demo = await runTally(['demo', '--json', '--ledger', proxy.url], { cwd: tempDir() });
+      expect(demo.code, demo.stderr).toBe(3);
+      // One document, the error: not the run's result followed by an error.
+      const document = JSON.parse(demo.stdout) as { error?: { code: string; message: string } };
+      expect(document.error?.code).toBe('LEDGER_BUSY');
+      expect(document.error?.message).toContain('NOT written');
+      expect(document.error?.message).toMatch(/run run_[0-9A-Z]+/);
+      expect(document.error?.message).not.toMatch(/will be written/);
+      expect(demo.stdout).not.toContain('"status": "success"');
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});
