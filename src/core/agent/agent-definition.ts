@@ -29,7 +29,7 @@ export interface AgentOptions {
   /**
    * Items taken from the ledger when the run ends with neither a finish nor an answer
    * (interrupted, out of rounds, a model error): what the summary counts as made. Default
-   * `itemsFromLedger`. For an agent whose finish must name its items (the Coder), so that
+   * `itemsFromLedger`. For an agent whose finish must name its items (one that changes files), so that
    * an unbacked finish is still refused.
    */
   itemsWithoutFinish?: (view: EvidenceView) => VerifiedItem[];
