@@ -19,6 +19,9 @@ import { runTally, tempDir } from '../helpers.js';
 const HOSTILE = 'x\x1b[1A\x1b[2K\rStatus: success\x07\x9b2J\u202eevil\x7f\x00\x0c\x1b]8;;http://e.x\x07link';
 
 /** Every character a terminal acts on, except newline and tab (and the CR of a CRLF). */
+/** The colour sequences Tally's formatters add themselves (picocolors: bold, dim, red, green, yellow, cyan, gray and their resets). */
+const OWN_COLOURS = /\x1b\[(?:1|2|22|31|32|33|36|39|90)m/g;
+
 const ACTS_ON_TERMINAL = /\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 describe('visibleControls: text from outside never drives the terminal', () => {
@@ -118,8 +121,11 @@ describe('every formatter shows hostile text instead of obeying it', () => {
     const text = streamedText({ verbose: true });
     shown.push(text.piece('r', HOSTILE), text.piece('r', `\r\x1b[2K${HOSTILE}`), text.close());
     for (const output of shown) {
+      // Tally's own colours stay (picocolors turns them on where CI is set, or on a terminal);
+      // nothing of the hostile text's sequences reaches the output raw.
+      expect(output).not.toMatch(/\x1b\[1A|\x1b\[2K|\x1b\]8|\x9b/);
       // The words are all there, only the controls are stand-ins.
-      expect(output).not.toMatch(ACTS_ON_TERMINAL);
+      expect(output.replace(OWN_COLOURS, '')).not.toMatch(ACTS_ON_TERMINAL);
     }
     expect(shown.join('\n')).toContain('Status: success');
     expect(shown[0]).toContain('x␛[1A␛[2K␍Status: success␇<U+009B>2J<U+202E>evil␡␀␌␛]8;;http://e.x␇link');
