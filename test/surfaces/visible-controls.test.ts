@@ -125,7 +125,7 @@ describe('every formatter shows hostile text instead of obeying it', () => {
       // nothing of the hostile text's sequences reaches the output raw.
       expect(output).not.toMatch(/\x1b\[1A|\x1b\[2K|\x1b\]8|\x9b/);
       // The words are all there, only the controls are stand-ins.
-      expect(output.replace(OWN_COLOURS, '')).not.toMatch(ACTS_ON_TERMINAL);
+      expect((output ?? '').replace(OWN_COLOURS, '')).not.toMatch(ACTS_ON_TERMINAL);
     }
     expect(shown.join('\n')).toContain('Status: success');
     expect(shown[0]).toContain('x␛[1A␛[2K␍Status: success␇<U+009B>2J<U+202E>evil␡␀␌␛]8;;http://e.x␇link');
