@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { netEffects } from '../effects.js';
+import { type NetEffects, netEffects } from '../effects.js';
 import { errorMessage } from '../errors.js';
 import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
@@ -142,12 +142,18 @@ function madeWords(items: readonly VerifiedItem[]): string {
 }
 
 /** A text answer told with what the ledger shows it made: the answer's own words claim nothing checked here. */
-function answeredWords(agent: Agent, runId: string, entries: LedgerEntry[], answer: string): string {
+function answeredWords(
+  agent: Agent,
+  runId: string,
+  entries: LedgerEntry[],
+  net: NetEffects,
+  answer: string,
+): string {
   const items = (agent.itemsWithoutFinish ?? agent.itemsFromLedger)?.(
     evidenceView(runId, entries, readOnlyToolsOf(agent)),
   );
   if (items?.length) return `${madeWords(items)} Answered: ${answer}`;
-  const changed = [...netEffects(entries).values()].some((net) => net.change !== undefined);
+  const changed = [...net.values()].some((effect) => effect.change !== undefined);
   return changed ? `Answered: ${answer}` : `Answered without changing anything: ${answer}`;
 }
 
@@ -220,6 +226,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     inputs = await finishedInputs(agent, entries, finish, contract);
     summaryOf = (verdict) => finishedSummary(finish, verdict);
   } else if (ending.noChange !== undefined || ending.answer !== undefined) {
+    const net = netEffects(entries);
     inputs = {
       ...NO_FINISH,
       ending: 'answer',
@@ -227,13 +234,10 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
       failures: unrecoveredFailures(entries, agent.tools),
       // A change declared and never answered: it may have happened without evidence.
       unresolved: unresolvedIntents(entries).map(unresolvedIntentWords),
-      contract: await contractProblems(contract, agent.contract, {
-        net: netEffects(entries),
-        entries,
-        verified: [],
-      }),
+      contract: await contractProblems(contract, agent.contract, { net, entries, verified: [] }),
     };
-    const told = ending.noChange ?? answeredWords(agent, recorder.runId, entries, ending.answer as string);
+    const told =
+      ending.noChange ?? answeredWords(agent, recorder.runId, entries, net, ending.answer as string);
     summaryOf = (verdict) =>
       verdict.status === 'success' ? told : `Partly done: ${verdict.unmet.join('; ')}. ${told}`;
   } else {
