@@ -4,12 +4,10 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../support/postgres-server.js';
+import { describePostgres } from '../support/postgres-server.js';
 
-const skip = postgresUnavailable();
-const suite = skip ? describe.skip : describe;
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
 /** Takes the run's cleanup lock and holds it until `releaseFile` exists; prints `won` or the refusal. */
@@ -52,13 +50,7 @@ function machine(url: string, releaseFile: string): { said: Promise<string>; don
   return { said: first, done };
 }
 
-suite('fish cleanup of one run of a PostgreSQL ledger from two machines', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-
+describePostgres('fish cleanup of one run of a PostgreSQL ledger from two machines', (server) => {
   it('one cleans; the other is refused CLEANUP_RUNNING, naming the ledger; then the lock is free again', async () => {
     const url = server.createDatabase('cleanup_lock');
     const dir = tempDir();

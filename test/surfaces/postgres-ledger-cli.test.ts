@@ -1,25 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runTally, type TallyRun, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../support/postgres-server.js';
-
-const skip = postgresUnavailable();
-if (skip) process.stderr.write(`PostgreSQL CLI tests skipped: ${skip}\n`);
-const suite = skip ? describe.skip : describe;
+import { describePostgres } from '../support/postgres-server.js';
 
 // The server trusts 127.0.0.1, so any password is accepted: the URL carries one to prove that
 // no output, list or file of Tally's ever shows it.
 const PASSWORD = 'pw-NEVER-PRINTED-4711';
 
-suite('a team ledger in PostgreSQL, through the CLI', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-
+describePostgres('a team ledger in PostgreSQL, through the CLI', (server) => {
   const withPassword = (url: string) => url.replace('postgres@', `postgres:${PASSWORD}@`);
   const noPassword = (...runs: TallyRun[]) => {
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(PASSWORD);

@@ -1,20 +1,11 @@
 // A command that runs an agent while its PostgreSQL ledger stops answering: the run's outcome is
 // not presented as success when its entries could not be recorded (the ledger is the truth).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runTally, tempDir } from '../helpers.js';
 import { startPostgresProxy } from '../support/postgres-proxy.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../support/postgres-server.js';
+import { describePostgres } from '../support/postgres-server.js';
 
-const skip = postgresUnavailable();
-const suite = skip ? describe.skip : describe;
-
-suite('tally demo --json when the PostgreSQL ledger stops answering mid-run', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-
+describePostgres('tally demo --json when the PostgreSQL ledger stops answering mid-run', (server) => {
   it('exits 3 with one JSON document: LEDGER_BUSY, the entries NOT written, the run named; no success', async () => {
     const url = server.createDatabase('outage_cli');
     // The schema is made through the proxy; from the 2nd group commit on, nothing answers.

@@ -1,22 +1,13 @@
 // The PostgreSQL ledger when the network, not the server, fails: a connection cut after the
 // server committed a group commit (the client never hears so and sends it again); a server that
 // stops answering without a reset. Through a proxy on 127.0.0.1 (test/support/postgres-proxy.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { tempDir } from '../../helpers.js';
 import { startPostgresProxy } from '../../support/postgres-proxy.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/postgres-server.js';
 
-const skip = postgresUnavailable();
-const suite = skip ? describe.skip : describe;
-
-suite('PostgreSQL ledger: the network between it and the server fails', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-
+describePostgres('PostgreSQL ledger: the network between it and the server fails', (server) => {
   it('a group commit whose answer is lost is written once: no entry twice, one end, the stored numbering is the run’s own', async () => {
     const url = server.createDatabase('cut_after_commit');
     // The 2nd and 3rd group commits reach the server and commit; their answers never come back.

@@ -1,14 +1,12 @@
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTallyError, type LedgerError } from '../../../src/core/errors.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { scrubbedCause } from '../../../src/core/ledger/postgres-url.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/postgres-server.js';
 
 const RIGHT = 'pw-Right-SECRET';
 const WRONG = 'pw-Wrong-SECRET@/x';
-const skip = postgresUnavailable();
-const suite = skip ? describe.skip : describe;
 
 async function openFailure(url: string): Promise<LedgerError> {
   const failure = await openLedger(url, { busyLimitMs: 3_000 }).then(
@@ -25,47 +23,45 @@ async function openFailure(url: string): Promise<LedgerError> {
 /** Everything a log or an error tracker could show of the error: message, stack, cause and its fields. */
 const shown = (error: unknown) => inspect(error, { depth: 10, showHidden: true });
 
-suite('PostgreSQL open errors keep the driver error as cause, without the password', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres({ password: RIGHT });
-  }, 60_000);
-  afterAll(() => server?.stop());
+describePostgres(
+  'PostgreSQL open errors keep the driver error as cause, without the password',
+  (server) => {
+    it('the right password opens the ledger (the server does check it)', async () => {
+      const ledger = await openLedger(server.createDatabase('right'));
+      await ledger.close();
+    });
 
-  it('the right password opens the ledger (the server does check it)', async () => {
-    const ledger = await openLedger(server.createDatabase('right'));
-    await ledger.close();
-  });
+    it('a wrong password: LEDGER_UNAVAILABLE with the driver error as cause (code 28P01); no password anywhere', async () => {
+      const url = server
+        .createDatabase('wrong')
+        .replace(`:${encodeURIComponent(RIGHT)}@`, `:${encodeURIComponent(WRONG)}@`);
+      expect(url).toContain(encodeURIComponent(WRONG));
+      const error = await openFailure(url);
+      expect(error.code).toBe('LEDGER_UNAVAILABLE');
+      expect(error.message).toContain('password authentication failed');
+      expect(error.message).toContain('postgres://postgres:***@127.0.0.1');
+      const cause = error.cause as Error & { code?: string; severity?: string };
+      expect(cause).toBeInstanceOf(Error);
+      expect(cause.code).toBe('28P01');
+      expect(cause.severity).toBe('FATAL');
+      expect(cause.message).toContain('password authentication failed for user "postgres"');
+      for (const secret of [WRONG, encodeURIComponent(WRONG), RIGHT]) {
+        expect(error.message).not.toContain(secret);
+        expect(cause.message).not.toContain(secret);
+        expect(shown(error)).not.toContain(secret);
+      }
+    });
 
-  it('a wrong password: LEDGER_UNAVAILABLE with the driver error as cause (code 28P01); no password anywhere', async () => {
-    const url = server
-      .createDatabase('wrong')
-      .replace(`:${encodeURIComponent(RIGHT)}@`, `:${encodeURIComponent(WRONG)}@`);
-    expect(url).toContain(encodeURIComponent(WRONG));
-    const error = await openFailure(url);
-    expect(error.code).toBe('LEDGER_UNAVAILABLE');
-    expect(error.message).toContain('password authentication failed');
-    expect(error.message).toContain('postgres://postgres:***@127.0.0.1');
-    const cause = error.cause as Error & { code?: string; severity?: string };
-    expect(cause).toBeInstanceOf(Error);
-    expect(cause.code).toBe('28P01');
-    expect(cause.severity).toBe('FATAL');
-    expect(cause.message).toContain('password authentication failed for user "postgres"');
-    for (const secret of [WRONG, encodeURIComponent(WRONG), RIGHT]) {
-      expect(error.message).not.toContain(secret);
-      expect(cause.message).not.toContain(secret);
-      expect(shown(error)).not.toContain(secret);
-    }
-  });
-
-  it('a server that is not there: the cause keeps ECONNREFUSED, the password is nowhere', async () => {
-    const url = `postgres://postgres:${encodeURIComponent(WRONG)}@127.0.0.1:1/none`;
-    const error = await openFailure(url);
-    expect(error.code).toBe('LEDGER_UNAVAILABLE');
-    expect((error.cause as { code?: string }).code).toBe('ECONNREFUSED');
-    for (const secret of [WRONG, encodeURIComponent(WRONG)]) expect(shown(error)).not.toContain(secret);
-  });
-});
+    it('a server that is not there: the cause keeps ECONNREFUSED, the password is nowhere', async () => {
+      const url = `postgres://postgres:${encodeURIComponent(WRONG)}@127.0.0.1:1/none`;
+      const error = await openFailure(url);
+      expect(error.code).toBe('LEDGER_UNAVAILABLE');
+      expect((error.cause as { code?: string }).code).toBe('ECONNREFUSED');
+      for (const secret of [WRONG, encodeURIComponent(WRONG)]) expect(shown(error)).not.toContain(secret);
+    });
+  },
+  { password: RIGHT },
+);
 
 describe('scrubbedCause', () => {
   it('scrubs the URL and its password from message, stack, string fields and nested causes; keeps codes', () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LedgerError } from '../../../src/core/errors.js';
 import { createFailOpen } from '../../../src/core/fail-open.js';
@@ -10,20 +10,12 @@ import { invokeTool } from '../../../src/core/invoke-tool.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { defineTool } from '../../../src/core/tool.js';
 import { tempDir } from '../../helpers.js';
-import { type PostgresServer, postgresUnavailable, startPostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/postgres-server.js';
 
 const EXIT_CHILD = join(import.meta.dirname, 'exit-child.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const skip = postgresUnavailable();
-const suite = skip ? describe.skip : describe;
 
-suite('PostgreSQL ledger: a server that goes away during a run', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
-
+describePostgres('PostgreSQL ledger: a server that goes away during a run', (server) => {
   it('holds the entries, reports LEDGER_BUSY once past the limit, writes them all when it is back', async () => {
     const url = server.createDatabase('outage').replace('postgres@', 'postgres:pw-OUTAGE-SECRET@');
     const reported: LedgerError[] = [];
