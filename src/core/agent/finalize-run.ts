@@ -7,7 +7,7 @@ import type { LedgerEntry } from '../ledger/entry.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
 import { appendAsRecorded } from '../ledger/recording-ledger.js';
 import type { Agent } from './agent-definition.js';
-import { evidenceView } from './claims.js';
+import { evidenceView, itemFromNet } from './claims.js';
 import { contractProblems, contractRecord, type RequestContract } from './contract.js';
 import type { RunCounts, RunResult, VerifiedItem } from './ending.js';
 import {
@@ -141,6 +141,15 @@ function madeWords(items: readonly VerifiedItem[]): string {
   return `Made: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`;
 }
 
+/**
+ * What a run that did not finish changed, told from its net effects, for an agent with no
+ * `itemsWithoutFinish`/`itemsFromLedger` of its own: a run that ends failed must still say what
+ * it left behind. Only the words use it; it backs no claim and does not lift the status.
+ */
+function changesLeft(net: NetEffects): VerifiedItem[] {
+  return [...net.values()].filter((effect) => effect.change !== undefined).map((effect) => itemFromNet(effect));
+}
+
 /** A text answer told with what the ledger shows it made: the answer's own words claim nothing checked here. */
 function answeredWords(
   agent: Agent,
@@ -153,6 +162,8 @@ function answeredWords(
     evidenceView(runId, entries, readOnlyToolsOf(agent)),
   );
   if (items?.length) return `${madeWords(items)} Answered: ${answer}`;
+  const left = items ? [] : changesLeft(net);
+  if (left.length) return `${madeWords(left)} Answered: ${answer}`;
   const changed = [...net.values()].some((effect) => effect.change !== undefined);
   return changed ? `Answered: ${answer}` : `Answered without changing anything: ${answer}`;
 }
@@ -247,7 +258,9 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     dropped = [];
     inputs = { ...NO_FINISH, ending: 'other', reason: ending.reason, verified: verified.length };
     const count = verified.length;
-    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${count ? ` ${madeWords(verified)}` : ''}`;
+    const left = items ? [] : changesLeft(netEffects(entries));
+    const made = count ? ` ${madeWords(verified)}` : left.length ? ` ${madeWords(left)}` : '';
+    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${made}`;
     const backed = count === 1 ? 'is' : 'are';
     summaryOf = (verdict) =>
       ending.interrupted

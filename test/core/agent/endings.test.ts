@@ -114,6 +114,27 @@ describe('ending reasons, as recorded in the ledger', () => {
     expect(String(endOf(entries).data.summary)).toContain('4 tool calls: 4 succeeded');
   });
 
+  it('a run that changed things and never finished says what it left behind; the status stays failed', async () => {
+    const { agent } = itemAgent();
+    const ledger = tempLedger();
+    const model = scriptedModel([
+      callTool('put_item', { id: 'left1', value: 'x' }),
+      callTool('get_item', { id: 'left1' }),
+      callTool('stop', { reason: 'Ran out of ideas.' }),
+    ]);
+    const result = await runAgent(agent, 'Store items left1 and left2', { ledger, model });
+    expect(result).toMatchObject({ status: 'failed', endingReason: 'stopped', verified: [] });
+    // Named from the ledger's net effects: what was changed, not what was only read.
+    expect(result.summary).toMatch(/Made: created left1\.$/);
+    expect(String(endOf(ledger.entries(result.runId)).data.summary)).toBe(result.summary);
+    // A text answer after a change names it too.
+    const answered = await runAgent(agent, 'Store item left3', {
+      ledger,
+      model: scriptedModel([callTool('put_item', { id: 'left3', value: 'x' }), say('Stored left3.'), say('Stored.')]),
+    });
+    expect(answered.summary).toContain('Made: created left3.');
+  });
+
   it('repeated_failure: five identical failing calls stop at four', async () => {
     const { agent } = itemAgent({ guards: { loop: { repeats: 10, window: 10 } } });
     const ledger = tempLedger();
