@@ -147,7 +147,9 @@ function madeWords(items: readonly VerifiedItem[]): string {
  * it left behind. Only the words use it; it backs no claim and does not lift the status.
  */
 function changesLeft(net: NetEffects): VerifiedItem[] {
-  return [...net.values()].filter((effect) => effect.change !== undefined).map((effect) => itemFromNet(effect));
+  return [...net.values()]
+    .filter((effect) => effect.change !== undefined)
+    .map((effect) => itemFromNet(effect));
 }
 
 /** A text answer told with what the ledger shows it made: the answer's own words claim nothing checked here. */

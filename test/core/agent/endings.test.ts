@@ -130,7 +130,11 @@ describe('ending reasons, as recorded in the ledger', () => {
     // A text answer after a change names it too.
     const answered = await runAgent(agent, 'Store item left3', {
       ledger,
-      model: scriptedModel([callTool('put_item', { id: 'left3', value: 'x' }), say('Stored left3.'), say('Stored.')]),
+      model: scriptedModel([
+        callTool('put_item', { id: 'left3', value: 'x' }),
+        say('Stored left3.'),
+        say('Stored.'),
+      ]),
     });
     expect(answered.summary).toContain('Made: created left3.');
   });
