@@ -49,7 +49,15 @@ export class GuardState {
         };
       }
     }
-    const callKey = `${record.tool} ${stableStringify(record.input)}`;
+    // The resources a call touched are part of what repeats: the same create making a new
+    // resource each time (three identical orders) is progress, not a loop; the same write or
+    // read of the same resource, or the same failure, is.
+    const touched = [
+      ...new Set((record.evidence?.effects ?? []).map((effect) => `${effect.space}:${effect.key}`)),
+    ]
+      .sort()
+      .join(' ');
+    const callKey = `${record.tool} ${stableStringify(record.input)} ${touched}`;
     this.recentCalls.push(callKey);
     if (this.recentCalls.length > this.settings.loop.window) this.recentCalls.shift();
     const repeats = this.recentCalls.filter((key) => key === callKey).length;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineAgent } from '../../../src/core/agent/agent-definition.js';
 import { ENDING_REASONS } from '../../../src/core/agent/ending.js';
 import { runAgent } from '../../../src/core/agent/run-agent.js';
 import type { LedgerEntry } from '../../../src/core/ledger/entry.js';
+import { defineTool } from '../../../src/core/tool.js';
 import { callTool, callTools, say, scriptedModel } from '../../../src/testing/scripted-model.js';
 import { tempLedger } from '../../helpers.js';
 import { itemAgent } from './fixtures.js';
@@ -190,6 +193,44 @@ describe('ending reasons, as recorded in the ledger', () => {
     // The warning reached the model before its fourth call.
     expect(JSON.stringify(model.calls[3]?.prompt)).toContain('same call with the same arguments');
     expectSynthesizedSummary(entries, 'loop');
+  });
+
+  it('not a loop: the same call making a new resource each time (three identical orders) is progress', async () => {
+    const made: string[] = [];
+    const placeOrder = defineTool({
+      name: 'place_order',
+      description: 'Place one order.',
+      inputSchema: z.object({ sku: z.string() }),
+      annotations: {},
+      execute: async ({ sku }) => {
+        const id = `o${made.push(sku)}`;
+        return {
+          result: { ok: true, id },
+          evidence: {
+            via: `order ${id}`,
+            effects: [{ kind: 'created', space: 'shop', key: `orders/${id}`, id, type: 'order' }],
+          },
+        };
+      },
+    });
+    const agent = defineAgent({
+      name: 'shop',
+      instructions: 'Place orders with place_order, then call finish.',
+      tools: [placeOrder],
+    });
+    const ledger = tempLedger();
+    const model = scriptedModel([
+      ...[1, 2, 3, 4].map(() => callTool('place_order', { sku: 'tea' }, 'Placing an order.')),
+      callTool('finish', {
+        summary: 'Placed 4 orders.',
+        claims: ['o1', 'o2', 'o3', 'o4'].map((target) => ({ target })),
+      }),
+    ]);
+    const result = await runAgent(agent, 'Place 4 orders of tea', { ledger, model });
+    model.assertComplete();
+    expect(result).toMatchObject({ status: 'success', endingReason: 'finished' });
+    expect(made).toHaveLength(4);
+    expect(ledger.entries(result.runId).filter((entry) => entry.kind === 'guard')).toEqual([]);
   });
 
   it('no_text: a model step with neither text nor tool calls ends the run', async () => {
