@@ -28,33 +28,60 @@ export function scopeNamesRun(name: string, scope: Scope): boolean {
 /**
  * A contract as the planners' shape, when it fits: one top-level type (optionally into an
  * existing parent), at most one child type with a count per parent, no titles, and no scope
- * other than the run's own (`scope`). Anything richer is undefined: a planner that ignored
- * part of a request would create something else than what was asked.
+ * other than the run's own (`scope`). Anything richer is not a plan, and `why` says what part
+ * of the request the planners cannot take: a planner that ignored part of a request would
+ * create something else than what was asked.
  */
-export function toDataRequest(contract: FishContract, scope?: Scope): DataRequest | undefined {
-  if (contract.scope !== undefined && !(scope && scopeNamesRun(contract.scope, scope))) return undefined;
+export function planShapeOf(
+  contract: FishContract,
+  scope?: Scope,
+): { request: DataRequest } | { why: string } {
+  if (contract.scope !== undefined && !(scope && scopeNamesRun(contract.scope, scope)))
+    return {
+      why: `the request names ${contract.scopeType ?? 'scope'} ${contract.scope}, which is not a segment of --scope ${scope?.path || '(none given)'}: pass --scope for it`,
+    };
   const top = contract.entities.filter((entity) => !isRefParent(entity.parent));
   const children = contract.entities.filter((entity) => isRefParent(entity.parent));
   const [parent] = top;
   const [child] = children;
-  if (!parent || top.length !== 1 || children.length > 1) return undefined;
-  if (contract.entities.some((entity) => entity.titles?.length)) return undefined;
+  if (!parent || top.length !== 1 || children.length > 1)
+    return {
+      why: `the request asks for ${contract.entities.map((entity) => entity.type).join(', ')}: the deterministic tier makes one type, optionally with one child type`,
+    };
+  if (contract.entities.some((entity) => entity.titles?.length))
+    return { why: 'the request names titles, which only the model tier sets' };
   const request: DataRequest = { count: parent.count, type: parent.type };
   if (parent.parent && !isRefParent(parent.parent)) request.parent = { ...parent.parent };
   if (child) {
-    if (!(child.perParent || parent.count === 1)) return undefined;
+    if (!(child.perParent || parent.count === 1))
+      return {
+        why: `the request does not say how the ${child.type} are spread over the ${parent.count} ${parent.type} (write "with ${child.count} ${child.type} each")`,
+      };
     request.children = { count: child.count, type: child.type };
   }
-  return request;
+  return { request };
+}
+
+/** `planShapeOf`'s request, or undefined when the contract is richer than a plan. */
+export function toDataRequest(contract: FishContract, scope?: Scope): DataRequest | undefined {
+  const shape = planShapeOf(contract, scope);
+  return 'request' in shape ? shape.request : undefined;
 }
 
 /**
  * The deterministic tier's grammar, as a view of the contract parser: "N <type> [with M
- * <child type> each | in it] [in <parent type> <id>]" and its wordings ("a dozen", "under
- * suite #7", ", each with"), the request alone (no "please create …"). Anything else
- * returns undefined (the model tier may take it).
+ * <child type> each | in it] [in <parent type> <id>] [in project <name of the run's scope>]"
+ * and its wordings ("a dozen", "under suite #7", ", each with"), the request alone (no
+ * "please create …"). Anything else is `why` it is not, where the contract parser read it
+ * (the model tier may take it).
  */
-export function parseDataRequest(text: string, scope?: Scope): DataRequest | undefined {
+export function dataRequestShape(text: string, scope?: Scope): { request: DataRequest } | { why?: string } {
   const contract = parseFishContract(text, { requestOnly: true });
-  return contract && toDataRequest(contract, scope);
+  return contract ? planShapeOf(contract, scope) : {};
+}
+
+/** `dataRequestShape`'s request, or undefined. */
+export function parseDataRequest(text: string, scope?: Scope): DataRequest | undefined {
+  const shape = dataRequestShape(text, scope);
+  return 'request' in shape ? shape.request : undefined;
 }

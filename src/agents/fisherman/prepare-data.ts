@@ -16,7 +16,7 @@ import {
 } from './fish-context.js';
 import { MAX_COUNT } from './fish-contract.js';
 import { createFishermanAgent } from './fisherman-agent.js';
-import { parseDataRequest } from './parse-data-request.js';
+import { dataRequestShape } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
 import { withSpecPlan } from './plan-spec-request.js';
 import { followRecipe, keepRecipe, type RecipeOutcome } from './recipes/use-recipes.js';
@@ -82,7 +82,8 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
 async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
   refuseUnmatchedScope(context.scope, context.set.captures);
-  const parsed = parseDataRequest(options.request);
+  const shape = dataRequestShape(options.request, context.scope);
+  const parsed = 'request' in shape ? shape.request : undefined;
   const agent = createFishermanAgent({
     context,
     ...(parsed ? { request: parsed } : {}),
@@ -104,7 +105,7 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   };
   const planned = parsed
     ? withSpecPlan(planDataRequest(parsed, context.index, context.scope), parsed, context)
-    : { error: notAPlanWhy(options.request) };
+    : { error: 'why' in shape && shape.why ? shape.why : notAPlanWhy(options.request) };
   // Files that could not be read (not the routine drops of pages and assets).
   const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
   const marker = context.client.marker as string;

@@ -109,6 +109,27 @@ describe('deterministic tier against the demo app (captures recorded on another 
     );
   });
 
+  it('"in project <the run\'s scope>" is planned without a model; another project, titles or two types say why they are not', async () => {
+    const { app } = await demoApp();
+    const ledger = tempLedger();
+    const result = await fishDemo(app.url, ledger, '2 suites in project alpha-shop', { env: {} });
+    expect(result).toMatchObject({ status: 'success', tier: 'deterministic' });
+    expect(result.verified).toHaveLength(2);
+    for (const [request, why] of [
+      [
+        '2 suites in project beta-blog',
+        /names project beta-blog, which is not a segment of --scope \/projects\/alpha-shop: pass --scope/,
+      ],
+      ['a suite called "Login" with 2 tests', /names titles, which only the model tier sets/],
+      ['2 suites and 3 tests', /asks for suites, tests: the deterministic tier makes one type/],
+    ] as const)
+      await expect(fishDemo(app.url, ledger, request, { env: {} })).rejects.toMatchObject({
+        code: 'FISHERMAN_NEEDS_MODEL',
+        message: expect.stringMatching(why),
+      });
+    expect(ledger.listRuns()).toHaveLength(1);
+  });
+
   it('a create that fails stops at once with the server’s reason', async () => {
     const { app } = await demoApp();
     const ledger = tempLedger();
