@@ -2,7 +2,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
-  ListRootsResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -14,7 +13,12 @@ import type { ToolDefinition } from '../../core/tool.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { packageVersion } from '../cli/package-version.js';
 import { capToolResult, DEFAULT_MAX_RESULT_BYTES } from './cap-tool-result.js';
-import { type AskRoots, createClientRoots, DEFAULT_ROOTS_TIMEOUT_MS } from './client-roots.js';
+import {
+  type AskRoots,
+  createClientRoots,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+  RootsAnswerSchema,
+} from './client-roots.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
 export interface McpSessionOptions {
@@ -128,7 +132,8 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   const wantsRoots = () => clientRoots !== undefined && server.getClientCapabilities()?.roots !== undefined;
   // A request of its own, outside any client request: only stdio is sure to deliver it (over
   // HTTP it needs the client's GET stream, which a client may open late or never).
-  const askUnprompted: AskRoots = (timeout) => server.listRoots(undefined, { timeout });
+  const askUnprompted: AskRoots = (timeout) =>
+    server.request({ method: 'roots/list' }, RootsAnswerSchema, { timeout });
   server.oninitialized = () => {
     if (options.transport === 'stdio' && wantsRoots()) void clientRoots?.refresh(askUnprompted);
   };
@@ -143,7 +148,7 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     // roots deadline and never failing the call.
     if (wantsRoots())
       await clientRoots?.ready((timeout) =>
-        extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout }),
+        extra.sendRequest({ method: 'roots/list' }, RootsAnswerSchema, { timeout }),
       );
     const recorder = begin();
     const tool = byName.get(request.params.name);
