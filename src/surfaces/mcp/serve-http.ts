@@ -53,6 +53,12 @@ function sendJsonRpcError(
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** The endpoint is /mcp (a query string aside): /mcpanything, /mcp/x are other paths. */
+function isMcpEndpoint(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0];
+  return path === '/mcp' || path === '/mcp/';
+}
+
 /**
  * Streamable HTTP: one MCP session, and one ledger run, per `mcp-session-id`. Every request
  * passes the Host, Origin and token checks and the body limit before any session exists;
@@ -138,7 +144,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
         sendJsonRpcError(response, rejection.status, -32000, rejection.message, rejection.headers);
         return;
       }
-      if (!request.url?.startsWith('/mcp')) {
+      if (!isMcpEndpoint(request.url)) {
         sendJsonRpcError(response, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
         return;
       }
