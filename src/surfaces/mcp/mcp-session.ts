@@ -299,6 +299,8 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
         status,
         summary: `MCP session ${how} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
         ...(why ? { why } : {}),
+        // `tally verify` recomputes the status from the entries: this is the one input they lack.
+        ...(transportError ? { transportError: true } : {}),
         ...(unresolved.length ? { unmet: unresolved.map(unresolvedIntentWords) } : {}),
         counts: { modelCalls: 0, toolCalls: counts.calls, failures: failed },
       },
