@@ -235,6 +235,16 @@ describe('MCP over HTTP, attacked', () => {
     expect(ledger.listRuns()).toHaveLength(0);
   });
 
+  it('serves /mcp only: a path that merely starts with it is 404 and starts no run', async () => {
+    const { server, ledger } = await start();
+    const base = server.url.replace(/\/mcp$/, '');
+    for (const path of ['/mcpx', '/mcp-admin', '/mcp/other', '/mcp.json'])
+      expect((await post(`${base}${path}`, {})).status, path).toBe(404);
+    expect((await post(`${server.url}?client=1`, {})).status).toBe(200);
+    await ledger.commit();
+    expect(ledger.listRuns()).toHaveLength(1);
+  });
+
   it('checks Origin against loopback and --allow-origin; a client without Origin passes', async () => {
     const { ledger, server } = await start({ allowOrigins: ['https://app.example'] });
     const evil = await post(server.url, { origin: 'https://evil.example' });

@@ -10,6 +10,7 @@ import {
   verifyAgainstEffects,
 } from './claims.js';
 import { ENDING_REASONS, type EndingReason, type RunStatus, type VerifiedItem } from './ending.js';
+import { type SessionEnd, sessionEndSchema, sessionFacts } from './recompute-session.js';
 import { callsWithoutIntentKey, unrecoveredFailures } from './run-status.js';
 import { decideVerdict, type VerdictEnding, type VerdictInputs } from './run-verdict.js';
 import { overCounts } from './summary-counts.js';
@@ -37,6 +38,8 @@ export interface VerdictSummary {
   verified: number;
   dropped: number;
   duplicates: number;
+  /** A session's calls (a run that claimed nothing): its status is counted from them. */
+  calls?: { toolCalls: number; failures: number };
 }
 
 export interface RecomputedRun {
@@ -181,6 +184,9 @@ export async function recomputeVerdict(
   }
   const endEntry = entries[endIndex] as LedgerEntry;
   const parsed = endSchema.safeParse(endEntry.data);
+  const session = parsed.success ? undefined : sessionEndSchema.safeParse(endEntry.data);
+  if (session?.success && endEntry.data.verified === undefined)
+    return { ...base, ...recomputeSession(endEntry, session.data, before, mismatches) };
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     mismatches.push({
@@ -352,6 +358,49 @@ export async function recomputeVerdict(
   };
   compareVerdicts(endEntry, recorded, recomputed, failures, mismatches);
   return { ...base, recorded, recomputed, matches: mismatches.length === 0, mismatches };
+}
+
+/** A session's end (no claims, a status over its calls) against the rule run again on its entries. */
+function recomputeSession(
+  endEntry: LedgerEntry,
+  end: SessionEnd,
+  before: readonly LedgerEntry[],
+  mismatches: VerifyMismatch[],
+): { recorded: VerdictSummary; recomputed: VerdictSummary; matches: boolean; mismatches: VerifyMismatch[] } {
+  const facts = sessionFacts(before, end.transportError === true);
+  const summary = (status: RunStatus, unmet: string[], toolCalls: number, failures: number) => ({
+    status,
+    reason: end.reason,
+    unmet,
+    verified: 0,
+    dropped: 0,
+    duplicates: 0,
+    calls: { toolCalls, failures },
+  });
+  const recorded = summary(end.status, end.unmet ?? [], end.counts.toolCalls, end.counts.failures);
+  const recomputed = summary(facts.status, facts.unmet, facts.toolCalls, facts.failures);
+  const at = { seq: endEntry.seq, kind: 'end' } as const;
+  if (end.reason !== endEntry.outcome)
+    mismatches.push({
+      ...at,
+      what: `the end entry's outcome says "${String(endEntry.outcome)}" but its data says "${end.reason}"`,
+    });
+  const fields = [
+    ['status', end.status, facts.status],
+    ['tool calls', end.counts.toolCalls, facts.toolCalls],
+    ['failures', end.counts.failures, facts.failures],
+  ] as const;
+  for (const [field, was, is] of fields)
+    if (was !== is)
+      mismatches.push({
+        ...at,
+        what: `the end entry records ${field} ${String(was)}, the ledger gives ${String(is)}`,
+        recorded: was,
+        recomputed: is,
+      });
+  if (!sameList(recorded.unmet, recomputed.unmet))
+    mismatches.push({ ...at, what: "the end entry's unmet reasons are not the ledger's unresolved intents" });
+  return { recorded, recomputed, matches: mismatches.length === 0, mismatches };
 }
 
 const RANK: Record<RunStatus, number> = { success: 0, partial: 1, failed: 2 };

@@ -239,6 +239,10 @@ export class ProjectRoot {
         ? resolved.absolute
         : join((await realLocation(dirname(resolved.anchored))).real, basename(resolved.anchored));
     if (!isInside(this.realRoot, entry)) this.reject(given, entry, 'symlink-escape');
+    // Security: delete and move act on the entry, not on what a link names: a link outside the
+    // client's roots that points inside them is still outside them.
+    if (this.narrowedTo && !this.narrowedTo.some((allowed) => isInside(allowed, entry)))
+      this.reject(given, entry, 'outside-client-roots');
     // Security: delete and move take everything below the entry along (the root itself is
     // the tools' own refusal, `project-root`).
     if (entry !== this.realRoot && this.holdsProtected(entry)) this.reject(given, entry, 'protected-path');

@@ -1,4 +1,5 @@
-import { closeSync, lstatSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import picomatch from 'picomatch';
 import { type FileKind, fileKind } from './file-kind.js';
 import { NotARegularFileError } from './not-a-regular-file-error.js';
@@ -127,6 +128,14 @@ export function searchCandidates(request: SearchRequest): SearchCandidate[] {
   const matchesGlob = request.glob
     ? picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') })
     : undefined;
+  // A file named as the search path is searched itself, as `grep PATTERN FILE` would (walking
+  // it failed with ENOTDIR); the glob still filters it, by its name.
+  const base = statSync(request.base);
+  if (!base.isDirectory()) {
+    const name = basename(request.baseRelative);
+    if (matchesGlob && !matchesGlob(name)) return [];
+    return [{ absolute: request.base, path: request.baseRelative, special: !base.isFile(), order: 0 }];
+  }
   const prefix = request.baseRelative === '.' ? '' : `${request.baseRelative}/`;
   const candidates: SearchCandidate[] = [];
   for (const entry of walkFiles(request.base, {

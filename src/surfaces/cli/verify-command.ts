@@ -77,6 +77,8 @@ async function recheckersFor(
 
 function line(verdict: VerdictSummary | undefined): string {
   if (!verdict) return '(none)';
+  if (verdict.calls)
+    return `${verdict.status} · ${verdict.reason} · ${verdict.calls.toolCalls} tool call${verdict.calls.toolCalls === 1 ? '' : 's'}, ${verdict.calls.failures} failed or rejected, no claims${verdict.unmet.length ? ` · ${verdict.unmet.length} unmet` : ''}`;
   return `${verdict.status} · ${verdict.reason} · ${verdict.verified} verified, ${verdict.dropped} dropped${verdict.duplicates ? `, ${verdict.duplicates} duplicate` : ''}${verdict.unmet.length ? ` · ${verdict.unmet.length} unmet` : ''}`;
 }
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { FailOpen } from '../../core/fail-open.js';
 import { type ProjectRoot, realLocation } from '../../packs/workspace/project-root.js';
 // Registers roots-unavailable.
@@ -15,6 +16,16 @@ export const DEFAULT_ROOTS_TIMEOUT_MS = 1500;
  * then the request is given up, its timeout caught like any other failure.
  */
 export const ROOTS_ANSWER_LIMIT_FACTOR = 20;
+
+/**
+ * A `roots/list` answer as Tally reads it. Looser than the SDK's schema on purpose: that one
+ * refuses the whole list over one root that is not `file://` (`https://…`, `FILE:///…`), and a
+ * refused answer leaves the tools on the whole --root, so one odd root beside the file roots
+ * would widen what the client asked for. Each root is judged on its own instead.
+ */
+export const RootsAnswerSchema = z.looseObject({
+  roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })),
+});
 
 /** Sends `roots/list` to the client, given up after `limitMs` (the session picks a route it can receive). */
 export type AskRoots = (limitMs: number) => Promise<{ roots: { uri: string; name?: string }[] }>;
@@ -47,10 +58,18 @@ async function rootPaths(roots: { uri: string }[]): Promise<{ paths: string[]; u
   const paths: string[] = [];
   const unusable: string[] = [];
   for (const { uri } of roots) {
-    if (typeof uri !== 'string' || !uri.startsWith('file://')) continue;
+    if (typeof uri !== 'string') continue;
+    // Security: a root that is no URL at all (a bare path) is malformed, not "no narrowing".
+    const url = URL.canParse(uri) ? new URL(uri) : undefined;
+    if (!url) {
+      unusable.push(uri);
+      continue;
+    }
+    // Another scheme (https://, git:) names nothing on this disk: it offers no narrowing.
+    if (url.protocol !== 'file:') continue;
     let path: string;
     try {
-      path = fileURLToPath(uri);
+      path = fileURLToPath(url);
     } catch (error) {
       // A file URL naming another host (file://server/share) is no path on this machine.
       if (error instanceof TypeError) {
@@ -62,6 +81,19 @@ async function rootPaths(roots: { uri: string }[]): Promise<{ paths: string[]; u
     paths.push((await realLocation(path)).real);
   }
   return { paths, unusable };
+}
+
+/** One line for the log: a schema failure lists its issues, not its JSON dump. */
+function describeFailure(error: unknown): string {
+  const issues = (error as { issues?: unknown }).issues;
+  if (Array.isArray(issues))
+    return `the answer is not a roots list: ${issues
+      .map(
+        (issue: { path?: unknown[]; message?: string }) =>
+          `${(issue.path ?? []).join('.') || '(root)'}: ${issue.message}`,
+      )
+      .join('; ')}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -108,7 +140,7 @@ export function createClientRoots(options: ClientRootsOptions): ClientRoots {
       if (!failure.reported) options.failOpen('mcp-roots', 'roots-unavailable');
       failure.reported = true;
       options.log(
-        `roots/list failed (${error instanceof Error ? error.message : String(error)}): the tools keep serving ${projectRoot.allowedRoots.join(', ')}; asked again when the client sends roots/list_changed.`,
+        `roots/list failed (${describeFailure(error)}): the tools keep serving ${projectRoot.allowedRoots.join(', ')}; asked again when the client sends roots/list_changed.`,
       );
     }
   };

@@ -1,10 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
-  ListRootsResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
@@ -14,7 +17,12 @@ import type { ToolDefinition } from '../../core/tool.js';
 import type { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { packageVersion } from '../cli/package-version.js';
 import { capToolResult, DEFAULT_MAX_RESULT_BYTES } from './cap-tool-result.js';
-import { type AskRoots, createClientRoots, DEFAULT_ROOTS_TIMEOUT_MS } from './client-roots.js';
+import {
+  type AskRoots,
+  createClientRoots,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+  RootsAnswerSchema,
+} from './client-roots.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
 export interface McpSessionOptions {
@@ -77,8 +85,28 @@ export interface McpSession {
   readonly begun: boolean;
   /** Records a call refused before it reached a tool (an oversized request). */
   recordRefusal: (name: string, code: string, data: Record<string, unknown>) => void;
-  /** Writes the run's end entry (once) and releases the pack's resources. */
-  end: (ending?: McpSessionEnding) => void;
+  /**
+   * Writes the run's end entry (once; the first ending asked for wins) and releases the pack's
+   * resources. With calls still running it waits for them (at most SESSION_END_SETTLE_MS; close
+   * the transport to abort them), so their entries come before the end entry: await it before
+   * closing the ledger. With none, the entry is written before it returns.
+   */
+  end: (ending?: McpSessionEnding) => Promise<void>;
+}
+
+/** How long a session's end waits for its aborted calls to write their entries. */
+export const SESSION_END_SETTLE_MS = 5000;
+
+/** Resolves once every promise settled, or after `ms`, whichever is first. Never rejects. */
+function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([Promise.allSettled(promises).then(() => undefined), limit]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /**
@@ -128,7 +156,8 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   const wantsRoots = () => clientRoots !== undefined && server.getClientCapabilities()?.roots !== undefined;
   // A request of its own, outside any client request: only stdio is sure to deliver it (over
   // HTTP it needs the client's GET stream, which a client may open late or never).
-  const askUnprompted: AskRoots = (timeout) => server.listRoots(undefined, { timeout });
+  const askUnprompted: AskRoots = (timeout) =>
+    server.request({ method: 'roots/list' }, RootsAnswerSchema, { timeout });
   server.oninitialized = () => {
     if (options.transport === 'stdio' && wantsRoots()) void clientRoots?.refresh(askUnprompted);
   };
@@ -138,12 +167,31 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  // Calls still running: the run's end entry waits for them (see `end`), so none lands after it.
+  const inFlight = new Set<Promise<CallToolResult>>();
+  let ending: Promise<void> | undefined;
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // A call that comes once the session is ending would run past its end entry: refused, unrun.
+    if (ending)
+      return {
+        isError: true,
+        content: [{ type: 'text', text: 'SESSION_ENDED: the session is ending; nothing was run.' }],
+      };
+    const call = answerCall(request, extra);
+    inFlight.add(call);
+    const settled = () => inFlight.delete(call);
+    call.then(settled, settled);
+    return call;
+  });
+  const answerCall = async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
     // Asked on the call's own response stream, which every transport delivers; bounded by the
     // roots deadline and never failing the call.
     if (wantsRoots())
       await clientRoots?.ready((timeout) =>
-        extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout }),
+        extra.sendRequest({ method: 'roots/list' }, RootsAnswerSchema, { timeout }),
       );
     const recorder = begin();
     const tool = byName.get(request.params.name);
@@ -224,9 +272,40 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
       // tool with one reports its error in the text only.
       ...(tool.outputSchema ? {} : { structuredContent: { ok: false, error } }),
     };
-  });
+  };
 
-  let ended = false;
+  const writeEnd = (ending: McpSessionEnding) => {
+    options.close?.();
+    if (!started) return;
+    const { reason, why, transportError } = ending;
+    const failed = counts.calls - counts.ok;
+    // A change declared and never answered (a call abandoned at its deadline that went on):
+    // the session cannot be a clean success, whatever the answers said.
+    const unresolved = unresolvedIntents(started.entries());
+    // A session lost to a transport error dropped a request: never recorded as a clean success.
+    const status =
+      failed === 0 && !transportError && unresolved.length === 0
+        ? 'success'
+        : counts.ok > 0
+          ? 'partial'
+          : 'failed';
+    const how = reason === 'finished' ? 'closed' : `aborted — ${why ?? 'the server ended it'} —`;
+    started.append({
+      kind: 'end',
+      name: reason,
+      outcome: reason,
+      data: {
+        reason,
+        status,
+        summary: `MCP session ${how} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
+        ...(why ? { why } : {}),
+        // `tally verify` recomputes the status from the entries: this is the one input they lack.
+        ...(transportError ? { transportError: true } : {}),
+        ...(unresolved.length ? { unmet: unresolved.map(unresolvedIntentWords) } : {}),
+        counts: { modelCalls: 0, toolCalls: counts.calls, failures: failed },
+      },
+    });
+  };
   return {
     server,
     begin,
@@ -242,37 +321,18 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
         data: { tool: name, error: { code }, source: 'mcp', ...data },
       });
     },
-    end: (ending = { reason: 'finished' }) => {
-      if (ended) return;
-      ended = true;
-      options.close?.();
-      if (!started) return;
-      const { reason, why, transportError } = ending;
-      const failed = counts.calls - counts.ok;
-      // A change declared and never answered (a call abandoned at its deadline that went on):
-      // the session cannot be a clean success, whatever the answers said.
-      const unresolved = unresolvedIntents(started.entries());
-      // A session lost to a transport error dropped a request: never recorded as a clean success.
-      const status =
-        failed === 0 && !transportError && unresolved.length === 0
-          ? 'success'
-          : counts.ok > 0
-            ? 'partial'
-            : 'failed';
-      const how = reason === 'finished' ? 'closed' : `aborted — ${why ?? 'the server ended it'} —`;
-      started.append({
-        kind: 'end',
-        name: reason,
-        outcome: reason,
-        data: {
-          reason,
-          status,
-          summary: `MCP session ${how} after ${counts.calls} tool call${counts.calls === 1 ? '' : 's'}: ${counts.ok} succeeded, ${failed} failed or were rejected.`,
-          ...(why ? { why } : {}),
-          ...(unresolved.length ? { unmet: unresolved.map(unresolvedIntentWords) } : {}),
-          counts: { modelCalls: 0, toolCalls: counts.calls, failures: failed },
-        },
-      });
+    end: (requested = { reason: 'finished' }) => {
+      // The first ending wins: a transport closed by the server's own stop is not a client's close.
+      if (ending) return ending;
+      if (inFlight.size === 0) {
+        writeEnd(requested);
+        ending = Promise.resolve();
+        return ending;
+      }
+      // Calls still running are aborted as the transport closes; their entries (saying so) go
+      // before the end entry, and the pack's resources are released only once they are done.
+      ending = settleWithin([...inFlight], SESSION_END_SETTLE_MS).then(() => writeEnd(requested));
+      return ending;
     },
   };
 }

@@ -53,6 +53,12 @@ function sendJsonRpcError(
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** The endpoint is /mcp (a query string aside): /mcpanything, /mcp/x are other paths. */
+function isMcpEndpoint(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0];
+  return path === '/mcp' || path === '/mcp/';
+}
+
 /**
  * Streamable HTTP: one MCP session, and one ledger run, per `mcp-session-id`. Every request
  * passes the Host, Origin and token checks and the body limit before any session exists;
@@ -115,7 +121,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
     };
     open.transport.onclose = () => {
       if (open.transport.sessionId) sessions.delete(open.transport.sessionId);
-      session.end({ reason: 'finished' });
+      // Awaited by `close` when the server stops; a client's DELETE needs nobody to wait.
+      void session.end({ reason: 'finished' });
     };
     await session.server.connect(open.transport);
     try {
@@ -125,7 +132,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
       open.lastActive = Date.now();
     }
     if (!session.begun) {
-      session.end();
+      await session.end();
       await session.server.close();
     }
   };
@@ -137,7 +144,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
         sendJsonRpcError(response, rejection.status, -32000, rejection.message, rejection.headers);
         return;
       }
-      if (!request.url?.startsWith('/mcp')) {
+      if (!isMcpEndpoint(request.url)) {
         sendJsonRpcError(response, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
         return;
       }
@@ -183,7 +190,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
     for (const [id, open] of sessions) {
       if (open.busy > 0 || now - open.lastActive < idleMs) continue;
       sessions.delete(id);
-      open.session.end({ reason: 'aborted', why: `expired after ${idleMs} ms without a request` });
+      // Not busy: nothing runs, so the end entry is written at once.
+      void open.session.end({ reason: 'aborted', why: `expired after ${idleMs} ms without a request` });
       open.transport.close().catch((error: Error) => open.transport.onerror?.(error));
     }
   };
@@ -206,11 +214,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
     sessionCount: () => sessions.size,
     close: async (why) => {
       clearInterval(sweep);
+      const ends: Promise<void>[] = [];
       for (const { transport, session } of [...sessions.values()]) {
-        session.end(why ? { reason: 'aborted', why } : { reason: 'finished' });
+        // Asked first, so the close below is not taken for the client's; closing aborts the
+        // calls still running, whose entries then come before the end entry.
+        ends.push(session.end(why ? { reason: 'aborted', why } : { reason: 'finished' }));
         await transport.close();
       }
       sessions.clear();
+      await Promise.all(ends);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

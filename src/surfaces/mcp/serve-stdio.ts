@@ -52,9 +52,13 @@ export async function serveStdio(options: StdioServeOptions): Promise<void> {
     ...(options.stopped ? [options.stopped] : []),
   ]);
   const closing = transport.closing;
-  if (stop !== undefined) session.end({ reason: 'aborted', why: stop });
-  else if (closing?.transportError)
-    session.end({ reason: 'aborted', why: closing.why, transportError: true });
-  else session.end({ reason: 'finished' });
+  const ended =
+    stop !== undefined
+      ? session.end({ reason: 'aborted', why: stop })
+      : closing?.transportError
+        ? session.end({ reason: 'aborted', why: closing.why, transportError: true })
+        : session.end({ reason: 'finished' });
+  // Closing aborts the calls still running; the end entry waits for theirs.
   await session.server.close();
+  await ended;
 }

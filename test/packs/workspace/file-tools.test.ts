@@ -226,6 +226,21 @@ describe('listing and searching', () => {
     expect(capped).toMatchObject({ truncated: true, count: 2 });
     expect((await call('fs_grep', { pattern: '(' })).error?.code).toBe('PATTERN_INVALID');
   });
+
+  it('fs_grep with a file as its path searches that file (as grep PATTERN FILE does)', async () => {
+    const { root, call } = await project();
+    writeFileSync(join(root, 'src', 'a.ts'), 'const total = 1;\n// TODO: fix\n');
+    writeFileSync(join(root, 'src', 'b.ts'), '// TODO: elsewhere\n');
+    const one = await call('fs_grep', { pattern: 'TODO', path: 'src/a.ts' });
+    expect(one.result).toMatchObject({
+      ok: true,
+      matches: [{ path: 'src/a.ts', line: 2, text: '// TODO: fix' }],
+      count: 1,
+      filesSearched: 1,
+    });
+    const filtered = await call('fs_grep', { pattern: 'TODO', path: 'src/a.ts', glob: '*.md' });
+    expect(filtered.result).toMatchObject({ ok: true, matches: [], filesSearched: 0 });
+  });
 });
 
 describe('fs_move and fs_delete', () => {

@@ -372,6 +372,23 @@ describe('narrowing to client roots', () => {
     expect(error.message).not.toContain('Did you mean');
   });
 
+  it('delete and move act on the entry: a link outside the client roots is refused even when it points inside', async () => {
+    const { root } = project();
+    symlinkSync('src/app/page.tsx', join(root, 'page-link'));
+    const projectRoot = await ProjectRoot.open(root);
+    projectRoot.narrow([join(root, 'src')]);
+    // Reading through it reaches an allowed file; removing it would change a folder the client did not offer.
+    expect(await projectRoot.resolve('page-link')).toMatchObject({ relative: 'src/app/page.tsx' });
+    const error = await rejection(projectRoot.resolveEntry('page-link'));
+    expect(error.details).toMatchObject({
+      reason: 'outside-client-roots',
+      resolved: join(root, 'page-link'),
+    });
+    expect(await projectRoot.resolveEntry('dir-link/app/page.tsx')).toMatchObject({
+      entryRelative: 'src/app/page.tsx',
+    });
+  });
+
   it('narrowing to the root itself allows the whole root', async () => {
     const { root } = project();
     const projectRoot = await ProjectRoot.open(root);

@@ -17,7 +17,7 @@ export function fsGrep(context: WorkspaceContext) {
       literal: z.boolean().default(false),
       caseInsensitive: z.boolean().default(false),
       glob: z.string().optional().describe('Only files matching this glob, relative to the search path'),
-      path: z.string().default('.'),
+      path: z.string().default('.').describe('The folder to search, or one file'),
       maxResults: z.number().int().min(1).max(5000).default(200),
     }),
     annotations: { readOnly: true, idempotent: true },
