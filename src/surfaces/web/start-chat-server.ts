@@ -5,6 +5,8 @@ import { type RunTurnOptions, runTurn } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { errorCode, errorMessage, isTallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { requireRecorded } from '../require-recorded.js';
+import { turnStatusLine } from '../turn-status-line.js';
 import { CHAT_CSS, CHAT_JS, chatPageHtml } from './chat-page.js';
 import { checkChatRequest } from './check-chat-request.js';
 
@@ -146,15 +148,25 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       if (!response.writableFinished) abort.abort();
     });
     try {
-      await runTurn({
+      const result = await runTurn({
         ...options.turn,
         message: turnRequest.message,
         ...(turnRequest.chatId ? { chatId: turnRequest.chatId } : {}),
         root: options.root,
         ledger: options.ledger,
         signal: abort.signal,
-        onEvent: (event: TurnEvent) => write(event.type, event),
+        // The turn's end (its changes report and verdict) waits for the ledger: see below.
+        onEvent: (event: TurnEvent) => {
+          if (event.type !== 'turn-end') write(event.type, event);
+        },
       });
+      // The ledger is the truth: the page shows a turn's outcome only once its run is recorded
+      // there, as the CLI prints one (LEDGER_BUSY, shown as an error, in its place otherwise).
+      await requireRecorded(options.ledger, [result.runId], {
+        what: 'this turn',
+        again: 'send the message again',
+      });
+      write('turn-end', { type: 'turn-end', result, statusLine: turnStatusLine(result) });
     } catch (error) {
       // The page shows the error as such; a non-Tally error is a bug and is also printed here.
       if (!isTallyError(error)) process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);
