@@ -1,12 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Ledger } from '../../src/core/ledger/ledger.js';
 import { PARSE_FRAME_JS } from '../../src/surfaces/web/chat-page.js';
 import { type ChatServer, sseFrame, startChatServer } from '../../src/surfaces/web/start-chat-server.js';
 import { callTool, say, scriptedModel } from '../../src/testing/scripted-model.js';
 import { sampleProject } from '../agents/coder/coder-fixtures.js';
-import { tempLedger } from '../helpers.js';
+import { tempDir, tempLedger } from '../helpers.js';
 
 const CHROMIUM = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
@@ -189,6 +192,70 @@ describe('the page shows only what the ledger holds', () => {
     expect(end?.name).toBe('turn-end');
     expect(end?.data.result).toMatchObject({ status: 'partial' });
     expect(end?.data.statusLine).toMatch(/^Status: partial — .*src\/y\.ts/);
+  });
+});
+
+/** A model that answers nothing until its call is aborted (a long turn, stopped). */
+const hangingModel = (): LanguageModelV3 => {
+  const wait = (options: { abortSignal?: AbortSignal }) =>
+    new Promise<never>((_, reject) =>
+      options.abortSignal?.addEventListener('abort', () =>
+        reject(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' })),
+      ),
+    );
+  return {
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'hanging',
+    supportedUrls: {},
+    doGenerate: wait,
+    doStream: wait,
+  };
+};
+
+describe('the server under a stop and a vanished client', () => {
+  it('close() during a turn ends its run `aborted` in the ledger before it returns (Ctrl-C, then the ledger closes)', async () => {
+    const path = join(tempDir(), 'ledger.db');
+    const ledger = Ledger.open(path);
+    const chat = await startChatServer({
+      root: sampleProject(),
+      ledger,
+      turn: { model: hangingModel(), browser: false },
+    });
+    const sent = postTurn(chat, 'create src/x.ts').catch(() => []);
+    await vi.waitFor(async () => expect((await ledger.listRuns()).length).toBe(1), { timeout: 10_000 });
+    await chat.close();
+    // What `tally code --ui` does next: usingLedger closes the ledger.
+    await ledger.close();
+    await sent;
+    const reread = Ledger.open(path, { readonly: true });
+    const [run] = await reread.listRuns();
+    expect(run).toMatchObject({ endingReason: 'aborted' });
+    expect(reread.getRun(run?.id as string).entries.filter((entry) => entry.kind === 'end')).toHaveLength(1);
+    reread.close();
+  });
+
+  it('a client that goes away mid-upload does not take the server down; the next turn runs', async () => {
+    // Before the fix the body read's rejection went unhandled: `tally code --ui` exited 1 (vitest
+    // reports it as an unhandled rejection and fails the run).
+    const model = scriptedModel([say('Hello.')]);
+    server = await startChatServer({
+      root: sampleProject(),
+      ledger: tempLedger(),
+      turn: { model, browser: false },
+    });
+    const page = await (await fetch(server.url)).text();
+    const token = /name="tally-token" content="([^"]+)"/.exec(page)?.[1] as string;
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/turn HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: http://127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nX-Tally-Token: ${token}\r\nContent-Length: 1000\r\n\r\n{"message":"hi`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const frames = await postTurn(server, 'hello');
+    expect(frames.at(-1)?.name).toBe('turn-end');
   });
 });
 
