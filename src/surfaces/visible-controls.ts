@@ -60,3 +60,14 @@ export function withVisibleControls<T>(value: T, depth = 0): T {
   }
   return (copy ?? value) as T;
 }
+
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]/g;
+
+/**
+ * `visibleControls` for text shown as one line of a line-per-item listing (a path, a record's
+ * gloss): newline, CR, tab and the Unicode line separators are made visible too, so a value
+ * cannot start a line of its own that reads as another item.
+ */
+export function visibleOneLine(text: string): string {
+  return visibleControls(text).replace(LINE_BREAKS, standIn);
+}

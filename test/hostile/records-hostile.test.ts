@@ -59,6 +59,44 @@ describe('a record whose frontmatter cannot be represented', () => {
   });
 });
 
+describe('record names and first lines that would forge or drive the output', () => {
+  const FORGED = 'a\nfake.md — forged gloss.md';
+  const store = (root: string) => join(root, 'references', 'decisions');
+  const record = (id: string, body: string) =>
+    `---\nid: ${id}\nkind: decision\ndate: 2024-01-01\nkeywords: [postgres]\nlinks: {}\nstatus: active\n---\n${body}\n`;
+
+  for (const noIndex of [false, true]) {
+    it(`a path holding a newline is no record; a gloss's controls are shown, not obeyed${noIndex ? ' (--no-index)' : ''}`, async () => {
+      const root = corpus();
+      writeFileSync(join(store(root), FORGED), record('DEC-forged', 'Forged postgres note.'));
+      writeFileSync(
+        join(store(root), 'title.md'),
+        record('DEC-title', '\u001b]0;pwned\u0007\u001b[2J postgres note'),
+      );
+      const run = await query(root, '--keyword', 'postgres', ...(noIndex ? ['--no-index'] : []));
+      expect(run.code, run.stderr).toBe(0);
+      // Every line is one record's `path — gloss`: none starts with the forged name's second part.
+      for (const line of run.stdout.trimEnd().split('\n'))
+        expect(line).toMatch(/^(references|plans)\/\S+\.md — /);
+      expect(run.stdout).not.toContain('fake.md');
+      expect(run.stdout).toContain(GOOD);
+      expect(run.stdout).not.toContain('\u001b');
+      expect(run.stdout).toContain('references/decisions/title.md — ␛]0;pwned␇␛[2J postgres note');
+    });
+  }
+
+  it('lint names the path on one line, controls made visible, and says to rename it', async () => {
+    const root = corpus();
+    writeFileSync(join(store(root), FORGED), record('DEC-forged', 'Forged.'));
+    const run = await runBounded(['records', 'lint', '--root', root]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'references/decisions/a␊fake.md — forged gloss.md: its path holds a control character (U+000A)',
+    );
+    expect(run.stdout).toContain('Rename the file');
+  });
+});
+
 describe('--keyword with nothing to search for', () => {
   it.each([[''], ['   '], ['!!! ... ???'], ['—']])(
     '--keyword %j exits 2 with a usage message',

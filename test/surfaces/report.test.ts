@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -101,4 +101,16 @@ describe('tally report', () => {
     },
     120_000,
   );
+  it('--out naming a folder is refused before any work, named as given: exit 2, no file, no leftover', async () => {
+    const dir = tempDir();
+    const { ledgerPath, runId } = await hostileRun(dir);
+    const folder = join(dir, 'reports');
+    mkdirSync(folder);
+    const cli = await runTally(['--ledger', ledgerPath, 'report', runId, '--out', folder], { cwd: dir });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain(`${folder} is a folder, where a file is needed`);
+    expect(cli.stderr).not.toContain('bug in Tally');
+    expect(statSync(folder).isDirectory()).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync } from 'node:fs';
 import { publishTempFile, removeIfPresent, writeAllSync } from './atomic-write.js';
 import { reapStaleTempFiles, tallyTempPathFor } from './temp-files.js';
 
@@ -16,7 +16,8 @@ export interface StreamedAtomicWriteOptions {
  * `writeFileAtomicSync` for content made a piece at a time (a report streamed from a run of
  * any length): the temporary file beside `target` (crypto-random name with the pid, so the
  * reaper knows it; O_EXCL, never through a planted link) is opened before `produce` runs, so
- * a folder that does not exist fails before any work. Each chunk is written as it comes; once
+ * a folder that does not exist fails before any work, and so does a target that is a folder
+ * (the rename would fail only after all of it: EISDIR, `path: target`). Each chunk is written as it comes; once
  * `produce` settles the file is fsync-ed and renamed over `target`. Any throw — opening,
  * `produce`, a write, the fsync, the rename — removes the temporary file and leaves `target`
  * as it was. An open failure carries `path: target`: the temporary name means nothing to a user.
@@ -26,6 +27,12 @@ export async function writeFileAtomicStreamed(
   produce: (write: WriteChunk) => Promise<void> | void,
   options: StreamedAtomicWriteOptions = {},
 ): Promise<void> {
+  if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory())
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${target}'`), {
+      code: 'EISDIR',
+      syscall: 'open',
+      path: target,
+    });
   reapStaleTempFiles(target);
   const temporary = tallyTempPathFor(target);
   let descriptor: number;

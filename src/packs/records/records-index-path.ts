@@ -5,7 +5,7 @@ import { pathKey } from './path-key.js';
 import { RecordsUnavailableError } from './records-error.js';
 
 /** Bumped with every change of the index layout: a new layout never reads an old file. */
-export const INDEX_VERSION = '9';
+export const INDEX_VERSION = '10';
 
 export type RecordsIndexLocation = { path: string; cacheDir?: string };
 

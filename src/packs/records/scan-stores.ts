@@ -46,6 +46,22 @@ export function listRecordFiles(root: string, stores: StoreInfo[]): { files: Sca
 }
 
 /**
+ * Characters a record's path may not hold: controls (a newline above all), DEL, the Unicode
+ * line and paragraph separators, and the bidi marks. A query prints one record per line and
+ * `--cat` splits its arguments on newlines, so `a\nfake.md — forged gloss.md` would print a
+ * record line that is not one, and could never be dumped; a bidi mark reorders what a line shows.
+ */
+const UNPRINTABLE_IN_PATH = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Why `path` cannot be a record (see UNPRINTABLE_IN_PATH), or undefined. */
+export function unprintablePath(path: string): string | undefined {
+  const found = UNPRINTABLE_IN_PATH.exec(path)?.[0];
+  if (found === undefined) return undefined;
+  const code = `U+${(found.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `its path holds a control character (${code}): a query prints one record per line, so it is skipped by queries. Rename the file (or its folder).`;
+}
+
+/**
  * Reads one listed record, or undefined when it is gone or no longer a regular file (a FIFO,
  * device or link swapped in since it was listed): such a path is not a record.
  */
@@ -73,5 +89,10 @@ export function readRecord(file: ScannedFile): RecordEntry | undefined {
   };
   // Set only when there is one, without an object spread per record (a build reads thousands).
   if (parsed.unrepresentable !== undefined) entry.unrepresentable = parsed.unrepresentable;
+  const unprintable = unprintablePath(file.path);
+  if (unprintable !== undefined) {
+    entry.unrepresentable = unprintable;
+    entry.errors = [unprintable];
+  }
   return entry;
 }

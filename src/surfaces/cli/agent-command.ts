@@ -6,11 +6,11 @@ import { TallyError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import { ledgerStateDir } from '../../core/ledger/resolve-ledger-path.js';
 import { createPackRegistry } from '../../core/pack-registry.js';
+import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
-import { requireRecorded, usingLedger } from './require-recorded.js';
 
 interface AgentFlags {
   agentModule?: string[];

@@ -9,6 +9,7 @@ import { sweepOrphanedTempFiles } from '../../core/io/temp-files.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { selectModelSpec } from '../../core/models/resolve-model.js';
 import { ProjectRoot } from '../../packs/workspace/project-root.js';
+import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { EXIT } from './exit-codes.js';
 import { formatCodeTurn, formatTurnEvent } from './format-code-turn.js';
 import { type Interrupt, withInterrupt } from './interrupt.js';
@@ -20,7 +21,6 @@ import {
   textShownByProgress,
 } from './progress/observe-runs.js';
 import { reportError } from './report-error.js';
-import { requireRecorded, usingLedger } from './require-recorded.js';
 
 export interface CodeFlags {
   root: string;

@@ -7,6 +7,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { startDemoApp } from '../../demo-app/server.js';
 import { DEMO_LOGIN } from '../../packs/http/client/login-recipe.js';
+import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { afterRunWarning } from './after-run.js';
 import { EXIT } from './exit-codes.js';
 import { formatFishResult } from './format-fish.js';
@@ -14,7 +15,6 @@ import { formatTable, truncate } from './format-table.js';
 import { type Interrupt, withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
-import { requireRecorded, usingLedger } from './require-recorded.js';
 
 export const DEMO_HAR = fileURLToPath(new URL('../../../demo/captures/demo-app.har', import.meta.url));
 export const DEMO_REQUEST = '2 suites with 3 tests each';

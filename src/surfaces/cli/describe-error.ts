@@ -37,6 +37,8 @@ interface SystemError {
   host?: string;
   syscall?: string;
   path?: string;
+  /** A rename's destination (the path the user named; `path` is the source). */
+  dest?: string;
   input?: string;
   cause?: unknown;
 }
@@ -128,6 +130,13 @@ function describeSystem(cause: SystemError): DescribedError | undefined {
       );
     return unavailable('FILE_NOT_FOUND', `${cause.path} does not exist. Check the path.`);
   }
+  if (code === 'EISDIR' && cause.path)
+    return {
+      code: 'PATH_IS_FOLDER',
+      message: `${cause.dest ?? cause.path} is a folder, where a file is needed. Pass a file's path (in that folder, for example).`,
+      details: details(cause),
+      exit: EXIT.usage,
+    };
   if ((code === 'EACCES' || code === 'EPERM') && cause.path)
     return unavailable(
       'FILE_NOT_PERMITTED',

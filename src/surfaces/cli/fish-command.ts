@@ -4,6 +4,7 @@ import { parseEmit, writeEmitted } from '../../agents/fisherman/emit/write-emitt
 import { type PrepareDataResult, prepareData } from '../../agents/fisherman/prepare-data.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { afterRunWarning } from './after-run.js';
 import { EXIT } from './exit-codes.js';
 import { type FishFlags, headersFrom, loginFrom } from './fish-options.js';
@@ -11,7 +12,6 @@ import { formatFishResult } from './format-fish.js';
 import { withInterrupt } from './interrupt.js';
 import { ledgerPathFor, openLedgerFor } from './open-ledger.js';
 import { observeRunsWith, runSurfacesOf } from './progress/observe-runs.js';
-import { requireRecorded, usingLedger } from './require-recorded.js';
 
 /** `--emit` after the run: a file that cannot be written is a warning, never the loss of the result. */
 function emitAfterRun(

@@ -1,6 +1,7 @@
 import { flagSentence } from '../../agents/coder/chat-record.js';
 import type { TurnResult } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
+import { turnStatusLine } from '../turn-status-line.js';
 import { withVisibleControls } from '../visible-controls.js';
 import { formatTable } from './format-table.js';
 
@@ -29,12 +30,8 @@ export function formatCodeTurn(turn: TurnResult, options: { reply?: boolean } = 
   for (const flag of result.flags) lines.push(`FLAGGED: ${flagSentence(flag)}.`);
   if (result.recovery) lines.push(`Turn ended: ${result.recovery.reason}.`);
   // Flags are told above in full; the other reasons (the request's files) are told here.
-  const told = new Set(result.flags.map(flagSentence));
-  const reasons = result.unmet.filter(
-    (reason) => !told.has(reason) && !reason.startsWith('the run ended without'),
-  );
-  if (result.status !== 'success')
-    lines.push(`Status: ${result.status}${reasons.length ? ` — ${reasons.join('; ')}` : ''}.`);
+  const status = turnStatusLine(result);
+  if (status) lines.push(status);
   lines.push(`chat ${result.chatId} · turn ${result.turn} · run ${result.runId}`);
   return lines.join('\n');
 }

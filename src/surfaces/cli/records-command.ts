@@ -5,6 +5,7 @@ import { type FailureLogMemo, recall } from '../../packs/records/recall.js';
 import type { RecordQuery, RecordRow, RecordSource } from '../../packs/records/record-query.js';
 import { RecordsUsageError } from '../../packs/records/records-error.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { visibleOneLine } from '../visible-controls.js';
 import { countNoun } from './count-noun.js';
 import { EXIT } from './exit-codes.js';
 import { writeStdout } from './write-stdout.js';
@@ -29,8 +30,9 @@ export interface RecordsFlags {
 const FULL_CAP = 10;
 const RECALL_CAP = 10;
 
+/** A record's first body line is the team's text, shown, never obeyed by the terminal. */
 const survey = (rows: Pick<RecordRow, 'path' | 'gloss'>[]) =>
-  rows.map((row) => `${row.path} — ${row.gloss}`).join('\n');
+  rows.map((row) => `${row.path} — ${visibleOneLine(row.gloss)}`).join('\n');
 
 function limitOf(flags: RecordsFlags): number | undefined {
   if (flags.limit === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { lintRecords } from '../../packs/records/lint-records.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { visibleOneLine } from '../visible-controls.js';
 import { countNoun } from './count-noun.js';
 import { EXIT } from './exit-codes.js';
 
@@ -25,7 +26,9 @@ export default async function recordsLintCommand(flags: { root?: string; json?: 
   const records = rows.length + skipped.length;
   if (flags.json) process.stdout.write(`${JSON.stringify({ records, problems }, null, 2)}\n`);
   else {
-    for (const problem of problems) process.stdout.write(`${problem.path}: ${problem.problem}\n`);
+    // A path or a parser's message can quote the record's bytes: shown, never obeyed.
+    for (const problem of problems)
+      process.stdout.write(`${visibleOneLine(`${problem.path}: ${problem.problem}`)}\n`);
     process.stdout.write(`${countNoun(records, 'record')}, ${countNoun(problems.length, 'problem')}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.notMet;

@@ -8,12 +8,12 @@ import { digestSettings } from '../../packs/records/digests/digest-settings.js';
 import { digestDir, readDigests, writeDigest } from '../../packs/records/digests/digest-store.js';
 import { openRecordSource } from '../../packs/records/open-record-source.js';
 import { listStores, resolveRecordsRoot } from '../../packs/records/stores.js';
+import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
 import { withInterrupt } from './interrupt.js';
 import { openLedgerFor } from './open-ledger.js';
 import { observeRuns, runSurfacesOf } from './progress/observe-runs.js';
-import { requireRecorded, usingLedger } from './require-recorded.js';
 
 /**
  * The scout writes a digest by contract: it makes `<root>/.tally` (one level, no links),

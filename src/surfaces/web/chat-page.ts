@@ -100,7 +100,7 @@ function showToolCall(turn, event) {
   if (event.via) add(line, 'div', 'via', 'via ' + event.via);
 }
 
-function showEnd(turn, result) {
+function showEnd(turn, result, statusLine) {
   session.chatId = result.chatId;
   document.getElementById('chat-id').textContent = 'chat ' + result.chatId;
   if (result.recovery) add(turn, 'div', 'recovery', 'Turn ended: ' + result.recovery.reason + '. ' + result.recovery.summary);
@@ -124,7 +124,9 @@ function showEnd(turn, result) {
     for (const record of result.decisions.records) add(turn, 'div', 'notice', 'Decision recorded: ' + record.title + ' (' + record.path + ')');
     if (result.decisions.note) add(turn, 'div', 'notice', result.decisions.note);
   }
-  add(turn, 'div', 'meta', 'chat ' + result.chatId + ' · turn ' + result.turn + ' · run ' + result.runId + ' · ' + result.endingReason);
+  // The verdict the ledger's end entry holds: a partial or failed turn never reads as done.
+  if (statusLine) add(turn, 'div', 'flag status', statusLine);
+  add(turn, 'div', 'meta', 'chat ' + result.chatId + ' · turn ' + result.turn + ' · run ' + result.runId + ' · ' + result.status + ' · ' + result.endingReason);
 }
 
 function handle(turn, state, name, data) {
@@ -136,7 +138,7 @@ function handle(turn, state, name, data) {
     state.reply = undefined;
   } else if (name === 'nudge') add(turn, 'div', 'notice', 'Nudge (' + data.why + '): ' + data.text);
   else if (name === 'guard') add(turn, 'div', 'notice', 'Guard ' + data.guard + ': ' + data.action);
-  else if (name === 'turn-end') showEnd(turn, data.result);
+  else if (name === 'turn-end') showEnd(turn, data.result, data.statusLine);
   else if (name === 'error') add(turn, 'div', 'flag', 'Error ' + data.code + ': ' + data.message);
 }
 

@@ -5,6 +5,8 @@ import { type RunTurnOptions, runTurn } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { errorCode, errorMessage, isTallyError } from '../../core/errors.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { requireRecorded } from '../require-recorded.js';
+import { turnStatusLine } from '../turn-status-line.js';
 import { CHAT_CSS, CHAT_JS, chatPageHtml } from './chat-page.js';
 import { checkChatRequest } from './check-chat-request.js';
 
@@ -86,7 +88,8 @@ function parseTurnRequest(text: string): { message: string; chatId?: string } | 
  */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const token = randomBytes(18).toString('base64url');
-  let busy = false;
+  // The turn now running, if any: one at a time, and close() waits for it to end in the ledger.
+  let current: { abort: AbortController; done: Promise<void> } | undefined;
   let port = 0;
   const server = createServer((request, response) => {
     const verdict = checkChatRequest(request, port, token);
@@ -104,16 +107,23 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     } else if (request.method === 'GET' && path === '/chat.css') {
       response.writeHead(200, { ...HEADERS, 'content-type': 'text/css; charset=utf-8' }).end(CHAT_CSS);
     } else if (request.method === 'POST' && path === '/api/turn') {
-      if (busy) {
+      if (current) {
         sendJson(response, 409, {
           code: 'TURN_IN_PROGRESS',
           message: 'A turn is still running. Wait for its changes report, then send again.',
         });
         return;
       }
-      busy = true;
-      void serveTurn(request, response).finally(() => {
-        busy = false;
+      const abort = new AbortController();
+      // Never rejected: a failure of one request is answered or logged, and the server stays up.
+      const done = serveTurn(request, response, abort).catch((error: unknown) => {
+        process.stderr.write(`tally: a chat request failed: ${errorMessage(error)}\n`);
+        response.destroy();
+      });
+      const turn = { abort, done };
+      current = turn;
+      void turn.done.finally(() => {
+        if (current === turn) current = undefined;
       });
     } else {
       sendJson(response, 404, {
@@ -123,8 +133,19 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
   });
 
-  async function serveTurn(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
+  async function serveTurn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    abort: AbortController,
+  ): Promise<void> {
+    let body: string | undefined;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      // The client went away mid-request (ECONNRESET, "aborted"): there is no one to answer.
+      if (request.destroyed || (error as { code?: string }).code === 'ECONNRESET') return;
+      throw error;
+    }
     const turnRequest = body === undefined ? undefined : parseTurnRequest(body);
     if (!turnRequest) {
       sendJson(response, 400, {
@@ -139,22 +160,31 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       connection: 'keep-alive',
     });
     const write = (name: string, data: unknown) => {
-      if (!response.writableEnded) response.write(sseFrame(name, data));
+      if (!response.writableEnded && !response.destroyed) response.write(sseFrame(name, data));
     };
-    const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort();
     });
     try {
-      await runTurn({
+      const result = await runTurn({
         ...options.turn,
         message: turnRequest.message,
         ...(turnRequest.chatId ? { chatId: turnRequest.chatId } : {}),
         root: options.root,
         ledger: options.ledger,
         signal: abort.signal,
-        onEvent: (event: TurnEvent) => write(event.type, event),
+        // The turn's end (its changes report and verdict) waits for the ledger: see below.
+        onEvent: (event: TurnEvent) => {
+          if (event.type !== 'turn-end') write(event.type, event);
+        },
       });
+      // The ledger is the truth: the page shows a turn's outcome only once its run is recorded
+      // there, as the CLI prints one (LEDGER_BUSY, shown as an error, in its place otherwise).
+      await requireRecorded(options.ledger, [result.runId], {
+        what: 'this turn',
+        again: 'send the message again',
+      });
+      write('turn-end', { type: 'turn-end', result, statusLine: turnStatusLine(result) });
     } catch (error) {
       // The page shows the error as such; a non-Tally error is a bug and is also printed here.
       if (!isTallyError(error)) process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);
@@ -174,10 +204,16 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   return {
     url: `http://127.0.0.1:${port}/`,
     port,
-    close: () =>
-      new Promise((resolve) => {
+    // A turn still running is aborted and awaited: its run ends `aborted` in the ledger before
+    // the caller (Ctrl-C in `tally code --ui`) closes the ledger, never left without an end.
+    close: async () => {
+      const running = current;
+      running?.abort.abort();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await running?.done;
+    },
   };
 }

@@ -59,11 +59,11 @@ describe('where the records index lives (issue 12)', () => {
     expect(existsSync(join(root, '.tally'))).toBe(false);
   });
 
-  it('lives in $XDG_CACHE_HOME/tally/records/<key of the real root>/index-v9.db, folders 0700', async () => {
+  it('lives in $XDG_CACHE_HOME/tally/records/<key of the real root>/index-v10.db, folders 0700', async () => {
     const root = corpus();
     expect((await q(root, '--kind', 'procedure')).code).toBe(0);
     const key = pathKey(realpathSync(root));
-    const file = join(CACHE, 'tally', 'records', key, 'index-v9.db');
+    const file = join(CACHE, 'tally', 'records', key, 'index-v10.db');
     expect(existsSync(file)).toBe(true);
     for (const dir of [
       join(CACHE, 'tally'),
@@ -73,7 +73,7 @@ describe('where the records index lives (issue 12)', () => {
       expect(statSync(dir).mode & 0o777, dir).toBe(0o700);
     // Without XDG_CACHE_HOME: ~/.cache.
     expect(recordsIndexPath(root, { HOME: '/home/someone' }).path).toBe(
-      join('/home/someone', '.cache', 'tally', 'records', key, 'index-v9.db'),
+      join('/home/someone', '.cache', 'tally', 'records', key, 'index-v10.db'),
     );
   });
 
@@ -82,15 +82,15 @@ describe('where the records index lives (issue 12)', () => {
     const key = pathKey(realpathSync(root));
     const folder = join(CACHE, 'tally', 'records', key);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stale = ['index-v7.db', 'index-v8.db', 'index-v8.db-journal', 'index-v8.db-wal'];
-    const kept = ['index-v10.db', 'index-v8.db.bak', 'notes.txt'];
+    const stale = ['index-v7.db', 'index-v9.db', 'index-v9.db-journal', 'index-v9.db-wal'];
+    const kept = ['index-v11.db', 'index-v8.db.bak', 'notes.txt'];
     for (const name of [...stale, ...kept]) writeFileSync(join(folder, name), 'old cache '.repeat(50));
     expect((await q(root, '--kind', 'procedure')).code).toBe(0);
-    expect(readdirSync(folder).sort()).toEqual([...kept, 'index-v9.db'].sort());
+    expect(readdirSync(folder).sort()).toEqual([...kept, 'index-v10.db'].sort());
     // A path given with --index: the files beside it are the user's.
     const own = tempDir();
     writeFileSync(join(own, 'index-v8.db'), 'mine');
-    expect((await q(root, '--kind', 'procedure', '--index', join(own, 'index-v9.db'))).code).toBe(0);
+    expect((await q(root, '--kind', 'procedure', '--index', join(own, 'index-v10.db'))).code).toBe(0);
     expect(readFileSync(join(own, 'index-v8.db'), 'utf8')).toBe('mine');
   });
 
@@ -177,7 +177,7 @@ describe('a damaged index', () => {
     const root = corpus();
     expect((await q(root, '--kind', 'plan')).code).toBe(0);
     const key = pathKey(realpathSync(root));
-    writeFileSync(join(CACHE, 'tally', 'records', key, 'index-v9.db'), 'not a database at all '.repeat(400));
+    writeFileSync(join(CACHE, 'tally', 'records', key, 'index-v10.db'), 'not a database at all '.repeat(400));
     const rebuilt = await q(root, '--keyword', 'postgres');
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stdout).toContain('references/decisions/use-postgres.md');
