@@ -307,7 +307,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the chat page in real Chromium (${CHROMI
     const { chromium } = await import('playwright-core');
     const model = scriptedModel([
       callTool('fs_write', { path: 'src/x.ts', content: 'export const x = 1;\n' }),
-      say('Done.'),
+      say('Done. All tests pass.'),
     ]);
     server = await startChatServer({
       root: sampleProject(),
@@ -326,6 +326,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`the chat page in real Chromium (${CHROMI
       await page.waitForSelector('.meta', { timeout: 15_000 });
       expect(await page.locator('.status').textContent()).toMatch(/^Status: partial — .*src\/y\.ts/);
       expect(await page.locator('.meta').textContent()).toContain(' · partial · ');
+      // Flags read as the terminal prints them: one sentence each.
+      expect(await page.locator('.flag:not(.status)').allTextContents()).toEqual([
+        `FLAGGED: the reply says "All tests pass."; the ledger shows: this turn ran no test, build or lint: the Coder's tools only read and write files.`,
+      ]);
     } finally {
       await browser.close();
     }

@@ -1,6 +1,6 @@
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { LedgerEntry } from '../../core/ledger/entry.js';
-import type { Chat, ChatToolCall, ChatTurn } from './chat-record.js';
+import { type Chat, type ChatToolCall, type ChatTurn, flagSentence } from './chat-record.js';
 
 /** How much of a chat the next turn sees: enough to continue, small enough to stay cheap. */
 export const HISTORY_LIMITS = { turns: 20, toolCallsPerTurn: 40, textChars: 4000 } as const;
@@ -33,9 +33,7 @@ function describeCall(call: ChatToolCall): string {
 
 /** A turn's tool calls as one short text note, written by the harness. */
 export function toolNote(turn: ChatTurn): string {
-  const flags = turn.flags.map(
-    (flag) => `\nFlagged: the reply says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}.`,
-  );
+  const flags = turn.flags.map((flag) => `\nFlagged: ${flagSentence(flag)}.`);
   if (turn.tools.length === 0 && flags.length === 0) return '';
   const shown = turn.tools.slice(0, HISTORY_LIMITS.toolCallsPerTurn).map(describeCall);
   const more = turn.tools.length - shown.length;

@@ -35,6 +35,8 @@ export const changeFlagSchema = z.object({
   said: z.string(),
   truth: z.string(),
   source: z.enum(['changes-list', 'prose', 'finish']).optional(),
+  /** A flag about a sentence, not a file ("All tests pass" in a turn that ran nothing): the sentence. */
+  statement: z.string().optional(),
 });
 
 export const chatTurnSchema = z.object({
@@ -72,7 +74,10 @@ export type ChangeFlag = z.infer<typeof changeFlagSchema>;
 
 /** A flag as one sentence: an unmet reason of the turn's verdict, and the CLI's FLAGGED line. */
 export function flagSentence(flag: ChangeFlag): string {
-  return `the ${flag.source === 'finish' ? 'finish summary' : 'reply'} says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
+  const who = flag.source === 'finish' ? 'finish summary' : 'reply';
+  if (flag.statement !== undefined)
+    return `the ${who} says "${flag.statement}"; the ledger shows: ${flag.truth}`;
+  return `the ${who} says ${flag.spelling} was ${flag.said}; the ledger shows: ${flag.truth}`;
 }
 export type ChatTurn = z.infer<typeof chatTurnSchema>;
 export type TreeCacheEntry = z.infer<typeof treeCacheEntrySchema>;

@@ -30,6 +30,7 @@ Tools: fs_tree (the layout; cached for this chat, so one call is enough), fs_lis
   - moved FROM -> TO
   List every file whose content this turn changed and nothing else: a file you moved without editing is moved, not updated; an edit you undid is no change. Mention only files you actually changed in this turn; the harness compares the list and your reply with the files' content before and after the turn and flags every difference.
 - If something fails, say what failed and why; do not pretend it worked.
+- You cannot run commands: no tests, builds or linters run in this chat. Never say they pass or that you ran them; say which command the developer should run.
 - A greeting or a question needs a text answer, not tools.`;
 
 /** Said only when the scout tool is in the toolset (a records root is configured). */

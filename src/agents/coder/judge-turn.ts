@@ -5,6 +5,7 @@ import { contentChanges, fileHistories } from './changes-report.js';
 import type { ChangeFlag, FileChange } from './chat-record.js';
 import { type EarlierTurn, flagFalseStatements, type TurnFacts } from './flag-false-statements.js';
 import { mentionedChanges } from './mentioned-changes.js';
+import { unrunCheckFlags } from './unrun-checks.js';
 
 export interface JudgeTurnInput {
   /** The model's final reply; nothing to judge when absent (the changes report is still made). */
@@ -51,9 +52,16 @@ export async function judgeTurn(input: JudgeTurnInput): Promise<TurnJudgement> {
   const known = new Set<string>();
   const flags: ChangeFlag[] = [];
   // A step's text is progress, not the final account: its claims are checked, its lists are not held to completeness.
-  const steps = await flagFalseStatements(mentionedChanges(shown.join('\n\n')), facts);
-  for (const flag of [...reply.flags, ...summary.flags, ...steps]) {
-    const key = `${flag.path}\n${flag.said}`;
+  const stepTexts = shown.join('\n\n');
+  const steps = await flagFalseStatements(mentionedChanges(stepTexts), facts);
+  // No Coder tool runs a command: a test, build or lint run reported anywhere is unbacked.
+  const unrun = [
+    ...(input.text ? unrunCheckFlags(input.text) : []),
+    ...(input.summary ? unrunCheckFlags(input.summary, 'finish') : []),
+    ...unrunCheckFlags(stepTexts),
+  ];
+  for (const flag of [...reply.flags, ...summary.flags, ...steps, ...unrun]) {
+    const key = `${flag.statement ?? flag.path}\n${flag.said}`;
     if (known.has(key)) continue;
     known.add(key);
     flags.push(flag);

@@ -100,7 +100,7 @@ function showToolCall(turn, event) {
   if (event.via) add(line, 'div', 'via', 'via ' + event.via);
 }
 
-function showEnd(turn, result, statusLine) {
+function showEnd(turn, result, statusLine, flagLines) {
   session.chatId = result.chatId;
   document.getElementById('chat-id').textContent = 'chat ' + result.chatId;
   if (result.recovery) add(turn, 'div', 'recovery', 'Turn ended: ' + result.recovery.reason + '. ' + result.recovery.summary);
@@ -118,8 +118,8 @@ function showEnd(turn, result, statusLine) {
       add(row, 'td', '', change.sha256 || '-');
     }
   }
-  for (const flag of result.flags)
-    add(turn, 'div', 'flag', 'FLAGGED: the ' + (flag.source === 'finish' ? 'finish summary' : 'reply') + ' says ' + flag.spelling + ' was ' + flag.said + '; the ledger shows: ' + flag.truth + '.');
+  // Each flag in the one sentence form the terminal and the report print (sent by the server).
+  for (const line of flagLines || []) add(turn, 'div', 'flag', 'FLAGGED: ' + line + '.');
   if (result.decisions) {
     for (const record of result.decisions.records) add(turn, 'div', 'notice', 'Decision recorded: ' + record.title + ' (' + record.path + ')');
     if (result.decisions.note) add(turn, 'div', 'notice', result.decisions.note);
@@ -138,7 +138,7 @@ function handle(turn, state, name, data) {
     state.reply = undefined;
   } else if (name === 'nudge') add(turn, 'div', 'notice', 'Nudge (' + data.why + '): ' + data.text);
   else if (name === 'guard') add(turn, 'div', 'notice', 'Guard ' + data.guard + ': ' + data.action);
-  else if (name === 'turn-end') showEnd(turn, data.result, data.statusLine);
+  else if (name === 'turn-end') showEnd(turn, data.result, data.statusLine, data.flagLines);
   else if (name === 'error') add(turn, 'div', 'flag', 'Error ' + data.code + ': ' + data.message);
 }
 

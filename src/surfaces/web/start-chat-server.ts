@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flagSentence } from '../../agents/coder/chat-record.js';
 import { type RunTurnOptions, runTurn } from '../../agents/coder/run-turn.js';
 import type { TurnEvent } from '../../agents/coder/turn-events.js';
 import { errorCode, errorMessage, isTallyError } from '../../core/errors.js';
@@ -184,7 +185,12 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         what: 'this turn',
         again: 'send the message again',
       });
-      write('turn-end', { type: 'turn-end', result, statusLine: turnStatusLine(result) });
+      write('turn-end', {
+        type: 'turn-end',
+        result,
+        statusLine: turnStatusLine(result),
+        flagLines: result.flags.map(flagSentence),
+      });
     } catch (error) {
       // The page shows the error as such; a non-Tally error is a bug and is also printed here.
       if (!isTallyError(error)) process.stderr.write(`tally: a chat turn failed: ${errorMessage(error)}\n`);

@@ -15,20 +15,50 @@ describe('a Coder turn that ends with finish', () => {
       ]),
     ]);
     expect(result.status).toBe('partial');
-    expect(result.flags.map((flag) => `${flag.path}: ${flag.said}`)).toEqual([
+    expect(result.flags.map((flag) => `${flag.statement ?? flag.path}: ${flag.said}`)).toEqual([
       'src/d.ts: created',
       'src/b.ts: deleted',
+      // No Coder tool runs a command: a test run it reports is flagged too.
+      'All tests pass.: run',
     ]);
     expect(printed).toContain(
       'FLAGGED: the finish summary says src/d.ts was created; the ledger shows: not touched this turn.',
     );
+    expect(printed).toContain(
+      `FLAGGED: the finish summary says "All tests pass."; the ledger shows: this turn ran no test, build or lint: the Coder's tools only read and write files.`,
+    );
     expect(printed).toContain('Status: partial');
-    expect(end).toMatchObject({ status: 'partial', flags: [{ path: 'src/d.ts' }, { path: 'src/b.ts' }] });
+    expect(end).toMatchObject({
+      status: 'partial',
+      flags: [{ path: 'src/d.ts' }, { path: 'src/b.ts' }, { statement: 'All tests pass.' }],
+    });
     // The report and `runs show` read the end entry's flags with the same words.
     expect(flagLine((end.flags as unknown[])[0])).toBe(
       'the finish summary says src/d.ts was created; the ledger shows: not touched this turn',
     );
     expect(String(end.summary)).toMatch(/^Partly done/);
+  });
+
+  it('a reply that says the tests pass, in a turn that ran none, is flagged: partial, in the CLI, end entry and report', async () => {
+    const root = sampleProject();
+    const { result, printed, end } = await judgedTurn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      say('Created src/c.ts. I ran the tests and all 12 pass.'),
+    ]);
+    expect(result.status).toBe('partial');
+    expect(result.flags).toEqual([
+      expect.objectContaining({ statement: 'I ran the tests and all 12 pass.' }),
+    ]);
+    expect(printed).toContain('FLAGGED: the reply says "I ran the tests and all 12 pass."');
+    expect(flagLine((end.flags as unknown[])[0])).toBe(
+      `the reply says "I ran the tests and all 12 pass."; the ledger shows: this turn ran no test, build or lint: the Coder's tools only read and write files`,
+    );
+    // Said as advice, it states nothing.
+    const advised = await judgedTurn(sampleProject(), [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      say('Created src/c.ts. Run `npm test` to check that the tests pass.'),
+    ]);
+    expect(advised.result).toMatchObject({ status: 'success', flags: [] });
   });
 
   it('a true finish summary raises no flag', async () => {
