@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { unusablePath } from '../../core/io/private-dir.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
-import { classifyToolCall } from './classify-tool-call.js';
+import { classifyToolCall, turnCallChanges } from './classify-tool-call.js';
 import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
 import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';
 import { readTranscriptTurn } from './transcript-turn.js';
@@ -333,12 +333,13 @@ function checkAmIDone(
     fail('gate-state-unreadable', turn.unreadable);
     return report;
   }
-  // A conversational turn (nothing that writes) has nothing to review. A turn too long to
-  // read whole may have written anything: it is asked, never released unread (fail closed).
+  // A conversational turn (nothing that writes, no work handed to a sub-agent) has nothing to
+  // review. A turn too long to read whole may have written anything: it is asked, never released
+  // unread (fail closed).
   const writes =
     'tooLarge' in turn
       ? []
-      : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input, pluginLaunchers(env)).writes);
+      : turn.toolUses.filter((use) => turnCallChanges(use, pluginLaunchers(env)).writes);
   if (!('tooLarge' in turn) && writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
   const written = writeTurnState(dir, session, { ...state, reviewAsked: true });
