@@ -313,16 +313,47 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     expect(run(s, 'gate-am-i-done', s.fixture('stop.json'))).toMatchObject({ failOpens: [] });
   });
 
-  it('am-i-done releases when the review already ran this turn', () => {
-    const s = setup();
-    run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
-    s.transcript('transcript-writing-turn.jsonl');
-    run(
-      s,
-      'turn-record',
-      s.fixture('post-tool-use-skill-how-do-i.json', { tool_input: { skill: 'am-i-done' } }),
+  it('am-i-done releases when the review ran after the turn’s changes, not when it ran before them', () => {
+    const review = (id: string) => [
+      JSON.stringify({
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', id, name: 'Skill', input: { skill: 'tally:am-i-done' } }] },
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          content: [{ type: 'tool_result', tool_use_id: id, content: 'Launching skill: tally:am-i-done' }],
+        },
+      }),
+    ];
+    const write = JSON.stringify({
+      type: 'assistant',
+      message: {
+        content: [{ type: 'tool_use', id: 'w2', name: 'Write', input: { file_path: 'b.txt', content: 'x' } }],
+      },
+    });
+    const stopWith = (extra: string[]) => {
+      const s = setup();
+      run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
+      const path = s.transcript('transcript-writing-turn.jsonl');
+      writeFileSync(path, `${readFileSync(path, 'utf8').trimEnd()}\n${extra.join('\n')}\n`);
+      run(
+        s,
+        'turn-record',
+        s.fixture('post-tool-use-skill-how-do-i.json', { tool_input: { skill: 'am-i-done' } }),
+      );
+      return run(s, 'gate-am-i-done', s.fixture('stop.json')).stdout;
+    };
+    // The Edit, then the review: released.
+    expect(stopWith(review('r1'))).toBeUndefined();
+    // The review, then a Write it never saw: asked (the review ran, but before this change).
+    expect(decision(stopWith([...review('r1'), write])).reason).toContain(
+      'this turn changed things (1 call(s): Write)',
     );
-    expect(run(s, 'gate-am-i-done', s.fixture('stop.json')).stdout).toBeUndefined();
+    // A review that failed (its result an error) is no review.
+    const failed = review('r2');
+    failed[1] = (failed[1] as string).replace('"tool_result",', '"tool_result","is_error":true,');
+    expect(decision(stopWith(failed)).reason).toContain('(1 call(s): Edit)');
   });
 
   it('a gate whose skill is not installed releases and records skill-unresolvable', () => {
