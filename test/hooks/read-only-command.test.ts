@@ -32,6 +32,9 @@ describe('the read-only shell classifier (fail-closed)', () => {
     'tar --file=host:x.tar --list --force-local',
     // Exactly at the length limit.
     `ls ${'a'.repeat(4093)}`,
+    "printf '%s\\n' a b",
+    "printf -- '-v'",
+    '[ -f a ] && test -n b',
   ])('passes %j', (command) => {
     expect(classifyShellCommand(command)).toEqual({ readOnly: true });
   });
@@ -78,6 +81,13 @@ describe('the read-only shell classifier (fail-closed)', () => {
     ['', /empty/],
     ['ls >/dev/nullx', /redirection/],
     ['ls 2>/dev/null/../../x', /redirection/],
+    // bash evaluates the subscript of a variable name handed to a builtin: quoted, it still runs.
+    ["printf -v 'a[$(touch x)]' y", /printf: -v, which assigns to a shell variable/],
+    ["printf -vname 'x'", /printf: -v/],
+    ["test -v 'a[$(touch x)]'", /test: -v, which names a shell variable/],
+    ["[ -v 'a[$(touch x)]' ]", /\[: -v/],
+    ["[ -R 'a[$(touch x)]' ]", /\[: -R/],
+    ["printf -x 'y'", /printf: the option -x/],
   ])('refuses %j', (command, why) => {
     const verdict = classifyShellCommand(command);
     expect(verdict.readOnly).toBe(false);

@@ -67,8 +67,15 @@ describe('awk programs', () => {
     ['{ print "system(x) | y > z @load" }', undefined],
     ['{ print "a\\"b > c" }', undefined],
     ['$1 > 3 { print }', undefined],
-    // Fail-closed: a division after print reads as an unclosed regex, so it is refused.
-    ['{ print $1 / 2 }', 'an awk print with a / it cannot read'],
+    // After an operand a slash divides; after an operator or `print` it opens a regex.
+    ['{ print $1 / 2 }', undefined],
+    ['{ print $1/1024 " KB" }', undefined],
+    ['/a|b/ { print }', undefined],
+    ['$1 ~ /x|y/', undefined],
+    ['/[0-9]+/ && /[^]|]/', undefined],
+    ['/[[:alpha:]]|x/', undefined],
+    ['{ print ($1 + $2) / 2 }', undefined],
+    ['{ x = a / 2 } # a "quote and a / in a comment', undefined],
     ['{ if (a || b) print }', undefined],
     ['{ print $1; x = a > b }', undefined],
     ['{ print } END { n = a > b }', undefined],
@@ -86,7 +93,23 @@ describe('awk programs', () => {
     ['{ print a \\\n > "out" }', 'an awk print to a file (print >)'],
     ['{ print "a', 'an awk string it cannot read'],
     ['{ print "a\nb" }', 'an awk string it cannot read'],
-    ['{ print /a', 'an awk print with a / it cannot read'],
+    ['{ print /a', 'an awk regex it cannot read'],
+    // A quote inside a regex is no string: what follows it is code (it once hid the system()).
+    ['$0 ~ /"/ { system("touch x") } /"/', 'awk system(), which runs a program'],
+    ['{ n = /"/; print "a" | "sh"; m = /"/ }', 'an awk pipe, which runs a program'],
+    // `(x) /` divides or, after `if (x)`, opens a regex: both readings must be clean.
+    ['BEGIN { if (1) /"/; system("x"); y = /"/ }', 'awk system(), which runs a program'],
+    ['{ a = (b) /"/; system("x"); c = /"/ }', 'awk system(), which runs a program'],
+    // A newline after && || , ? : ( { does not end the print statement.
+    ['{ print 1 &&\n1 > "out" }', 'an awk print to a file (print >)'],
+    ['{ print 1 ||\n0 > "out" }', 'an awk print to a file (print >)'],
+    ['{ print (1 ?\n2 : 3) > "out" }', 'an awk print to a file (print >)'],
+    // Bracket expressions awks end differently, and a regex continued over a line: refused.
+    ['/[/]"/ { system("x") } "/', 'an awk regex bracket expression it cannot read'],
+    ['/[\\]/]/', 'an awk regex bracket expression it cannot read'],
+    ['/a\\\nb/', 'an awk regex continued over a line'],
+    ['{ print (a) / 2 }\n'.repeat(15), undefined],
+    ['{ print (a) / 2 }\n'.repeat(16), 'an awk program with too many ambiguous slashes'],
   ])('%j → %j', (program, why) => {
     expect(awkProgramCheck(program)).toBe(why);
   });

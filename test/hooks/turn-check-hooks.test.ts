@@ -238,6 +238,64 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     expect([released.stdout, released.failOpens]).toEqual([undefined, []]);
   });
 
+  it('am-i-done counts work handed to a sub-agent: its calls are in another transcript (recorded from 2.1.332)', () => {
+    // Each: the recorded turn, and how many of its lines Claude Code had written at that stop.
+    const stops: [string, number | undefined, string][] = [
+      // A `context: fork` skill whose sub-agent wrote hello.txt, then the model stopped.
+      ['transcript-forked-skill-wrote.jsonl', undefined, '(1 call(s): Skill)'],
+      // An async Agent that wrote it: the stop right after the launch…
+      ['transcript-async-agent-wrote.jsonl', 4, '(1 call(s): Agent)'],
+      // …and the stop after its <task-notification>, which continues the same turn.
+      ['transcript-async-agent-wrote.jsonl', undefined, '(1 call(s): Agent)'],
+    ];
+    for (const [name, cut, what] of stops) {
+      const s = setup();
+      run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
+      const lines = readFileSync(join(FIXTURES, CC, name), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(0, cut);
+      const path = join(s.dir, 'transcript.jsonl');
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const asked = decision(
+        run(s, 'gate-am-i-done', s.fixture('stop.json', { transcript_path: path })).stdout,
+      );
+      expect(asked?.reason, `${name} cut at ${cut}`).toContain(`this turn changed things ${what}`);
+    }
+  });
+
+  it('am-i-done: the scout, spawned as an agent or run as the forked how-do-i skill, is no change', () => {
+    const s = setup();
+    const path = join(s.dir, 'transcript.jsonl');
+    const line = (value: unknown) => JSON.stringify(value);
+    const stopAfter = (call: Record<string, unknown>, result: Record<string, unknown> = {}) => {
+      run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
+      writeFileSync(
+        path,
+        [
+          line({ type: 'user', message: { role: 'user', content: 'create hello.txt' } }),
+          line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't1', ...call }] } }),
+          line({
+            type: 'user',
+            message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+            toolUseResult: result,
+          }),
+        ].join('\n'),
+      );
+      return run(s, 'gate-am-i-done', s.fixture('stop.json', { transcript_path: path })).stdout;
+    };
+    expect(
+      stopAfter({ name: 'Agent', input: { subagent_type: 'tally:scout', prompt: 'x' } }),
+    ).toBeUndefined();
+    expect(
+      stopAfter({ name: 'Skill', input: { skill: 'tally:how-do-i' } }, { status: 'forked' }),
+    ).toBeUndefined();
+    // A skill that did not fork ran its calls in this transcript: they are counted where they are.
+    expect(stopAfter({ name: 'Skill', input: { skill: 'notes' } }, { success: true })).toBeUndefined();
+    expect(stopAfter({ name: 'Skill', input: { skill: 'notes' } }, { status: 'forked' })).toContain('Skill');
+    expect(stopAfter({ name: 'Task', input: { prompt: 'x' } })).toContain('Task');
+  });
+
   it('am-i-done: asks once in a turn that wrote, releases the next stop, and releases conversational turns', () => {
     const s = setup();
     run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
@@ -255,16 +313,47 @@ describe('the turn gates, in process, on recorded payload shapes', () => {
     expect(run(s, 'gate-am-i-done', s.fixture('stop.json'))).toMatchObject({ failOpens: [] });
   });
 
-  it('am-i-done releases when the review already ran this turn', () => {
-    const s = setup();
-    run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
-    s.transcript('transcript-writing-turn.jsonl');
-    run(
-      s,
-      'turn-record',
-      s.fixture('post-tool-use-skill-how-do-i.json', { tool_input: { skill: 'am-i-done' } }),
+  it('am-i-done releases when the review ran after the turn’s changes, not when it ran before them', () => {
+    const review = (id: string) => [
+      JSON.stringify({
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', id, name: 'Skill', input: { skill: 'tally:am-i-done' } }] },
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          content: [{ type: 'tool_result', tool_use_id: id, content: 'Launching skill: tally:am-i-done' }],
+        },
+      }),
+    ];
+    const write = JSON.stringify({
+      type: 'assistant',
+      message: {
+        content: [{ type: 'tool_use', id: 'w2', name: 'Write', input: { file_path: 'b.txt', content: 'x' } }],
+      },
+    });
+    const stopWith = (extra: string[]) => {
+      const s = setup();
+      run(s, 'turn-reset', s.fixture('user-prompt-submit.json'));
+      const path = s.transcript('transcript-writing-turn.jsonl');
+      writeFileSync(path, `${readFileSync(path, 'utf8').trimEnd()}\n${extra.join('\n')}\n`);
+      run(
+        s,
+        'turn-record',
+        s.fixture('post-tool-use-skill-how-do-i.json', { tool_input: { skill: 'am-i-done' } }),
+      );
+      return run(s, 'gate-am-i-done', s.fixture('stop.json')).stdout;
+    };
+    // The Edit, then the review: released.
+    expect(stopWith(review('r1'))).toBeUndefined();
+    // The review, then a Write it never saw: asked (the review ran, but before this change).
+    expect(decision(stopWith([...review('r1'), write])).reason).toContain(
+      'this turn changed things (1 call(s): Write)',
     );
-    expect(run(s, 'gate-am-i-done', s.fixture('stop.json')).stdout).toBeUndefined();
+    // A review that failed (its result an error) is no review.
+    const failed = review('r2');
+    failed[1] = (failed[1] as string).replace('"tool_result",', '"tool_result","is_error":true,');
+    expect(decision(stopWith(failed)).reason).toContain('(1 call(s): Edit)');
   });
 
   it('a gate whose skill is not installed releases and records skill-unresolvable', () => {

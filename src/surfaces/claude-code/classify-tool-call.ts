@@ -1,4 +1,5 @@
 import { classifyShellCommand } from './read-only-command.js';
+import { PLUGIN_NAME } from './resolve-skill.js';
 
 export type ToolCallKind = { writes: false } | { writes: true; why: string };
 
@@ -88,4 +89,47 @@ export function classifyToolCall(
   }
   if (FILE_WRITERS.has(toolName)) return { writes: true, why: `${toolName} writes files` };
   return { writes: true, why: `${toolName.slice(0, 80)} is not known to be read-only` };
+}
+
+/** The scout, however it is spawned: it only reads records (and writes its own run to the ledger). */
+const SCOUT_AGENTS = new Set([`${PLUGIN_NAME}:scout`, 'scout']);
+const SCOUT_SKILLS = new Set([`${PLUGIN_NAME}:how-do-i`, 'how-do-i']);
+
+/** A call as a turn's transcript shows it, with what its result said (`transcript-turn.ts`). */
+export interface TranscriptCall {
+  name: string;
+  input: unknown;
+  forked?: boolean;
+}
+
+/**
+ * Whether a call in a finished turn may have changed something — the am-i-done Stop gate's
+ * question. A call that writes (`classifyToolCall`), and also one that handed the work to
+ * another agent: an Agent/Task call, or a Skill that ran forked. That agent's own calls are in a
+ * transcript of its own, not the turn's, so what it did cannot be told from here; the gate
+ * cannot tell a sub-agent that wrote from one that read, and counts both (fail-closed). The
+ * scout is the exception the gates are built around. (The how-do-i PreToolUse gate lets these
+ * calls pass: there a sub-agent's calls meet the gate again, one by one.)
+ */
+export function turnCallChanges(call: TranscriptCall, launchers: readonly string[] = []): ToolCallKind {
+  const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, unknown>;
+  if (call.name === 'Agent' || call.name === 'Task') {
+    const type = typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose';
+    return SCOUT_AGENTS.has(type)
+      ? { writes: false }
+      : {
+          writes: true,
+          why: `${call.name} ${type.slice(0, 60)} ran a sub-agent whose calls are not in this transcript`,
+        };
+  }
+  if (call.name === 'Skill' && call.forked === true) {
+    const skill = typeof input.skill === 'string' ? input.skill.trim().replace(/^\//, '') : '';
+    return SCOUT_SKILLS.has(skill)
+      ? { writes: false }
+      : {
+          writes: true,
+          why: `Skill ${skill.slice(0, 60)} ran forked, in a sub-agent whose calls are not in this transcript`,
+        };
+  }
+  return classifyToolCall(call.name, call.input, launchers);
 }

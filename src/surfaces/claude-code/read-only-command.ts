@@ -39,8 +39,28 @@ function options(spec: OptionSpec, then?: (parsed: ParsedArguments) => string | 
   };
 }
 
-/** Commands that take no options at all and treat every argument as data (`echo`, `test`). */
+/** Commands that take no options at all and treat every argument as data (`echo`, `true`). */
 const anyWords: Check = () => undefined;
+
+/**
+ * bash evaluates the subscript of a variable name it is handed (`a[$(cmd)]`), so a builtin word
+ * that NAMES a variable runs whatever that subscript holds, quoted or not. `test`/`[` take one
+ * with `-v` (is it set) and `-R` (is it a nameref); every other word of theirs is data.
+ */
+const testCheck: Check = (words) => {
+  const naming = words.find((word) => word.word === '-v' || word.word === '-R');
+  return naming ? `${naming.word}, which names a shell variable (bash evaluates its subscript)` : undefined;
+};
+
+// `printf -v NAME` assigns to a variable (its subscript evaluated, as above). Options come first;
+// a format that starts with `-` needs `--` before it.
+const printfCheck: Check = (words) => {
+  const first = words[0];
+  if (!first || first.word === '--' || !first.word.startsWith('-')) return undefined;
+  return first.word.startsWith('-v')
+    ? '-v, which assigns to a shell variable (bash evaluates its subscript)'
+    : `the option ${first.word.slice(0, 40)}`;
+};
 
 const GREP: OptionSpec = {
   globs: true,
@@ -455,13 +475,13 @@ const SAFE: Record<string, Check> = {
   sha256sum: options(SUMS),
   sha512sum: options(SUMS),
   cksum: options({ flags: 'a', long: 'algorithm= base64 check raw tag untagged length= help version' }),
-  // Arguments are data: no option of these reads, writes or runs anything.
+  // Arguments are data (but for a variable name given to printf, test or [).
   echo: anyWords,
-  printf: anyWords,
+  printf: printfCheck,
   true: anyWords,
   false: anyWords,
-  test: anyWords,
-  '[': anyWords,
+  test: testCheck,
+  '[': testCheck,
 };
 
 /**

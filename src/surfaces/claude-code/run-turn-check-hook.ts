@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { unusablePath } from '../../core/io/private-dir.js';
 import { hookFailOpenLog } from '../../packs/records/digests/hook-state.js';
-import { classifyToolCall } from './classify-tool-call.js';
+import { classifyToolCall, turnCallChanges } from './classify-tool-call.js';
 import { PLUGIN_NAME, resolveSkill } from './resolve-skill.js';
 import { findScoutRun, hasRecordStores, scoutLedgerPath, scoutRecordsRoot } from './scout-run-fact.js';
 import { readTranscriptTurn } from './transcript-turn.js';
@@ -66,6 +66,15 @@ function reviewRan(payload: Payload): boolean {
   return (
     payload.tool_name === 'Skill' && bareName(input.skill ?? input.command ?? input.name) === 'am-i-done'
   );
+}
+
+/** The calls after the turn's last am-i-done review (the transcript leaves out calls that failed). */
+function unreviewed<T extends { name: string; input: unknown }>(calls: T[]): T[] {
+  const last = calls.findLastIndex((call) => {
+    const input = (call.input ?? {}) as Record<string, unknown>;
+    return call.name === 'Skill' && bareName(input.skill ?? input.command ?? input.name) === 'am-i-done';
+  });
+  return calls.slice(last + 1);
 }
 
 /** Claude Code hands a finished background task back as a prompt of its own; it is not a new turn. */
@@ -327,18 +336,21 @@ function checkAmIDone(
   const held = heldTurn('am-i-done', payload, env, locate, session, fail);
   if (!held) return report;
   const { skill, dir, state } = held;
-  if (state.reviewAsked || state.reviewed) return report;
+  if (state.reviewAsked) return report;
   const turn = readTranscriptTurn(payload.transcript_path);
   if ('unreadable' in turn) {
     fail('gate-state-unreadable', turn.unreadable);
     return report;
   }
-  // A conversational turn (nothing that writes) has nothing to review. A turn too long to
-  // read whole may have written anything: it is asked, never released unread (fail closed).
+  // A turn too long to read whole may have written anything: it is asked, never released unread
+  // (fail closed) — unless the review ran, which then cannot be placed among its calls.
+  if ('tooLarge' in turn && state.reviewed) return report;
+  // What changed since the last review: a review that ran before the changes did not see them.
+  // A conversational turn (nothing that writes, no work handed to a sub-agent) has nothing to review.
   const writes =
     'tooLarge' in turn
       ? []
-      : turn.toolUses.filter((use) => classifyToolCall(use.name, use.input, pluginLaunchers(env)).writes);
+      : unreviewed(turn.toolUses).filter((use) => turnCallChanges(use, pluginLaunchers(env)).writes);
   if (!('tooLarge' in turn) && writes.length === 0) return report;
   // Recorded before asking: if it cannot be recorded, asking could repeat, so release instead.
   const written = writeTurnState(dir, session, { ...state, reviewAsked: true });

@@ -1,8 +1,8 @@
 /**
- * The little languages inside read-only commands: sed scripts, awk programs and find
- * expressions. Each check reads the text the way the tool does, closely enough that anything it
- * cannot place is refused: sed's `w`/`W`/`e` commands and `s///w`/`s///e` flags, awk's
- * `system()`, pipes, `@load`/`@include` and `print >`, find's `-exec`/`-ok`/`-delete`/`-fprint`.
+ * The little languages inside read-only commands: sed scripts, awk programs (`awk-program.ts`)
+ * and find expressions. Each check reads the text the way the tool does, closely enough that
+ * anything it cannot place is refused: sed's `w`/`W`/`e` commands and `s///w`/`s///e` flags,
+ * awk's `system()`, pipes, `@load`/`@include` and `print >`, find's `-exec`/`-ok`/`-delete`/`-fprint`.
  */
 
 /** GNU sed's match_slash: up to the next unescaped delimiter (no bracket awareness). */
@@ -90,47 +90,7 @@ export function sedScriptCheck(script: string): string | undefined {
   return undefined;
 }
 
-/** Skips a string or regex literal starting at `at` (its opening character); -1 when unclosed. */
-function skipLiteral(program: string, at: number): number {
-  const close = program[at] as string;
-  for (let index = at + 1; index < program.length; index += 1) {
-    const char = program[index];
-    if (char === '\\') index += 1;
-    else if (char === close) return index + 1;
-    else if (char === '\n') return -1;
-  }
-  return -1;
-}
-
-/** Why an awk program can write or run programs, or undefined when it only prints to stdout. */
-export function awkProgramCheck(program: string): string | undefined {
-  let code = '';
-  for (let index = 0; index < program.length; index += 1) {
-    if (program[index] === '"') {
-      const end = skipLiteral(program, index);
-      if (end < 0) return 'an awk string it cannot read';
-      code += '""';
-      index = end - 1;
-    } else code += program[index];
-  }
-  if (/\bsystem\b/.test(code)) return 'awk system(), which runs a program';
-  if (code.includes('@')) return 'awk @load/@include or an indirect call';
-  if (code.replaceAll('||', '').includes('|')) return 'an awk pipe, which runs a program';
-  // A print statement that redirects: from `print`/`printf` to the end of the statement.
-  const print = /\bprintf?\b/g;
-  for (let match = print.exec(code); match; match = print.exec(code)) {
-    for (let index = match.index + match[0].length; index < code.length; index += 1) {
-      const char = code[index] as string;
-      if (char === '/') {
-        index = skipLiteral(code, index) - 1;
-        if (index < 0) return 'an awk print with a / it cannot read';
-      } else if (char === '>') return 'an awk print to a file (print >)';
-      else if (char === ';' || char === '}') break;
-      else if (char === '\n' && !/[,\\]\s*$/.test(code.slice(0, index))) break;
-    }
-  }
-  return undefined;
-}
+export { awkProgramCheck } from './awk-program.js';
 
 // find's primaries that only test or print, by the number of words they take.
 const FIND_TESTS_0 = new Set(

@@ -14,6 +14,8 @@ const CHUNK_BYTES = 1024 * 1024;
 export interface TurnToolUse {
   name: string;
   input: unknown;
+  /** Its result says it ran in a forked sub-agent (a `context: fork` skill), whose calls are not here. */
+  forked?: boolean;
 }
 
 export type TranscriptTurn =
@@ -31,16 +33,30 @@ export type TranscriptTurn =
   | { tooLarge: { maxBytes: number } }
   | { unreadable: string };
 
-type Line = { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
+type Line = {
+  type?: unknown;
+  isMeta?: unknown;
+  message?: { content?: unknown };
+  toolUseResult?: { status?: unknown } | null;
+};
 
-/** Ids of the tool calls whose result came back as an error, met before their calls (read backwards). */
-type Errored = Set<string>;
+/** What the results say about their calls, met before the calls (the file is read backwards). */
+type Results = {
+  /** Calls whose result came back as an error. */
+  errored: Set<string>;
+  /** Calls whose result says they ran forked, in a sub-agent of their own. */
+  forked: Set<string>;
+};
 
-/** A user entry that is a prompt typed by the user, not a tool result or an injected note. */
+/**
+ * A user entry that is a prompt typed by the user, not a tool result or an injected note — nor
+ * the `<task-notification>` Claude Code sends when a background agent finishes: that continues
+ * the same turn (as `turn-reset` holds), and the calls before it are still this turn's.
+ */
 function isPrompt(line: Line): boolean {
   if (line.type !== 'user' || line.isMeta === true) return false;
   const content = line.message?.content;
-  if (typeof content === 'string') return true;
+  if (typeof content === 'string') return !/^\s*<task-notification>/.test(content);
   return (
     Array.isArray(content) &&
     content.some((block) => (block as { type?: unknown })?.type === 'text') &&
@@ -79,7 +95,7 @@ export function readTranscriptTurn(path: unknown, maxBytes = TRANSCRIPT_TURN_MAX
 /** Reads lines from the end of the file to its start, stopping at the last user prompt. */
 function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
   const toolUses: TurnToolUse[] = [];
-  const errored: Errored = new Set();
+  const results: Results = { errored: new Set(), forked: new Set() };
   const done = () => ({ toolUses: toolUses.reverse(), sawPrompt: true });
   let position = size;
   let consumed = 0;
@@ -97,19 +113,19 @@ function walkBack(fd: number, size: number, maxBytes: number): TranscriptTurn {
     while (end > 0) {
       const newline = chunk.lastIndexOf(0x0a, end - 1);
       if (newline < 0) break;
-      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses, errored))
+      if (visit(Buffer.concat([chunk.subarray(newline + 1, end), ...partial]), toolUses, results))
         return done();
       partial = [];
       end = newline;
     }
     partial.unshift(chunk.subarray(0, end));
   }
-  if (visit(Buffer.concat(partial), toolUses, errored)) return done();
+  if (visit(Buffer.concat(partial), toolUses, results)) return done();
   return { toolUses: toolUses.reverse(), sawPrompt: false };
 }
 
 /** One line, newest first: true when it is the prompt that began the turn; tool uses are collected. */
-function visit(bytes: Buffer, toolUses: TurnToolUse[], errored: Errored): boolean {
+function visit(bytes: Buffer, toolUses: TurnToolUse[], results: Results): boolean {
   const raw = bytes.toString('utf8').trim();
   if (!raw.startsWith('{')) return false;
   let line: Line;
@@ -124,22 +140,25 @@ function visit(bytes: Buffer, toolUses: TurnToolUse[], errored: Errored): boolea
   const content = line.message?.content;
   if (!Array.isArray(content)) return false;
   if (line.type === 'user') {
+    const forked = line.toolUseResult?.status === 'forked';
     for (const block of content) {
       const result = block as { type?: unknown; tool_use_id?: unknown; is_error?: unknown };
-      if (
-        result?.type === 'tool_result' &&
-        result.is_error === true &&
-        typeof result.tool_use_id === 'string'
-      )
-        errored.add(result.tool_use_id);
+      if (result?.type !== 'tool_result' || typeof result.tool_use_id !== 'string') continue;
+      if (result.is_error === true) results.errored.add(result.tool_use_id);
+      if (forked) results.forked.add(result.tool_use_id);
     }
     return false;
   }
   if (line.type !== 'assistant') return false;
   for (const block of [...content].reverse()) {
     const use = block as { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
-    if (use?.type === 'tool_use' && typeof use.name === 'string' && !errored.has(use.id as string))
-      toolUses.push({ name: use.name, input: use.input });
+    if (use?.type !== 'tool_use' || typeof use.name !== 'string' || results.errored.has(use.id as string))
+      continue;
+    toolUses.push({
+      name: use.name,
+      input: use.input,
+      ...(results.forked.has(use.id as string) ? { forked: true } : {}),
+    });
   }
   return false;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/core/ledger/ledger.js';
@@ -148,6 +148,63 @@ describe('Claude Code 2.1.332 headless, with the Tally plugin', () => {
     expect(results.filter((result) => result.text.includes(GATE))).toHaveLength(2);
     expect(existsSync(join(world.project, 'hello.txt'))).toBe(false);
   }, 90_000);
+
+  it.each([
+    ['an async Agent', 'Agent'],
+    ['a context: fork skill', 'Skill'],
+  ])(
+    'a write made by a sub-agent (%s) is asked about at Stop: its calls are not in the turn’s transcript',
+    async (_, tool) => {
+      const dir = tempDir();
+      const hello = join(dir, 'project', 'hello.txt');
+      const api = await mock((request) => {
+        if (!request.tools?.length) return [{ text: 'Tally test' }];
+        // The sub-agent (its prompt is the task, or the skill's body): writes, then reports.
+        if (userTexts(request).includes('SUBTASK'))
+          return answered(request)
+            ? [{ text: 'Wrote it.' }]
+            : [{ tool: 'Write', input: { file_path: hello, content: 'hi\n' } }];
+        if (!answered(request))
+          return tool === 'Agent'
+            ? [
+                {
+                  tool: 'Agent',
+                  input: {
+                    subagent_type: 'general-purpose',
+                    description: 'write',
+                    prompt: 'SUBTASK: create hello.txt',
+                  },
+                },
+              ]
+            : [{ tool: 'Skill', input: { skill: 'writer' } }];
+        return [{ text: 'Done.' }];
+      });
+      const world = claudeWorld(dir, api.url);
+      // No record store: the how-do-i gate releases, only the Stop gate is under test.
+      rmSync(join(world.project, 'references'), { recursive: true });
+      mkdirSync(join(world.project, '.claude', 'skills', 'writer'), { recursive: true });
+      writeFileSync(
+        join(world.project, '.claude', 'skills', 'writer', 'SKILL.md'),
+        '---\nname: writer\ndescription: Writes hello.txt.\ncontext: fork\n---\n\nSUBTASK: create hello.txt\n',
+      );
+      const run = await runClaude(world, 'create hello.txt', [
+        '--plugin-dir',
+        PLUGIN,
+        '--allowedTools',
+        'Write',
+        'Skill',
+        'Agent',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readFileSync(hello, 'utf8')).toBe('hi\n');
+      const asks = api.requests.filter((request) => lastUserTexts(request).includes('Tally gate am-i-done'));
+      expect(asks).toHaveLength(1);
+      expect(lastUserTexts(asks[0] as MessagesRequest)).toContain(
+        `this turn changed things (1 call(s): ${tool})`,
+      );
+    },
+    90_000,
+  );
 
   it('installed from a local marketplace copy (no tally_dir), the plugin finds Tally and denies the first Write', async () => {
     const dir = tempDir();

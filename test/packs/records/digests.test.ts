@@ -15,11 +15,35 @@ describe('session digests', () => {
   it('refuses an empty session id and unexpanded placeholders (cold start, never another session’s digests)', () => {
     for (const id of ['', '   ', '${CLAUDE_SESSION_ID}', '$CLAUDE_SESSION_ID', '%SESSION%', undefined])
       expect(digestKey(id), String(id)).toBeUndefined();
-    expect(digestKey('b3f1/../x y')).toBe('b3f1_.._x_y');
+    expect(digestKey('b3f1/../x y')).toBe('b3f1_2f.._2fx_20y');
+    expect(digestKey('b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d')).toBe('b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
     const dir = join(tempDir(), 'digests');
     expect(writeDigest(dir, '${CLAUDE_SESSION_ID}', 'x', { ttlDays: 2 })).toMatchObject({
       refused: 'no-session',
     });
+  });
+
+  it('two session ids never share a key: one session never reads another’s digests', () => {
+    const ids = [
+      'alice/x',
+      'alice_x',
+      'alice x',
+      'alice_2fx',
+      'Alice_x',
+      '.alice_x',
+      'a'.repeat(200),
+      `${'a'.repeat(200)}b`,
+    ];
+    const keys = ids.map((id) => digestKey(id) as string);
+    expect(new Set(keys).size).toBe(ids.length);
+    for (const key of keys) expect(key).toMatch(/^[a-z0-9_][a-z0-9_.+-]{0,127}$/);
+    const dir = join(tempDir(), 'digests');
+    writeDigest(dir, 'alice/x', 'alice’s digest', { ttlDays: 2 });
+    const settings = { keep: 3, ttlDays: 2 };
+    expect(readDigests(dir, 'alice_x', settings).total).toBe(0);
+    expect(readDigests(dir, 'alice/x', settings).digests.map((digest) => digest.text)).toEqual([
+      'alice’s digest',
+    ]);
   });
 
   it('writes 0600 files in a 0700 directory, reads newest first, replays KEEP with a count, reaps past TTL', () => {
