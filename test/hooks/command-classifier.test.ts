@@ -161,7 +161,7 @@ const READ_ONLY = [
   'tally scout "ship it" --session abc --json',
   'tally runs --limit 5',
   'tally runs show r1 --json',
-  'npx tally records query --keyword release',
+  'npx --no tally records query --keyword release',
   'npx --no tally stats --since 7d',
 ];
 
@@ -302,6 +302,8 @@ const WRITES = [
   'npx cowsay hi',
   'npx -y tally scout x',
   'npx tally fish "2 suites"',
+  // Without --no, npx may fetch the unrelated public `tally` package.
+  'npx tally records query --keyword release',
   'npm exec rimraf x',
   'npm run build',
   'npm version 2.4.0',

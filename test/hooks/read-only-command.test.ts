@@ -17,7 +17,7 @@ describe('the read-only shell classifier (fail-closed)', () => {
     'cd src && ls',
     'git branch -a',
     'git stash list',
-    'npx tally records query --keyword release',
+    'npx --no tally records query --keyword release',
     'tally scout "release a version"',
     'ls >/dev/null 2>&1',
     "grep -E 'a$' file",
@@ -209,6 +209,10 @@ describe('the trusted launcher and the corners mutation testing found', () => {
     ['tally runs -x', 'tally: tally runs: the unknown option -x'],
     ['npx', 'npx: npx runs a package this check cannot see'],
     ['npx --no', 'npx: npx runs a package this check cannot see'],
+    [
+      'npx tally stats',
+      "npx: npx tally without --no may fetch and run an unrelated public package named tally: use npx --no tally, or the plugin's bin/tally.js",
+    ],
     // Long words are cut in the reason (a hook message stays readable).
     [`date ${'1'.repeat(60)}`, `date: the date operand ${'1'.repeat(40)}, which sets the clock`],
     [`${'x'.repeat(60)} y`, `${'x'.repeat(40)} is not a known read-only command`],

@@ -255,14 +255,17 @@ const tallyCheck: Check = (words) => {
   return 'refused' in parsed ? `tally ${form}: ${parsed.refused}` : undefined;
 };
 
-// `npx tally …` runs the project's own CLI (how the plugin's skill calls the scout); any other
-// package, and npx's own options other than --no/--no-install, run code this check cannot see.
+// `npx --no tally …` runs the project's own CLI and nothing else. Without `--no` (or
+// `--no-install`), outside a project that has Tally, npx fetches and runs the unrelated public
+// `tally` package: code this check cannot see (the plugin never calls npx; its launcher is
+// `bin/tally.js`). Any other package, and npx's other options, run code it cannot see either.
 const npxCheck: Check = (words) => {
   let at = 0;
   while (words[at]?.word === '--no' || words[at]?.word === '--no-install') at += 1;
-  return words[at]?.word === 'tally'
-    ? tallyCheck(words.slice(at + 1))
-    : 'npx runs a package this check cannot see';
+  if (words[at]?.word !== 'tally') return 'npx runs a package this check cannot see';
+  if (at === 0)
+    return "npx tally without --no may fetch and run an unrelated public package named tally: use npx --no tally, or the plugin's bin/tally.js";
+  return tallyCheck(words.slice(at + 1));
 };
 
 const LS: OptionSpec = {
