@@ -152,42 +152,47 @@ describe('one exit-code table: the module, the README and the CLI agree', () => 
     expect(verify.stdout).toContain('the end entry records verified 1, the ledger gives 0');
   });
 
-  it('130: interrupted — SIGINT while creates are in flight', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        TALLY_BIN,
-        'fish',
-        '2 suites',
-        '--captures',
-        HAR,
-        '--base-url',
-        hangingUrl,
-        '--scope',
-        '/projects/alpha-shop',
-      ],
-      {
-        cwd: tempDir(),
-        env: {
-          ...process.env,
-          NO_COLOR: '1',
-          TALLY_LEDGER: '',
-          TALLY_MODEL: '',
-          TALLY_INTERRUPT_GRACE_MS: '200',
-          XDG_STATE_HOME: tempDir(),
+  // SIGHUP: the terminal closed under the command (a window shut, an ssh session dropped).
+  it.each(['SIGINT', 'SIGHUP'] as const)(
+    '130: interrupted — %s while creates are in flight',
+    async (signal) => {
+      const child = spawn(
+        process.execPath,
+        [
+          TALLY_BIN,
+          'fish',
+          '2 suites',
+          '--captures',
+          HAR,
+          '--base-url',
+          hangingUrl,
+          '--scope',
+          '/projects/alpha-shop',
+        ],
+        {
+          cwd: tempDir(),
+          env: {
+            ...process.env,
+            NO_COLOR: '1',
+            TALLY_LEDGER: '',
+            TALLY_MODEL: '',
+            TALLY_INTERRUPT_GRACE_MS: '200',
+            XDG_STATE_HOME: tempDir(),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The first request reaching the hanging server means the run is under way.
-    await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
-    child.kill('SIGINT');
-    expect(await exited).toBe(EXIT.interrupted);
-    expect(stdout).toMatch(/ending aborted/);
-  }, 60_000);
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // The first request reaching the hanging server means the run is under way.
+      await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+      child.kill(signal);
+      expect(await exited).toBe(EXIT.interrupted);
+      expect(stdout).toMatch(/ending aborted/);
+    },
+    60_000,
+  );
 });

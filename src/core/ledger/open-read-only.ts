@@ -43,6 +43,9 @@ function writeVersion(path: string): number | undefined {
 export function openReadOnlyDatabase(path: string, timeout: number): SqliteDatabase {
   const wal = `${path}-wal`;
   const inPlace = () => openSqlite(path, { readonly: true, fileMustExist: true, timeout });
+  // A FIFO would block the header read below (and SQLite's open) forever, waiting for a writer;
+  // a directory or a device is no ledger either.
+  if (existsSync(path) && !statSync(path).isFile()) throw new Error('not a regular file');
   if (!existsSync(path) || existsSync(wal) || writeVersion(path) !== 2) return inPlace();
   // A WAL-mode file with no -wal. node:sqlite before Node 24 cannot open bytes, and a big file
   // is not worth holding in memory: the file itself, immutable (no lock, no side files; a writer

@@ -4,7 +4,7 @@ import { EXIT } from './exit-codes.js';
 
 /** What a command that runs agents hands its runs: the abort, and the grace for calls in flight. */
 export interface Interrupt {
-  /** Aborted by the first SIGINT/SIGTERM. */
+  /** Aborted by the first SIGINT/SIGTERM/SIGHUP. */
   signal: AbortSignal;
   /** How long calls in flight at the interrupt get to settle before they are abandoned. */
   graceMs: number;
@@ -12,7 +12,8 @@ export interface Interrupt {
   received(): NodeJS.Signals | undefined;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+// SIGHUP: the terminal closed (a window shut, an ssh session dropped) — the run must still end.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const MAX_GRACE_MS = 60_000;
 /**
  * What "exiting now" still waits for: a PostgreSQL ledger's queued entries (SQLite's are written
@@ -29,7 +30,7 @@ export function interruptGraceMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Runs a command's work with SIGINT/SIGTERM turned into an abort. The first signal aborts:
+ * Runs a command's work with SIGINT/SIGTERM/SIGHUP turned into an abort. The first signal aborts:
  * no new call starts, calls in flight get the grace to settle, each run ends `aborted` with
  * a summary from its ledger, and the command prints what it has and exits 130. A second
  * signal ends the grace at once: the calls in flight are abandoned (each with its entry, so

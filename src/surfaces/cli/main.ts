@@ -10,6 +10,7 @@ import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
 import { parseBaseUrl, parsePort, parsePositiveWholeNumber } from './parse-option-values.js';
 import { errorOptionsFrom, type ReportErrorOptions, reportError } from './report-error.js';
+import { guardStandardStreams, reportStdoutFailure } from './standard-streams.js';
 import { hintAfterUsageErrors } from './usage-hint.js';
 import { collect, splitVariadicValues } from './variadic-values.js';
 
@@ -415,6 +416,11 @@ export function buildProgram(
 }
 
 export async function main(argv: string[]): Promise<number> {
+  guardStandardStreams();
+  return await reportStdoutFailure(await runMain(argv));
+}
+
+async function runMain(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const errors = errorOptionsFrom(argv);
   let program: Command;

@@ -11,8 +11,9 @@ export interface StreamWriter {
 
 export function streamWriter(stream: NodeJS.WritableStream): StreamWriter {
   let closed = false;
-  const onError = (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+  // Any failed write ends the output (thrown here it would crash the process); a failure other
+  // than EPIPE on stdout is reported by standard-streams.ts when the command ends.
+  const onError = () => {
     closed = true;
   };
   stream.on('error', onError);

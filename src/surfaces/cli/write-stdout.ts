@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { noteStdoutFailure } from './standard-streams.js';
 
 /**
  * A writer to stdout. A short command's output goes straight to file descriptor 1: creating
@@ -27,11 +28,12 @@ export function stdoutWriter(): (output: string | Uint8Array) => void {
       while (offset < bytes.length) offset += writeSync(1, bytes, offset, bytes.length - offset);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') {
+      if (code !== 'EAGAIN') {
+        // EPIPE: the reader went away; anything else (ENOSPC, EIO) is said once at the end.
         readerGone = true;
+        noteStdoutFailure(error as NodeJS.ErrnoException);
         return;
       }
-      if (code !== 'EAGAIN') throw error;
       throughStream = true;
       process.stdout.write(bytes.subarray(offset));
     }
