@@ -319,26 +319,29 @@ describe('tally mcp --transport http, the process', () => {
     expect(await served.exited).toBe(0);
   });
 
-  it('SIGTERM ends every open run with an aborted end entry before it exits', async () => {
-    const root = tempDir();
-    const served = spawnTally(['--root', root, '--transport', 'http', '--port', '0']);
-    await waitFor(() => /on (http:\S+)/.test(served.stderr()));
-    const url = /on (http:\S+)/.exec(served.stderr())?.[1] ?? '';
-    const first = await client(url);
-    const second = await client(url);
-    await first.callTool({ name: 'fs_write', arguments: { path: 'a.txt', content: 'a' } });
-    await second.listTools();
-    served.child.kill('SIGTERM');
-    expect(await served.exited).toBe(0);
-    const ledger = Ledger.open(join(root, '.tally', 'ledger.db'));
-    const runs = ledger.listRuns();
-    const ends = runs.map((run) => ledger.entries(run.id).find((entry) => entry.kind === 'end'));
-    ledger.close();
-    expect(runs).toHaveLength(2);
-    for (const run of runs) expect(run.endingReason).toBe('aborted');
-    for (const end of ends)
-      expect(String((end?.data as { summary?: string } | undefined)?.summary)).toMatch(
-        /the server was stopped \(SIGTERM\)/,
-      );
-  });
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s ends every open run with an aborted end entry before it exits',
+    async (signal) => {
+      const root = tempDir();
+      const served = spawnTally(['--root', root, '--transport', 'http', '--port', '0']);
+      await waitFor(() => /on (http:\S+)/.test(served.stderr()));
+      const url = /on (http:\S+)/.exec(served.stderr())?.[1] ?? '';
+      const first = await client(url);
+      const second = await client(url);
+      await first.callTool({ name: 'fs_write', arguments: { path: 'a.txt', content: 'a' } });
+      await second.listTools();
+      served.child.kill(signal);
+      expect(await served.exited).toBe(0);
+      const ledger = Ledger.open(join(root, '.tally', 'ledger.db'));
+      const runs = ledger.listRuns();
+      const ends = runs.map((run) => ledger.entries(run.id).find((entry) => entry.kind === 'end'));
+      ledger.close();
+      expect(runs).toHaveLength(2);
+      for (const run of runs) expect(run.endingReason).toBe('aborted');
+      for (const end of ends)
+        expect(String((end?.data as { summary?: string } | undefined)?.summary)).toMatch(
+          new RegExp(`the server was stopped \\(${signal}\\)`),
+        );
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { captureSession } from '../../packs/http/browser/capture-session.js';
+import { STOP_SIGNALS } from '../stop-signals.js';
 import { EXIT } from './exit-codes.js';
 
 interface CaptureFlags {
@@ -17,11 +18,10 @@ export default async function captureCommand(url: string, options: CaptureFlags)
     );
   else if (!options.script && !options.headless)
     process.stderr.write('Use the app in the browser window; close it to save the HAR.\n');
-  // Ctrl-C or SIGTERM ends the session and saves what was recorded, instead of dying mid-write.
+  // Ctrl-C, SIGTERM or a closed terminal ends the session and saves what was recorded, instead of dying mid-write.
   const stop = new AbortController();
   const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   let result: Awaited<ReturnType<typeof captureSession>>;
   try {
     result = await captureSession({
@@ -33,8 +33,7 @@ export default async function captureCommand(url: string, options: CaptureFlags)
       ...(options.keepSecrets ? { keepSecrets: true } : {}),
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
   // Secrets are redacted, so the HAR's session cannot be replayed: fish needs a login of its own.
   const login = options.script ? `browser:${options.script}` : 'LOGIN.json';

@@ -1,5 +1,6 @@
 import { DEFAULT_ABORT_GRACE_MS, endGracesNow } from '../../core/abort-grace.js';
 import { commitOpenLedgers } from '../../core/ledger/open-ledgers.js';
+import { STOP_SIGNALS } from '../stop-signals.js';
 import { EXIT } from './exit-codes.js';
 
 /** What a command that runs agents hands its runs: the abort, and the grace for calls in flight. */
@@ -12,8 +13,6 @@ export interface Interrupt {
   received(): NodeJS.Signals | undefined;
 }
 
-// SIGHUP: the terminal closed (a window shut, an ssh session dropped) — the run must still end.
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const MAX_GRACE_MS = 60_000;
 /**
  * What "exiting now" still waits for: a PostgreSQL ledger's queued entries (SQLite's are written
@@ -63,11 +62,11 @@ export async function withInterrupt(work: (interrupt: Interrupt) => Promise<numb
     );
     controller.abort(`interrupted by ${name}`);
   };
-  for (const name of SIGNALS) process.on(name, onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
   try {
     const code = await work({ signal: controller.signal, graceMs, received: () => received });
     return received ? EXIT.interrupted : code;
   } finally {
-    for (const name of SIGNALS) process.off(name, onSignal);
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
   }
 }

@@ -12,6 +12,7 @@ import type { McpPackFactory } from '../mcp/mcp-session.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { serveStdio } from '../mcp/serve-stdio.js';
 import { builtinPackRegistry } from '../mcp/served-packs.js';
+import { STOP_SIGNALS } from '../stop-signals.js';
 import { EXIT } from './exit-codes.js';
 import type { FishFlags } from './fish-options.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
@@ -42,10 +43,10 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   return number;
 }
 
-/** Resolves on the first SIGINT/SIGTERM with a sentence for the runs it ends. */
+/** Resolves on the first SIGINT/SIGTERM/SIGHUP with a sentence for the runs it ends. */
 function stopSignal(): Promise<string> {
   return new Promise((resolvePromise) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    for (const signal of STOP_SIGNALS)
       process.once(signal, () => resolvePromise(`the server was stopped (${signal})`));
   });
 }
