@@ -12,17 +12,22 @@ import { httpRun } from './http-run.js';
 const run = httpRun;
 
 const P = '/api/alpha-shop';
+/** A title ending in ` · <marker>` carries the run's marker, as the HTTP tools record it. */
+const marked = (observed: Record<string, unknown>) => {
+  const marker = typeof observed.title === 'string' ? / · (\S+)$/.exec(observed.title)?.[1] : undefined;
+  return marker ? { ...observed, titleMarker: marker } : observed;
+};
 const suite = (id: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
   key: `${P}/suites/${id}`,
   id,
   type: 'suite',
-  observed: { parents: [P], ...observed },
+  observed: { parents: [P], ...marked(observed) },
 });
 const test = (id: string, suiteId: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
   key: `${P}/suites/${suiteId}/tests/${id}`,
   id,
   type: 'test',
-  observed: { parents: [P, `${P}/suites/${suiteId}`], ...observed },
+  observed: { parents: [P, `${P}/suites/${suiteId}`], ...marked(observed) },
 });
 const readSuite = (id: string): Partial<Effect> => ({ ...suite(id), kind: 'read' });
 
@@ -165,6 +170,21 @@ describe('titles', () => {
     expect(check('a suite "Nightly" with 2 tests', context)).toEqual([
       'asked for a suite titled "Nightly", but no suite this run created has that title (suite 101 is titled "Smoke · 1a2b3c")',
     ]);
+  });
+
+  it('a title that only contains the quoted one, or differs in case, is not it', () => {
+    const ask = 'a suite "Checkout"';
+    expect(check(ask, run(suite('101', { title: '  Checkout   · m' })))).toEqual([]);
+    for (const title of [
+      'Not Checkout · m',
+      'Checkouts · m',
+      'checkout · m',
+      'Checkout v2',
+      '\u0421heckout · m',
+    ])
+      expect(check(ask, run(suite('101', { title }))), title).toEqual([
+        `asked for a suite titled "Checkout", but no suite this run created has that title (suite 101 is titled "${title}")`,
+      ]);
   });
 
   it('each title on a distinct item, whichever order they were made in', () => {
