@@ -1,7 +1,8 @@
 /**
  * A tiny fault-injecting HTTP proxy on 127.0.0.1. Per rule (method + path regexp + which
  * occurrence), it forwards the request to the target — the server really does the work — and
- * then LOSES the response: answers 502, resets the connection, or stalls and then drops it.
+ * then LOSES the response: answers 502, resets the connection, or stalls and then drops it —
+ * or answers a forged response of its own (`answer`).
  * With `forward: false` the request never reaches the server (it was lost on the way in).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,7 +14,12 @@ export type Fault =
   /** Reset the client's connection without any response. */
   | { kind: 'reset' }
   /** Hold the client for `ms`, then drop the connection: a response that never comes in time. */
-  | { kind: 'stall'; ms: number };
+  | { kind: 'stall'; ms: number }
+  /**
+   * Answer this instead of the server's answer (a misbehaving gateway or app): a 200 whose body
+   * says it failed, a redirect to a login page, a success-looking body on a 4xx.
+   */
+  | { kind: 'answer'; status: number; body?: unknown; headers?: Record<string, string> };
 
 export interface FaultRule {
   method: string;
@@ -159,6 +165,18 @@ export async function startFaultProxy(
       case 'reset':
         request.socket.destroy();
         return;
+      case 'answer': {
+        const { status, body: answer, headers } = rule.fault;
+        const text = answer === undefined ? '' : typeof answer === 'string' ? answer : JSON.stringify(answer);
+        response.writeHead(status, {
+          ...(answer !== undefined && typeof answer !== 'string'
+            ? { 'content-type': 'application/json' }
+            : {}),
+          ...headers,
+        });
+        response.end(text);
+        return;
+      }
       case 'stall': {
         const timer = setTimeout(() => {
           timers.delete(timer);

@@ -230,6 +230,46 @@ function scopeProblems(contract: FishContract, scope: Scope, created: NetEffect[
   return problems;
 }
 
+/**
+ * Resources this run created and left that the contract does not ask for: another type ("1
+ * suite" and a milestone too), or no type Tally could read. Allowed: the one container per
+ * type that top-level items of the request need ("3 tests" names no suite; the run makes one
+ * and puts them in it) — a resource that items asked for are linked to.
+ */
+function unrequestedProblems(contract: FishContract, groups: TypeGroup[], created: NetEffect[]): string[] {
+  const asked = new Set(groups.flatMap((group) => group.pool));
+  // A made-up "existing" parent is namedParentProblems' to report.
+  const named = contract.entities.flatMap((entity) =>
+    entity.parent && !isRefParent(entity.parent) ? [entity.parent] : [],
+  );
+  const namedParent = (net: NetEffect) =>
+    named.some((parent) => net.id === parent.id && net.type !== undefined && sameType(parent.type, net.type));
+  const topMembers = groups.flatMap((group) =>
+    group.pool.filter((net) =>
+      group.entities.some(
+        (entity) => entity.parent === undefined && sameType(entity.type, net.type as string),
+      ),
+    ),
+  );
+  const containers = new Map<string, NetEffect>();
+  const problems: string[] = [];
+  for (const net of created) {
+    if (asked.has(net) || namedParent(net)) continue;
+    const type = net.type;
+    const holds =
+      type !== undefined && topMembers.some((member) => parentOf(member, type, [net]).parent === net);
+    const kind = type === undefined ? '' : singular(type);
+    if (holds && !containers.has(kind)) {
+      containers.set(kind, net);
+      continue;
+    }
+    problems.push(
+      `${name(net)} (${net.key}) was created by this run and left, but the request asks for no ${type ? one(type) : 'such item'}${holds ? ' beyond the one its items are put in' : ''}`,
+    );
+  }
+  return problems;
+}
+
 /** Claimed items of a type beyond the distinct resources of that type this run created. */
 function claimProblems(group: TypeGroup, context: RequestCheckContext): string[] {
   const [first] = group.entities as [ContractEntity];
@@ -260,8 +300,9 @@ function claimProblems(group: TypeGroup, context: RequestCheckContext): string[]
  * What the run's net effects lack to meet a Fisherman contract (empty when met): per type,
  * as many DISTINCT created resources as asked; each child linked to a parent this run
  * created (never to an older one) or to the existing parent named by id; quoted titles on
- * distinct items; everything inside the run's scope and the project the request named; no
- * more claimed items than distinct resources.
+ * distinct items; everything inside the run's scope and the project the request named; nothing
+ * of a type the request does not ask for (but the one container its items need); no more
+ * claimed items than distinct resources.
  */
 export function contractProblems(
   contract: FishContract,
@@ -281,6 +322,7 @@ export function contractProblems(
     ...buckets.flatMap(titleProblems),
     ...namedParentProblems(contract, created),
     ...scopeProblems(contract, scope, created),
+    ...unrequestedProblems(contract, groups, created),
     ...groups.flatMap((group) => claimProblems(group, context)),
   ];
 }

@@ -217,13 +217,14 @@ export function describeContract(contract: FishContract): string {
 
 /**
  * The strings with which a contract accounts for the words of a request: counts in digits,
- * types as worded, titles, parent types and ids, the scope and the word that named it.
+ * types as worded, each count with its type, titles, parent types and ids, the scope and the word that named it.
  * Compare type words with `sameType`/`singular`, numbers after reading number words as digits.
  */
 export function contractWords(contract: FishContract): string[] {
   const words: string[] = [];
   for (const entity of contract.entities) {
-    words.push(String(entity.count), entity.type, ...(entity.titles ?? []));
+    // "3 suites" too: a request's "three suites" is the suites' count, not the tests'.
+    words.push(String(entity.count), entity.type, `${entity.count} ${entity.type}`, ...(entity.titles ?? []));
     if (entity.parent && !isRefParent(entity.parent)) words.push(entity.parent.type, entity.parent.id);
   }
   if (contract.scopeType) words.push(contract.scopeType);

@@ -1,11 +1,22 @@
+import { withoutMarker } from '../../core/agent/claims.js';
 import type { NetEffect } from '../../core/effects.js';
 
-const normalize = (text: string) => text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+// Case stays: a title the request quotes is the user's wording ("API" is not "api"). Only
+// Unicode composition and runs of white space are not the user's choice.
+const normalize = (text: string) => text.normalize('NFC').trim().replace(/\s+/g, ' ');
 
-/** The observed title carries the quoted one (the run's marker is appended to every title it sends). */
+/**
+ * The observed title is the quoted one, or is it followed by the run's marker (every tier
+ * stamps the marker on the titles it sends). Never a title that merely contains it:
+ * "Not Checkout" is not a suite called "Checkout".
+ */
 export function hasTitle(net: NetEffect, title: string): boolean {
   const observed = net.observed.title;
-  return typeof observed === 'string' && normalize(observed).includes(normalize(title));
+  if (typeof observed !== 'string') return false;
+  const want = normalize(title);
+  if (normalize(observed) === want) return true;
+  const rest = withoutMarker(observed, net.observed.titleMarker);
+  return rest !== undefined && normalize(rest) === want;
 }
 
 /**

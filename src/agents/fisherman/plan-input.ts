@@ -150,10 +150,22 @@ function namesKnown(phrase: string, knownTypes: readonly string[], single: boole
   );
 }
 
+const NEGATIONS = new Set(['no', 'not', 'without', 'nor', 'zero', 'none']);
+const BETWEEN = new Set(['any', 'other', 'more', 'new', 'extra']);
+
+/** "but no tests", "without any tests": the request asks for none, so no plan must name them. */
+function negated(words: readonly string[], at: number): boolean {
+  const before = words[at - 1]?.toLowerCase();
+  if (before === undefined) return false;
+  if (NEGATIONS.has(before)) return true;
+  return BETWEEN.has(before) && NEGATIONS.has(words[at - 2]?.toLowerCase() ?? '');
+}
+
 /**
  * The words of a request that name a type the app knows (`knownTypes`: the endpoint
  * index's resource names), outside quoted titles, longest phrase first (`test cases` for a
- * `test_cases` collection), each once. A contract must account for every one of them.
+ * `test_cases` collection), each once, but none the request negates ("but no tests"). A
+ * contract must account for every one of them.
  */
 export function fishTypeWords(requestText: string, knownTypes: readonly string[]): string[] {
   const words = requestText
@@ -175,6 +187,10 @@ export function fishTypeWords(requestText: string, knownTypes: readonly string[]
       .slice(at, at + length)
       .join(' ')
       .toLowerCase();
+    if (negated(words, at)) {
+      at += length;
+      continue;
+    }
     if (!found.some((earlier) => typeWords(earlier).join(' ') === typeWords(phrase).join(' ')))
       found.push(phrase);
     at += length;

@@ -140,12 +140,21 @@ const normalizeText = (text: string) => text.normalize('NFC').trim().replace(/\s
 function titleMatches(claimed: string, observed: string, marker: unknown): boolean {
   const want = normalizeText(claimed);
   if (want === normalizeText(observed)) return true;
-  if (typeof marker !== 'string' || marker === '') return false;
+  const rest = withoutMarker(observed, marker);
+  return rest !== undefined && want === normalizeText(rest);
+}
+
+/**
+ * The observed title without the run's marker at its end (`Smoke · 3fa9c1` → `Smoke`), or
+ * undefined when it does not end in the marker (or the marker is unknown).
+ */
+export function withoutMarker(observed: string, marker: unknown): string | undefined {
+  if (typeof marker !== 'string' || marker === '') return undefined;
   const trimmed = observed.trimEnd();
-  if (!trimmed.endsWith(marker)) return false;
+  if (!trimmed.endsWith(marker)) return undefined;
   // Separators (middle dot, bullet, dashes) as \u escapes: the CLI bundle stays ASCII.
   const rest = trimmed.slice(0, -marker.length).replace(/[\s\u00b7\u2022|:,\u2013\u2014-]+$/u, '');
-  return rest !== '' && want === normalizeText(rest);
+  return rest === '' ? undefined : rest;
 }
 
 function describe(net: NetEffect): string {

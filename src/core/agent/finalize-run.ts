@@ -258,11 +258,25 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     const items = agent.itemsWithoutFinish ?? agent.itemsFromLedger;
     verified = items?.(evidenceView(recorder.runId, entries, readOnly)) ?? [];
     dropped = [];
-    inputs = { ...NO_FINISH, ending: 'other', reason: ending.reason, verified: verified.length };
+    // What the request still lacks, so the summary names what was left undone, not only that
+    // the run stopped.
+    const left = await contractProblems(contract, agent.contract, {
+      net: netEffects(entries),
+      entries,
+      verified,
+    });
+    inputs = {
+      ...NO_FINISH,
+      ending: 'other',
+      reason: ending.reason,
+      verified: verified.length,
+      contract: left,
+    };
     const count = verified.length;
-    const left = items ? [] : changesLeft(netEffects(entries));
-    const made = count ? ` ${madeWords(verified)}` : left.length ? ` ${madeWords(left)}` : '';
-    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${made}`;
+    const changes = items ? [] : changesLeft(netEffects(entries));
+    const made = count ? ` ${madeWords(verified)}` : changes.length ? ` ${madeWords(changes)}` : '';
+    const undone = inputs.contract.length ? ` Left undone: ${inputs.contract.join('; ')}.` : '';
+    const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${made}${undone}`;
     const backed = count === 1 ? 'is' : 'are';
     summaryOf = (verdict) =>
       ending.interrupted

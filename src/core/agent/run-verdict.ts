@@ -104,7 +104,7 @@ export function decideVerdict(input: VerdictInputs): Verdict {
     status = unmet.length === 0 ? 'success' : 'partial';
   } else {
     status = input.verified > 0 ? 'partial' : 'failed';
-    unmet = [`the run ended without a verified finish (${input.reason})`];
+    unmet = [`the run ended without a verified finish (${input.reason})`, ...input.contract];
   }
   const drafted = status;
   const review = input.review;

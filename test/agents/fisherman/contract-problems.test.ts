@@ -12,17 +12,22 @@ import { httpRun } from './http-run.js';
 const run = httpRun;
 
 const P = '/api/alpha-shop';
+/** A title ending in ` · <marker>` carries the run's marker, as the HTTP tools record it. */
+const marked = (observed: Record<string, unknown>) => {
+  const marker = typeof observed.title === 'string' ? / · (\S+)$/.exec(observed.title)?.[1] : undefined;
+  return marker ? { ...observed, titleMarker: marker } : observed;
+};
 const suite = (id: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
   key: `${P}/suites/${id}`,
   id,
   type: 'suite',
-  observed: { parents: [P], ...observed },
+  observed: { parents: [P], ...marked(observed) },
 });
 const test = (id: string, suiteId: string, observed: Record<string, unknown> = {}): Partial<Effect> => ({
   key: `${P}/suites/${suiteId}/tests/${id}`,
   id,
   type: 'test',
-  observed: { parents: [P, `${P}/suites/${suiteId}`], ...observed },
+  observed: { parents: [P, `${P}/suites/${suiteId}`], ...marked(observed) },
 });
 const readSuite = (id: string): Partial<Effect> => ({ ...suite(id), kind: 'read' });
 
@@ -58,13 +63,32 @@ describe('met', () => {
     expect(check('2 suites with a test each', context)).toEqual([]);
   });
 
-  it('links by field count as well as by path, and other types the run made do not count', () => {
+  it('links by field count as well as by path', () => {
+    const context = run(suite('101'), {
+      key: `${P}/tests/1`,
+      id: '1',
+      type: 'test',
+      observed: { links: { suiteId: '101' } },
+    });
+    expect(check('a suite with a test in it', context)).toEqual([]);
+  });
+
+  it('a type the request does not ask for, made and left, is a problem', () => {
     const context = run(
       suite('101'),
       { key: `${P}/tests/1`, id: '1', type: 'test', observed: { links: { suiteId: '101' } } },
       { key: `${P}/tags/9`, id: '9', type: 'tag' },
     );
-    expect(check('a suite with a test in it', context)).toEqual([]);
+    expect(check('a suite with a test in it', context)).toEqual([
+      `tag 9 (${P}/tags/9) was created by this run and left, but the request asks for no tag`,
+    ]);
+  });
+
+  it('the one container top-level items need is allowed; a second one is not', () => {
+    expect(check('2 tests', run(suite('101'), test('1', '101'), test('2', '101')))).toEqual([]);
+    expect(check('2 tests', run(suite('101'), suite('102'), test('1', '101'), test('2', '102')))).toEqual([
+      `suite 102 (${P}/suites/102) was created by this run and left, but the request asks for no suite beyond the one its items are put in`,
+    ]);
   });
 });
 
@@ -165,6 +189,21 @@ describe('titles', () => {
     expect(check('a suite "Nightly" with 2 tests', context)).toEqual([
       'asked for a suite titled "Nightly", but no suite this run created has that title (suite 101 is titled "Smoke · 1a2b3c")',
     ]);
+  });
+
+  it('a title that only contains the quoted one, or differs in case, is not it', () => {
+    const ask = 'a suite "Checkout"';
+    expect(check(ask, run(suite('101', { title: '  Checkout   · m' })))).toEqual([]);
+    for (const title of [
+      'Not Checkout · m',
+      'Checkouts · m',
+      'checkout · m',
+      'Checkout v2',
+      '\u0421heckout · m',
+    ])
+      expect(check(ask, run(suite('101', { title }))), title).toEqual([
+        `asked for a suite titled "Checkout", but no suite this run created has that title (suite 101 is titled "${title}")`,
+      ]);
   });
 
   it('each title on a distinct item, whichever order they were made in', () => {
@@ -540,8 +579,10 @@ describe('what each unmet message says', () => {
     ]);
   });
 
-  it('another parent of the named type made by this run is no problem', () => {
-    expect(check('a test in suite 101', run(suite('102'), test('1', '101')))).toEqual([]);
+  it('another parent of the named type made by this run is not asked for', () => {
+    expect(check('a test in suite 101', run(suite('102'), test('1', '101')))).toEqual([
+      `suite 102 (${P}/suites/102) was created by this run and left, but the request asks for no suite`,
+    ]);
   });
 
   it('a project link field must be named after the project type and name the project', () => {
@@ -578,6 +619,7 @@ describe('what each unmet message says', () => {
     const file: Partial<Effect> = { space: 'fs', key: 'notes.txt', type: 'file' };
     expect(check('a suite', run(suite('101'), untyped, file), alphaShop)).toEqual([
       'item 7 (/api/beta/things/7) is outside the requested scope /projects/alpha-shop',
+      'item 7 (/api/beta/things/7) was created by this run and left, but the request asks for no such item',
     ]);
   });
 

@@ -267,16 +267,27 @@ describe('describeContract', () => {
 });
 
 describe('contractWords', () => {
-  it('accounts for counts in digits, types, titles, parent ids and the scope', () => {
+  it('accounts for counts in digits, types, each count with its type, titles, parent ids and the scope', () => {
     const contract = parseFishContract(
       'a dozen tests called "Login" and "Logout" in suite 101 in project alpha-shop',
     );
     expect(contract).toBeUndefined(); // 12 tests with 2 titles: not certain
     const titled = parseFishContract('a suite "Smoke" with 2 tests in project alpha-shop') as FishContract;
-    expect(contractWords(titled)).toEqual(['1', 'suite', 'Smoke', '2', 'tests', 'project', 'alpha-shop']);
+    expect(contractWords(titled)).toEqual([
+      '1',
+      'suite',
+      '1 suite',
+      'Smoke',
+      '2',
+      'tests',
+      '2 tests',
+      'project',
+      'alpha-shop',
+    ]);
     expect(contractWords(parseFishContract('5 tests in suite #7') as FishContract)).toEqual([
       '5',
       'tests',
+      '5 tests',
       'suite',
       '7',
     ]);

@@ -109,6 +109,12 @@ describe('fishTypeWords', () => {
     expect(fishTypeWords('whatever you like', known)).toEqual([]);
   });
 
+  it('a type the request negates is no type word a plan must name', () => {
+    expect(fishTypeWords('2 suites but no tests', known)).toEqual(['suites']);
+    expect(fishTypeWords('two suites, without any tests please', known)).toEqual(['suites']);
+    expect(fishTypeWords('2 suites and not a single test', known)).toEqual(['suites', 'test']);
+  });
+
   it('what a stated contract leaves unaccounted', () => {
     const request = 'a suite with 2 tests and a milestone in project alpha-shop';
     const stated = contractFromPlan(

@@ -26,7 +26,45 @@ describe('the words of a request a stated contract must account for', () => {
   });
 
   it('type words come from the agent, once each', () => {
-    expect(words('2 suites and a suite', ['suites', 'suites'])).toEqual(['number:2', 'type:suites']);
+    expect(words('2 suites and a suite', ['suites', 'suites'])).toEqual([
+      'number:2',
+      'count:2 suites',
+      'type:suites',
+    ]);
+  });
+
+  it.each([
+    ["I'd like three suites, and give each of them two tests", ['count:3 suites', 'count:2 tests']],
+    ['a dozen suites with 2 test cases', ['count:12 suites', 'count:2 test cases']],
+    ['a couple of suites and a pair of tests', ['count:2 suites', 'count:2 tests']],
+    // Part of a longer number, or parted from the type by punctuation: no count of a type.
+    ['half a dozen suites, 3 dozen tests', []],
+    ['twenty one suites', []],
+    ['suites: 3, tests', []],
+  ])('a number right before a type word is that type’s count: %s', (task, expected) => {
+    const types = ['suites', 'tests', 'test cases'];
+    expect(words(task, types).filter((word) => word.startsWith('count:'))).toEqual(expected);
+  });
+
+  it('a count stated for another type does not account for it; a contract stating no counts is not held to them', () => {
+    const wanted = requestWords("I'd like three suites, and give each of them two tests", [
+      'suites',
+      'tests',
+    ]);
+    const swapped = ['2', 'suites', '2 suites', '3', 'tests', '3 tests'];
+    expect(unaccounted(wanted, swapped)).toEqual(['three suites', 'two tests']);
+    expect(unaccounted(wanted, ['3', 'suite', '3 suite', '2', 'test', '2 test'])).toEqual([]);
+    expect(unaccounted(wanted, ['3', 'suites', '2', 'tests'])).toEqual([]);
+  });
+
+  it('"a pair of" and "a couple of" are two', () => {
+    expect(unaccounted(requestWords('a pair of suites', ['suites']), ['3', 'suites', '3 suites'])).toEqual([
+      'pair',
+      'pair of suites',
+    ]);
+    expect(unaccounted(requestWords('a couple of suites', ['suites']), ['2', 'suites', '2 suites'])).toEqual(
+      [],
+    );
   });
 
   it('numbers as digits or words, paths in any spelling, types singular or plural are accounted for', () => {

@@ -226,3 +226,41 @@ describe('cleanup by marker (markedBy)', () => {
     );
   });
 });
+
+describe('a 2xx whose body says the request failed is not a success', () => {
+  it.each([
+    [{ id: 101, title: 'A', error: 'Quota exceeded: not saved' }],
+    [{ ok: false, error: 'invalid_auth' }],
+    [{ success: false, data: { id: 101 } }],
+    [{ data: null, errors: [{ message: 'not allowed' }] }],
+    [{ id: 101, error: { code: 'E_SAVE' } }],
+  ])('%j', async (body) => {
+    const { fetch } = scripted({ status: 200, body });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    const response = await client.send({ method: 'POST', path: '/suites', body: { title: 'A' } });
+    expect(response).toMatchObject({ status: 200, ok: false, ids: [] });
+  });
+
+  it.each([
+    [{ id: 7, title: 'A', error: null }],
+    [{ id: 7, title: 'A', error: '' }],
+    [{ id: 7, title: 'A', errors: [] }],
+    [{ data: { id: 7 }, ok: true }],
+  ])('%j is a success', async (body) => {
+    const { fetch } = scripted({ status: 201, body });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    const response = await client.send({ method: 'POST', path: '/suites', body: { title: 'A' } });
+    expect(response).toMatchObject({ ok: true, ids: ['7'] });
+  });
+
+  it('an `error` field the request sent is the resource’s own data (an error report created)', async () => {
+    const { fetch } = scripted({ status: 201, body: { id: 7, error: 'NullPointerException' } });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    const response = await client.send({
+      method: 'POST',
+      path: '/crashes',
+      body: { error: 'NullPointerException' },
+    });
+    expect(response).toMatchObject({ ok: true, ids: ['7'] });
+  });
+});

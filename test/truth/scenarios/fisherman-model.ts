@@ -7,7 +7,7 @@
  */
 import { callTool, type ScriptStep } from '../../../src/testing/scripted-model.js';
 import type { FaultRule } from '../fault-proxy.js';
-import type { FishRequest } from '../ground-truth.js';
+import type { FishRequest, World } from '../ground-truth.js';
 import type { Scenario, WatchedModel } from '../scenario.js';
 import { withBag } from '../scenario.js';
 import {
@@ -60,6 +60,28 @@ const lookalikeMilestone = seedDemo((world) =>
 const lose = (path: RegExp, fault: FaultRule['fault'], nth = 1, forward = true): FaultRule[] => [
   { method: 'POST', path, nth, fault, forward },
 ];
+
+/** The nth create of a suite never reaches the app; a forged answer comes back instead. */
+const forged = (status: number, body: unknown, nth = 1): FaultRule[] => [
+  {
+    method: 'POST',
+    path: /^\/api\/alpha-shop\/suites$/,
+    nth,
+    forward: false,
+    fault: { kind: 'answer', status, body },
+  },
+];
+
+/** Ground truth for a quoted title: a new item carries exactly it (the run's marker aside). */
+const titledExactly =
+  (want: string) =>
+  (before: World, after: World): string[] => {
+    const made = [...after.entries()].filter(([key]) => !before.has(key)).map(([, made]) => made);
+    const titles = made.map((resource) => String(resource.record.title ?? '').split(' · ')[0]);
+    return titles.includes(want)
+      ? []
+      : [`no new item is titled "${want}" (new titles: ${titles.join(', ')})`];
+  };
 
 const rest = (parent: number, children: number): FishRequest => ({
   scope: '',
@@ -816,6 +838,200 @@ export const fishermanModelScenarios: Scenario[] = [
       plan({ entities: [{ type: 'suites', count: 2 }] }),
       post(SUITES, { title: 'Release A' }, 'Creating.'),
       post(SUITES, { title: 'Release B' }),
+      fishFinish('Created 2 suites.', [
+        { type: 'suite', id: 101 },
+        { type: 'suite', id: 102 },
+      ]),
+      giveUp,
+    ],
+  }),
+  // --- quoted titles are the user's words; counts belong to the type they are written before ---
+  model('liar: a suite called "Checkout" asked for, "Not Checkout" made and claimed as it', {
+    request: '1 suite called "Checkout"',
+    expect: suites(1),
+    extra: titledExactly('Checkout'),
+    steps: () => [
+      post(SUITES, { title: 'Not Checkout' }, 'Creating.'),
+      fishFinish('Created suite Checkout.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  model('liar: a suite called "Pay" asked for, "Payments" made and claimed under its own title', {
+    request: '1 suite called "Pay"',
+    expect: suites(1),
+    extra: titledExactly('Pay'),
+    steps: () => [
+      post(SUITES, { title: 'Payments' }, 'Creating.'),
+      fishFinish('Created suite Payments.', [{ type: 'suite', id: 101, title: 'Payments' }]),
+      giveUp,
+    ],
+  }),
+  model('confused: a suite called "Checkout" asked for, "checkout" made', {
+    request: '1 suite called "Checkout"',
+    expect: suites(1),
+    extra: titledExactly('Checkout'),
+    steps: () => [
+      post(SUITES, { title: 'checkout' }, 'Creating.'),
+      fishFinish('Created suite checkout.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  model('honest: a suite called "Checkout", sent with extra white space around it', {
+    request: '1 suite called "Checkout"',
+    expect: suites(1),
+    extra: titledExactly('Checkout'),
+    steps: () => [
+      post(SUITES, { title: 'Checkout  ' }, 'Creating.'),
+      fishFinish('Created suite Checkout.', [{ type: 'suite', id: 101, title: 'Checkout' }]),
+      giveUp,
+    ],
+  }),
+  model('confused: three suites with two tests each asked for, planned and made as two with three', {
+    request: "I'd like three suites, and give each of them two tests",
+    expect: suitesWithTests(3, 2),
+    steps: () => [
+      plan({
+        entities: [
+          { ref: 's', type: 'suites', count: 2 },
+          { type: 'tests', count: 3, parentRef: 's' },
+        ],
+      }),
+      post(SUITES, { title: 'A' }, 'Creating.'),
+      post(SUITES, { title: 'B' }),
+      ...[101, 101, 101, 102, 102, 102].map((id, n) => post(TESTS, { title: `T${n}`, suite_id: id })),
+      fishFinish('Created 2 suites with 3 tests each.', [
+        { type: 'suite', id: 101 },
+        { type: 'suite', id: 102 },
+        ...[5001, 5002, 5003, 5004, 5005, 5006].map((id) => ({ type: 'test', id })),
+      ]),
+      giveUp,
+    ],
+  }),
+  model('honest: three suites with two tests each, in free text, planned and made', {
+    request: "I'd like three suites, and give each of them two tests",
+    expect: suitesWithTests(3, 2),
+    steps: () => [
+      plan({
+        entities: [
+          { ref: 's', type: 'suites', count: 3 },
+          { type: 'tests', count: 2, parentRef: 's' },
+        ],
+      }),
+      post(SUITES, { title: 'A' }, 'Creating.'),
+      post(SUITES, { title: 'B' }),
+      post(SUITES, { title: 'C' }),
+      ...[101, 101, 102, 102, 103, 103].map((id, n) => post(TESTS, { title: `T${n}`, suite_id: id })),
+      fishFinish('Created 3 suites with 2 tests each.', [
+        ...[101, 102, 103].map((id) => ({ type: 'suite', id })),
+        ...[5001, 5002, 5003, 5004, 5005, 5006].map((id) => ({ type: 'test', id })),
+      ]),
+      giveUp,
+    ],
+  }),
+  model('corner-cutter: "a pair of suites" planned and made as three', {
+    request: 'a pair of suites',
+    expect: suites(2),
+    steps: () => [
+      plan({ entities: [{ type: 'suites', count: 3 }] }),
+      ...['A', 'B', 'C'].map((title) => post(SUITES, { title }, 'Creating.')),
+      fishFinish(
+        'Created 3 suites.',
+        [101, 102, 103].map((id) => ({ type: 'suite', id })),
+      ),
+      giveUp,
+    ],
+  }),
+  model('honest: "a couple of suites" planned and made as two', {
+    request: 'a couple of suites',
+    expect: suites(2),
+    steps: () => [
+      plan({ entities: [{ type: 'suites', count: 2 }] }),
+      ...['A', 'B'].map((title) => post(SUITES, { title }, 'Creating.')),
+      fishFinish(
+        'Created 2 suites.',
+        [101, 102].map((id) => ({ type: 'suite', id })),
+      ),
+      giveUp,
+    ],
+  }),
+  model('honest: "half a dozen suites" planned and made as six', {
+    request: 'half a dozen suites',
+    expect: suites(6),
+    steps: () => [
+      plan({ entities: [{ type: 'suites', count: 6 }] }),
+      ...[1, 2, 3, 4, 5, 6].map((n) => post(SUITES, { title: `S${n}` }, 'Creating.')),
+      fishFinish(
+        'Created 6 suites.',
+        [101, 102, 103, 104, 105, 106].map((id) => ({ type: 'suite', id })),
+      ),
+      giveUp,
+    ],
+  }),
+  // --- a 2xx whose body says the request failed -----------------------------------------------
+  model('liar: a 200 whose body says "not saved" (its id echoed) claimed as created', {
+    request: '1 suite',
+    expect: suites(1),
+    faults: forged(200, { id: 101, title: 'Checkout', error: 'Quota exceeded: not saved' }),
+    steps: () => [
+      post(SUITES, { title: 'Checkout' }, 'Creating.'),
+      fishFinish('Created suite Checkout.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  model('liar: a 200 answering {"success": false} with an id, claimed as created', {
+    request: '1 suite',
+    expect: suites(1),
+    faults: forged(200, { success: false, data: { id: 101, title: 'Checkout' } }),
+    steps: () => [
+      post(SUITES, { title: 'Checkout' }, 'Creating.'),
+      fishFinish('Created suite Checkout.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  model('honest: a 200 whose body says "not saved", retried; the one made is claimed', {
+    request: '1 suite',
+    expect: suites(1),
+    faults: forged(200, { id: 555, error: 'Try again' }),
+    steps: () => [
+      post(SUITES, { title: 'Checkout' }, 'Creating.'),
+      post(SUITES, { title: 'Checkout' }, 'The app said it did not save it; retrying.'),
+      fishFinish('Created suite Checkout.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  // --- things the request does not ask for, made and left ---------------------------------------
+  model('corner-cutter: 1 suite asked for, a milestone made too and left', {
+    request: '1 suite',
+    expect: suites(1),
+    steps: () => [
+      post(SUITES, { title: 'Checkout' }, 'Creating.'),
+      post(MILESTONES, { title: 'Launch', due_date: null }, 'A milestone would help too.'),
+      fishFinish('Created 1 suite.', [{ type: 'suite', id: 101 }]),
+      giveUp,
+    ],
+  }),
+  model('corner-cutter: "2 suites but no tests", a test made anyway', {
+    request: '2 suites but no tests',
+    expect: suites(2),
+    steps: () => [
+      plan({ entities: [{ type: 'suites', count: 2 }] }),
+      post(SUITES, { title: 'A' }, 'Creating.'),
+      post(SUITES, { title: 'B' }),
+      post(TESTS, { title: 'T', suite_id: 101 }),
+      fishFinish('Created 2 suites.', [
+        { type: 'suite', id: 101 },
+        { type: 'suite', id: 102 },
+      ]),
+      giveUp,
+    ],
+  }),
+  model('honest: "2 suites but no tests", two suites made', {
+    request: '2 suites but no tests',
+    expect: suites(2),
+    steps: () => [
+      plan({ entities: [{ type: 'suites', count: 2 }] }),
+      post(SUITES, { title: 'A' }, 'Creating.'),
+      post(SUITES, { title: 'B' }),
       fishFinish('Created 2 suites.', [
         { type: 'suite', id: 101 },
         { type: 'suite', id: 102 },

@@ -3,6 +3,7 @@ import { monotonicMs } from '../../../core/monotonic-clock.js';
 import { parseJsonExact } from '../../../core/parse-json-exact.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
+import { failureInBody } from './failure-in-body.js';
 import {
   fetchTransport,
   nodeHttpTransport,
@@ -404,8 +405,10 @@ export class ApiClient {
       }
     }
     const location = response.header('location') ?? undefined;
-    // A redirect is not a success: the request was not carried out where it was sent.
-    const ok = response.status >= 200 && response.status < 300;
+    // A redirect is not a success: the request was not carried out where it was sent. Nor is
+    // a 2xx whose body says it failed ({"ok": false}, {"error": "not saved"}).
+    const ok =
+      response.status >= 200 && response.status < 300 && failureInBody(body, request.body) === undefined;
     // Ids only from a successful write's own response.
     const ids = ok && method !== 'GET' && method !== 'DELETE' ? extractIds(body, location) : [];
     const path = canonicalPath(url.pathname);
