@@ -260,11 +260,8 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
     dropped = [];
     // What the request still lacks, so the summary names what was left undone, not only that
     // the run stopped.
-    const left = await contractProblems(contract, agent.contract, {
-      net: netEffects(entries),
-      entries,
-      verified,
-    });
+    const net = netEffects(entries);
+    const left = await contractProblems(contract, agent.contract, { net, entries, verified });
     inputs = {
       ...NO_FINISH,
       ending: 'other',
@@ -273,7 +270,7 @@ export async function finalize(input: FinalizeInput): Promise<RunResult> {
       contract: left,
     };
     const count = verified.length;
-    const changes = items ? [] : changesLeft(netEffects(entries));
+    const changes = items ? [] : changesLeft(net);
     const made = count ? ` ${madeWords(verified)}` : changes.length ? ` ${madeWords(changes)}` : '';
     const undone = inputs.contract.length ? ` Left undone: ${inputs.contract.join('; ')}.` : '';
     const told = `${summarizeRun(entries, ending.reason, ending.detail, counts.modelCalls > 0)}${made}${undone}`;
