@@ -114,18 +114,23 @@ export function isSecretName(name: string): boolean {
   return false;
 }
 
+/** A filesystem path (`/…`, `~/…`, `C:\\…`): what `PWD`, `SSH_AUTH_SOCK` or `*_CREDENTIALS_FILE` hold. */
+const FILESYSTEM_PATH = /^(?:~?\/|[A-Za-z]:[\\/])/;
+
 /**
  * The values of the secret-named variables of an environment (`OPENAI_API_KEY`, `GITHUB_TOKEN`,
  * `DB_PASSWORD`): credentials the process was given, which a provider's error message or a
  * tool's output may echo back. A key without a known shape (a gateway's or Azure's hex key)
- * is caught only by its value.
+ * is caught only by its value. A path is no secret: `PWD` (the working directory, named like a
+ * password) or a credentials file's location would scrub every path in the evidence.
  */
 export function secretEnvironmentValues(env: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(env).flatMap(([name, value]) =>
-    value !== undefined && value.trim().length >= MIN_KNOWN_SECRET_LENGTH && isSecretName(name)
-      ? [value.trim()]
-      : [],
-  );
+  return Object.entries(env).flatMap(([name, raw]) => {
+    const value = raw?.trim() ?? '';
+    return value.length >= MIN_KNOWN_SECRET_LENGTH && !FILESYSTEM_PATH.test(value) && isSecretName(name)
+      ? [value]
+      : [];
+  });
 }
 
 export interface RedactorOptions {

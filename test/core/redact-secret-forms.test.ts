@@ -91,6 +91,11 @@ describe('secretEnvironmentValues', () => {
         TOKEN_TYPE: 'bearer-token',
         HOME: '/home/someone',
         EMPTY_SECRET: undefined,
+        // Paths, not secrets: the working directory is named like a password.
+        PWD: '/tmp/project',
+        OLDPWD: '/home/someone/work',
+        SSH_AUTH_SOCK: '/tmp/ssh-abc/agent.1',
+        GOOGLE_APPLICATION_CREDENTIALS: '~/keys/service.json',
       }),
     ).toEqual(['0a1b2c3d4e5f', 'ghtoken123']);
   });
