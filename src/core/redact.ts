@@ -127,10 +127,19 @@ const FILESYSTEM_PATH = /^(?:~?\/|[A-Za-z]:[\\/])/;
 export function secretEnvironmentValues(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.entries(env).flatMap(([name, raw]) => {
     const value = raw?.trim() ?? '';
-    return value.length >= MIN_KNOWN_SECRET_LENGTH && !FILESYSTEM_PATH.test(value) && isSecretName(name)
-      ? [value]
-      : [];
+    return isSecretName(name) && couldBeCredential(value) ? [value] : [];
   });
+}
+
+/**
+ * Whether a secret-named variable's value could be a credential worth scrubbing everywhere. A
+ * setting is not: a path, a number (an id in the evidence), or one plain word (`production`,
+ * `enabled`, `disabled`: `AUTH_MODE=production` would scrub that word from every title and
+ * body). A letters-only password is missed by this rule; it is still caught where it is named.
+ */
+function couldBeCredential(value: string): boolean {
+  if (value.length < 8 || FILESYSTEM_PATH.test(value)) return false;
+  return !/^\d+$/.test(value) && !/^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(value);
 }
 
 export interface RedactorOptions {

@@ -96,7 +96,13 @@ describe('secretEnvironmentValues', () => {
         OLDPWD: '/home/someone/work',
         SSH_AUTH_SOCK: '/tmp/ssh-abc/agent.1',
         GOOGLE_APPLICATION_CREDENTIALS: '~/keys/service.json',
+        // Settings, not credentials: scrubbing them would erase the word or id from every body.
+        AUTH_MODE: 'production',
+        SESSION_SECRET_ROTATION: 'Disabled',
+        API_KEY_ID: '123456789',
+        TOKEN_LIFETIME_SECONDS: '86400000',
+        STRIPE_SECRET_KEY: 'sk_test_51Habc',
       }),
-    ).toEqual(['0a1b2c3d4e5f', 'ghtoken123']);
+    ).toEqual(['0a1b2c3d4e5f', 'ghtoken123', 'sk_test_51Habc']);
   });
 });
