@@ -37,8 +37,27 @@ const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
  * closed by a quote (`"token":"…"` in an echoed JSON body); the value starts right after (see
  * PAIR_VALUE). The lookbehind lets a name start only where a word starts, which keeps the scan
  * linear on a long word.
+ *
+ * Spaces may stand around the separator (`password = "…"` in TOML, Python or an AWS credentials
+ * file; `"token" : "…"`): around `=` on both sides or neither (`password= (empty)` has no value),
+ * and `==` or `=>` is a comparison or an arrow, not an assignment. A flag
+ * (`--password hunter22`, two dashes) takes its value after a space alone.
  */
-const PAIR_NAME = /(?<![\w.-])-{0,2}([A-Za-z_][\w.-]*)["']?(=|:[ \t]*)/g;
+const PAIR_NAME =
+  /(?<![\w.-])(-{0,2})([A-Za-z_][\w.-]*)["']?(=|[ \t]+=(?![=>~])[ \t]+|[ \t]*:[ \t]*|[ \t]+)/g;
+/**
+ * The schemes of an `Authorization` value (RFC 7235, any case: `authorization: bearer …` in a
+ * log line). Credentials after one are a single token (`Bearer <token68>`) or, when they open
+ * with a parameter (`Digest username="…", response="…"`), parameters to the end of the line.
+ */
+const AUTH_SCHEME =
+  /(?:basic|bearer|digest|hoba|mutual|negotiate|ntlm|oauth|scram-sha-1|scram-sha-256|vapid|aws4-hmac-sha256|token|bot|apikey|dpop|gnap|privatetoken|concealed)[ \t]+(?=\S)/iy;
+/** Credentials that open with `name=` and a value (not token68's `=` padding): parameters. */
+const AUTH_PARAMS = /[\w-]+=(?![=\s]|$)/y;
+/** Token68 credentials: one run of non-space characters. */
+const ONE_TOKEN = /[^\s"']+/y;
+/** A value that runs to the end of its line (credentials after a scheme, a cookie header's pairs). */
+const REST_OF_LINE = /[^\r\n]*/y;
 /**
  * A value: quoted on one line, or a run of characters up to a space or `&` (the next query
  * pair of a URL in prose). `Authorization: Bearer …` is left to BEARER, which masks the token
@@ -50,6 +69,18 @@ const PAIR_VALUE = /"[^"\n]*"|'[^'\n]*'|(?!(?:Bearer|Basic|Token)\s)[^\s&]+/y;
  * unless it splits a secret word itself in two (`se_cret`), which prose is not searched for.
  */
 const SECRET_HINT = /pass|pwd|secret|token|key|credential|auth|cookie|srf|session|jwt/i;
+/**
+ * Where the first word that may name a secret starts in `text`, or -1: text streamed in pieces
+ * is held from there to the line's end, since a secret-named pair's value may run that far
+ * (`Cookie: a=1; sid=…`, `--password hunter22`, `password = "…"`) and a piece would cut it.
+ */
+export function secretHintAt(text: string): number {
+  const found = text.search(SECRET_HINT);
+  if (found < 0) return -1;
+  return (
+    Math.max(text.lastIndexOf(' ', found), text.lastIndexOf('\t', found), text.lastIndexOf('\n', found)) + 1
+  );
+}
 /** Sentence punctuation after an unquoted value: `password=hunter22.` also teaches `hunter22`. */
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
 
@@ -81,6 +112,34 @@ export function isSecretName(name: string): boolean {
     if (next && SECRET_WORDS.has(word + next)) return true; // api_key, session_id, private_key
   }
   return false;
+}
+
+/** A filesystem path (`/…`, `~/…`, `C:\\…`): what `PWD`, `SSH_AUTH_SOCK` or `*_CREDENTIALS_FILE` hold. */
+const FILESYSTEM_PATH = /^(?:~?\/|[A-Za-z]:[\\/])/;
+
+/**
+ * The values of the secret-named variables of an environment (`OPENAI_API_KEY`, `GITHUB_TOKEN`,
+ * `DB_PASSWORD`): credentials the process was given, which a provider's error message or a
+ * tool's output may echo back. A key without a known shape (a gateway's or Azure's hex key)
+ * is caught only by its value. A path is no secret: `PWD` (the working directory, named like a
+ * password) or a credentials file's location would scrub every path in the evidence.
+ */
+export function secretEnvironmentValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env).flatMap(([name, raw]) => {
+    const value = raw?.trim() ?? '';
+    return isSecretName(name) && couldBeCredential(value) ? [value] : [];
+  });
+}
+
+/**
+ * Whether a secret-named variable's value could be a credential worth scrubbing everywhere. A
+ * setting is not: a path, a number (an id in the evidence), or one plain word (`production`,
+ * `enabled`, `disabled`: `AUTH_MODE=production` would scrub that word from every title and
+ * body). A letters-only password is missed by this rule; it is still caught where it is named.
+ */
+function couldBeCredential(value: string): boolean {
+  if (value.length < 8 || FILESYSTEM_PATH.test(value)) return false;
+  return !/^\d+$/.test(value) && !/^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(value);
 }
 
 export interface RedactorOptions {
@@ -120,6 +179,48 @@ const USERINFO = /^((?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#@\s]*)@/i;
 function decodeParam(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * The forms a known secret travels in besides its own bytes, each scrubbed like the secret: a
+ * query string or form body (percent-encoded, `+` for a space), a JSON string (`\"`, `\\`), an
+ * HTML page that echoes it (`&amp;`), and base64 or base64url (an `Authorization: Basic` value,
+ * a token blob). A secret inside a longer base64 text starts
+ * at another alignment and is not found this way.
+ */
+function encodedForms(secret: string): string[] {
+  // Unpadded only: it is found inside the padded form as well.
+  const base64 = (encoding: 'base64' | 'base64url'): string =>
+    Buffer.from(secret, 'utf8').toString(encoding).replace(/=+$/, '');
+  const forms = [
+    encodeURIComponent(secret),
+    new URLSearchParams({ v: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+    secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] as string),
+    base64('base64'),
+    base64('base64url'),
+  ];
+  return [...new Set(forms)].filter((form) => form !== secret);
+}
+
+/** Between the pairs of a cookie header, or of Set-Cookie headers folded into one value. */
+const COOKIE_SEPARATOR = /;|\r?\n|,(?=\s*[!#$%&'*+.^_`|~\w-]+=)/;
+
+/** Percent-decoded, `+` kept (a cookie is no form body), or the text itself when it is not valid. */
+function decodePercent(text: string): string {
+  try {
+    return decodeURIComponent(text);
   } catch {
     return text;
   }
@@ -169,23 +270,31 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return secret;
   };
 
+  /** A secret and the forms it is carried in besides itself (see `encodedForms`). */
+  const learnWithForms = (value: string): void => {
+    learn(value);
+    for (const form of encodedForms(value)) if (form.length >= MIN_KNOWN_SECRET_LENGTH) learn(form);
+  };
+
   // `Bearer <token>`, `sid=<value>; Path=/`: an echo of just the value part must be caught
-  // too — but not the cookie names and attributes around it.
+  // too — but not the cookie names and attributes around it. Set-Cookie headers folded into
+  // one value come apart at a newline or at a `, ` before the next `name=`.
   const learnParts = (secret: string): void => {
-    for (const part of secret.split(';')) {
+    for (const part of secret.split(COOKIE_SEPARATOR)) {
       const eq = part.indexOf('=');
       // `Expires=Wed, 21 Oct…`, `Domain=…`: a cookie's attributes are not its secret.
       if (eq >= 0 && COOKIE_ATTRIBUTE.test(part.slice(0, eq).trim())) continue;
-      const value = eq >= 0 ? part.slice(eq + 1).trim() : (part.trim().split(/\s+/).at(-1) as string);
-      if (value.length >= MIN_KNOWN_SECRET_LENGTH && !COOKIE_ATTRIBUTE.test(value)) learn(value);
+      const raw = eq >= 0 ? part.slice(eq + 1).trim() : (part.trim().split(/\s+/).at(-1) as string);
+      // A cookie value may be quoted (`sid="…"`) or percent-encoded (`s%3A…`): a page echoes it bare.
+      const unquoted = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+      for (const value of new Set([raw, unquoted, decodePercent(unquoted)]))
+        if (value.length >= MIN_KNOWN_SECRET_LENGTH && !COOKIE_ATTRIBUTE.test(value)) learnWithForms(value);
     }
   };
 
   const remember = (value: string): void => {
     if (typeof value !== 'string' || value.length < MIN_KNOWN_SECRET_LENGTH) return;
-    learn(value);
-    // A form body or a query string carries it percent-encoded.
-    learn(encodeURIComponent(value));
+    learnWithForms(value);
     learnParts(value);
   };
   for (const value of options.knownSecrets ?? []) remember(value);
@@ -198,7 +307,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const mask = (secret: string): string => {
     // Shorter values are masked where they stand but not hunted elsewhere: `alpha` or `1001`
     // would scrub ids and words out of the evidence.
-    if (secret.length >= MIN_KNOWN_SECRET_LENGTH) learn(secret);
+    if (secret.length >= MIN_KNOWN_SECRET_LENGTH) learnWithForms(secret);
     learnParts(secret);
     return label(secret);
   };
@@ -217,6 +326,33 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
 
   /**
+   * The value after an auth scheme (the scheme word is kept: a token, or parameters to the end
+   * of the line) or a cookie header's pairs to the end of the line (`Cookie: a=1; sid=…`: every
+   * pair is the secret); undefined for an ordinary value. `length` is how much of `text` it took.
+   */
+  const lineValueAt = (
+    text: string,
+    start: number,
+    name: string,
+  ): { kept: string; masked: string; length: number } | undefined => {
+    AUTH_SCHEME.lastIndex = start;
+    const scheme = AUTH_SCHEME.exec(text)?.[0];
+    const cookie = scheme === undefined && words(name).some((word) => word.includes('cookie'));
+    if (scheme === undefined && !cookie) return undefined;
+    const valueStart = start + (scheme?.length ?? 0);
+    if (text[valueStart] === '"' || text[valueStart] === "'") return undefined;
+    AUTH_PARAMS.lastIndex = valueStart;
+    const toLineEnd = cookie || AUTH_PARAMS.test(text);
+    const pattern = toLineEnd ? REST_OF_LINE : ONE_TOKEN;
+    pattern.lastIndex = valueStart;
+    const line = (pattern.exec(text)?.[0] ?? '').trimEnd();
+    if (line === '' || line.startsWith('[redacted')) return undefined;
+    // A token or a cookie list is a value, learned; parameters are masked where they stand.
+    const masked = toLineEnd && !cookie ? label(line) : mask(line);
+    return { kept: scheme ?? '', masked, length: (scheme?.length ?? 0) + line.length };
+  };
+
+  /**
    * Secret-named pairs in prose, each value masked where it stands. After `name: ` an unquoted
    * value is masked but not learned: prose such as `Secret: credentials are kept…` would teach
    * `credentials` and scrub the word from all later evidence. After `=` or in quotes it is a
@@ -231,17 +367,28 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     let out = '';
     let from = 0;
     for (let match = names.exec(text); match; match = names.exec(text)) {
-      if (!decide(match[1] as string)) continue;
-      PAIR_VALUE.lastIndex = names.lastIndex;
+      const separator = match[3] as string;
+      const flag = separator.trim() === '';
+      if (flag && match[1] !== '--') continue;
+      const name = match[2] as string;
+      if (!decide(name)) continue;
+      const start = names.lastIndex;
+      const lineValue = lineValueAt(text, start, name);
+      if (lineValue) {
+        out += `${text.slice(from, start)}${lineValue.kept}${lineValue.masked}`;
+        names.lastIndex = from = start + lineValue.length;
+        continue;
+      }
+      PAIR_VALUE.lastIndex = start;
       const value = PAIR_VALUE.exec(text)?.[0];
       if (value === undefined) continue;
-      const start = names.lastIndex;
       names.lastIndex += value.length;
       const quoted = value.length > 1 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0];
       const secret = quoted ? value.slice(1, -1) : value;
       if (secret === '' || secret.startsWith('[redacted')) continue;
       let masked: string;
-      if (quoted || match[2] === '=') {
+      // A spaced `=` without quotes is most often code (`token = getToken()`): masked, not learned.
+      if (quoted || flag || separator === '=') {
         masked = mask(secret);
         mask(secret.replace(TRAILING_PUNCTUATION, ''));
       } else masked = label(secret);

@@ -8,7 +8,7 @@ import {
 } from '@ai-sdk/provider';
 import { simulateStreamingMiddleware, wrapLanguageModel } from 'ai';
 import type { RunRecorder } from '../ledger/ledger.js';
-import type { Redactor } from '../redact.js';
+import { type Redactor, secretHintAt } from '../redact.js';
 import type { RunState } from './run-state.js';
 import { stepCalls } from './step-calls.js';
 
@@ -35,7 +35,8 @@ const NAME_COLON = /(?<![\w.-])-{0,2}[\w.-]+["']?:[ \t]*$/;
  * Security: a delta is redacted before anyone sees it, but a secret can arrive split over
  * several deltas. Text is therefore let out only up to the last whitespace (a secret token
  * is never cut in two), never right after `Bearer`/`Basic`/`Token` or a `name: ` (the
- * redactor masks the word that follows), and each piece goes through the redactor first. What no piece can
+ * redactor masks the word that follows), never past a word that may name a secret before its
+ * line ends (see `secretHintAt`), and each piece goes through the redactor first. What no piece can
  * catch — a known secret that itself contains spaces — is still scrubbed from the whole
  * text that the ledger, `model-text` and `RunResult` carry.
  */
@@ -59,6 +60,11 @@ function deltaGate(redactor: Redactor, tell: (delta: string) => void) {
       // Once, not in a loop: the lookbehind keeps it linear, and one held word is enough.
       const named = NAME_COLON.exec(raw.slice(shown, end));
       if (named) end = shown + named.index;
+      // A line that may name a secret is let out only up to that word until the line ends:
+      // a secret-named pair's value can hold spaces (a cookie list, `password = "…"`).
+      const lineStart = Math.max(shown, raw.lastIndexOf('\n', end - 1) + 1);
+      const hint = secretHintAt(raw.slice(lineStart, end));
+      if (hint >= 0) end = lineStart + hint;
       show(end);
     },
     flush: () => show(raw.length),

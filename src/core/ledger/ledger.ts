@@ -25,6 +25,8 @@ export interface Ledger {
   /** The file, or the URL with its password removed: safe to print. */
   readonly path: string;
   withKnownSecrets<T>(secrets: Iterable<string>, work: () => T): T;
+  /** Values secret for every run started from now on (the process's own credentials). */
+  knowSecrets(secrets: Iterable<string>): void;
   startRun(options: StartRunOptions): RunRecorder;
   recorderFor(runId: string, redactor?: Redactor): RunRecorder;
   /** A run this process records (or, on SQLite, any run), in order; PostgreSQL: see `getRun` for others. */

@@ -145,6 +145,8 @@ export function toRun(row: RunRow): import('./entry.js').RunInfo {
  */
 export abstract class RecordingLedger {
   private readonly secretsScope = new AsyncLocalStorage<readonly string[]>();
+  /** Secret for every run this ledger records (see `knowSecrets`). */
+  private readonly ledgerSecrets: string[] = [];
   private readonly newRunId = createRunIdGenerator();
 
   /** Queues a run's start row (already redacted) for the next commit. */
@@ -165,10 +167,22 @@ export abstract class RecordingLedger {
     return this.secretsScope.run([...(this.secretsScope.getStore() ?? []), ...secrets], work);
   }
 
+  /**
+   * Values secret for every run this ledger starts from now on, in any scope: the credentials
+   * the process itself was given (a model's API key that a provider's error message echoes).
+   */
+  knowSecrets(secrets: Iterable<string>): void {
+    this.ledgerSecrets.push(...secrets);
+  }
+
   startRun(options: StartRunOptions): RunRecorder {
     const redactor = createRedactor({
       ...options.redaction,
-      knownSecrets: [...(options.knownSecrets ?? []), ...(this.secretsScope.getStore() ?? [])],
+      knownSecrets: [
+        ...(options.knownSecrets ?? []),
+        ...(this.secretsScope.getStore() ?? []),
+        ...this.ledgerSecrets,
+      ],
     });
     const runId = this.newRunId();
     this.queueRun({

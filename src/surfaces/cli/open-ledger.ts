@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { type Ledger, openLedger } from '../../core/ledger/ledger.js';
 import { isPostgresUrl, redactPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
+import { secretEnvironmentValues } from '../../core/redact.js';
 import { registerLedger } from './ledger-registry.js';
 
 /** --ledger, TALLY_LEDGER, else `.tally/ledger.db` in `projectDir` (a command's --root) or the working directory. */
@@ -27,6 +28,9 @@ export function ledgerLabel(path: string): string {
  */
 export async function openLedgerAt(path: string): Promise<Ledger> {
   const ledger = await openLedger(path);
+  // The credentials this process was given: a provider's error that echoes its API key, or a
+  // tool's output that prints a token from the environment, is scrubbed like any known secret.
+  ledger.knowSecrets(secretEnvironmentValues(process.env));
   if (ledger.backend === 'sqlite') registerLedger(path);
   return ledger;
 }

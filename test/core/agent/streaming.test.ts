@@ -392,4 +392,34 @@ describe('the model text streams to an observer while the ledger stays as it was
     expect(result.text).toBe(expected);
     expect(JSON.stringify(ledger.entries(result.runId))).not.toMatch(/hunter22|swordfish9/);
   });
+
+  it('Security: a pair whose value holds spaces or follows a space never shows its value in a delta', async () => {
+    const ledger = tempLedger();
+    const model = streamingModel(
+      [
+        ...textParts(
+          'Sent Cookie: lang=en; ',
+          'sid=cookie777 and ',
+          'ran --password ',
+          'flagpw888 with\npassword = ',
+          '"spaced999" set, ',
+          'authorization: bearer ',
+          'lowtok000 done.',
+        ),
+        { type: 'finish', usage: USAGE, finishReason: { unified: 'stop', raw: 'stop' } },
+      ],
+      (controller) => controller.close(),
+    );
+    const watched = observe();
+    const result = await runAgent(itemAgent({ requireFinish: false }).agent, 'Log in', {
+      ledger,
+      model,
+      onEvent: watched.onEvent,
+    });
+    const secrets = /cookie777|flagpw888|spaced999|lowtok000/;
+    for (const delta of deltasOf(watched.events)) expect(delta).not.toMatch(secrets);
+    expect(JSON.stringify(watched.events)).not.toMatch(secrets);
+    expect(result.text).not.toMatch(secrets);
+    expect(JSON.stringify(ledger.entries(result.runId))).not.toMatch(secrets);
+  });
 });
