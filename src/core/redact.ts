@@ -127,7 +127,10 @@ const FILESYSTEM_PATH = /^(?:~?\/|[A-Za-z]:[\\/])/;
 export function secretEnvironmentValues(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.entries(env).flatMap(([name, raw]) => {
     const value = raw?.trim() ?? '';
-    return isSecretName(name) && couldBeCredential(value) ? [value] : [];
+    // A session id in the environment (CLAUDE_SESSION_ID, TALLY_SESSION_ID) names a session, it
+    // is no credential: Tally itself files its session state under it.
+    const named = isSecretName(name.replace(/session_?id|sessionid|session|sid/gi, '_'));
+    return named && couldBeCredential(value) ? [value] : [];
   });
 }
 

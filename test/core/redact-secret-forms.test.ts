@@ -102,7 +102,11 @@ describe('secretEnvironmentValues', () => {
         API_KEY_ID: '123456789',
         TOKEN_LIFETIME_SECONDS: '86400000',
         STRIPE_SECRET_KEY: 'sk_test_51Habc',
+        // A session id names a session (Tally files digests under it); a session secret is one.
+        CLAUDE_SESSION_ID: '1a973282-69a0-45d6-8916-eb13377cabb8',
+        TALLY_SESSION_ID: 'a1b2c3d4e5f6',
+        SESSION_SECRET: 'Zz9-session-signing',
       }),
-    ).toEqual(['0a1b2c3d4e5f', 'ghtoken123', 'sk_test_51Habc']);
+    ).toEqual(['0a1b2c3d4e5f', 'ghtoken123', 'sk_test_51Habc', 'Zz9-session-signing']);
   });
 });
