@@ -263,4 +263,40 @@ describe('a 2xx whose body says the request failed is not a success', () => {
     });
     expect(response).toMatchObject({ ok: true, ids: ['7'] });
   });
+
+  it.each([
+    ['ok', { ok: false }],
+    ['success', { success: false }],
+    ['errors', { errors: ['flaky'] }],
+  ])('a `%s` field the request sent is data, not the answer’s verdict', async (_key, fields) => {
+    const { fetch } = scripted({ status: 201, body: { uuid: 'r-7', ...fields } });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    const response = await client.send({ method: 'POST', path: '/runs', body: fields });
+    expect(response).toMatchObject({ ok: true, ids: ['r-7'] });
+  });
+
+  it.each([
+    [{ id: 7, success: false, errors: ['assertion failed'] }],
+    [{ id: 7, ok: false }],
+  ])('a resource answered with %j carries those as its own fields', async (body) => {
+    const { fetch } = scripted({ status: 201, body });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    const response = await client.send({ method: 'POST', path: '/runs', body: { suite: 1 } });
+    expect(response).toMatchObject({ ok: true, ids: ['7'] });
+  });
+
+  it('a read of a resource whose fields say it failed is a successful read', async () => {
+    const { fetch } = scripted({
+      status: 200,
+      body: { id: 7, success: false, error: 'AssertionError', errors: ['x'] },
+    });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    expect(await client.send({ method: 'GET', path: '/runs/7' })).toMatchObject({ status: 200, ok: true });
+  });
+
+  it('a read whose envelope says it failed is a failed read', async () => {
+    const { fetch } = scripted({ status: 200, body: { ok: false, error: 'not_authed' } });
+    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+    expect(await client.send({ method: 'GET', path: '/runs' })).toMatchObject({ status: 200, ok: false });
+  });
 });
