@@ -275,15 +275,15 @@ describe('a 2xx whose body says the request failed is not a success', () => {
     expect(response).toMatchObject({ ok: true, ids: ['r-7'] });
   });
 
-  it.each([
-    [{ id: 7, success: false, errors: ['assertion failed'] }],
-    [{ id: 7, ok: false }],
-  ])('a resource answered with %j carries those as its own fields', async (body) => {
-    const { fetch } = scripted({ status: 201, body });
-    const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
-    const response = await client.send({ method: 'POST', path: '/runs', body: { suite: 1 } });
-    expect(response).toMatchObject({ ok: true, ids: ['7'] });
-  });
+  it.each([[{ id: 7, success: false, errors: ['assertion failed'] }], [{ id: 7, ok: false }]])(
+    'a resource answered with %j carries those as its own fields',
+    async (body) => {
+      const { fetch } = scripted({ status: 201, body });
+      const client = new ApiClient({ baseUrl: 'http://app.test', fetch });
+      const response = await client.send({ method: 'POST', path: '/runs', body: { suite: 1 } });
+      expect(response).toMatchObject({ ok: true, ids: ['7'] });
+    },
+  );
 
   it('a read of a resource whose fields say it failed is a successful read', async () => {
     const { fetch } = scripted({

@@ -408,7 +408,9 @@ export class ApiClient {
     // A redirect is not a success: the request was not carried out where it was sent. Nor is
     // a 2xx whose body says it failed ({"ok": false}, {"error": "not saved"}).
     const ok =
-      response.status >= 200 && response.status < 300 && failureInBody(body, request.body, method) === undefined;
+      response.status >= 200 &&
+      response.status < 300 &&
+      failureInBody(body, request.body, method) === undefined;
     // Ids only from a successful write's own response.
     const ids = ok && method !== 'GET' && method !== 'DELETE' ? extractIds(body, location) : [];
     const path = canonicalPath(url.pathname);
