@@ -3,7 +3,8 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+
+// No vitest import here: the PostgreSQL ledger bench starts its server with this module too.
 
 /**
  * A real PostgreSQL server for the tests of record: initdb + pg_ctl into a temp dir owned by
@@ -114,36 +115,4 @@ export async function startPostgres(settings: { password?: string } = {}): Promi
       }
     },
   };
-}
-
-/**
- * A `describe` block whose tests share one real PostgreSQL server, started before them and
- * stopped after; skipped, saying why on stderr, where no server can run here. `body` gets the
- * server (usable inside tests and hooks, once it has started).
- */
-export function describePostgres(
-  name: string,
-  body: (server: PostgresServer) => void,
-  settings: { password?: string } = {},
-): void {
-  const skip = postgresUnavailable();
-  if (skip) process.stderr.write(`PostgreSQL tests skipped (${name}): ${skip}\n`);
-  (skip ? describe.skip : describe)(name, () => {
-    const held: { server?: PostgresServer } = {};
-    const started = () => {
-      if (!held.server)
-        throw new Error('the PostgreSQL server is used before it started (in a test or hook only)');
-      return held.server;
-    };
-    beforeAll(async () => {
-      held.server = await startPostgres(settings);
-    }, 60_000);
-    afterAll(() => held.server?.stop());
-    body({
-      createDatabase: (database) => started().createDatabase(database),
-      halt: () => started().halt(),
-      resume: () => started().resume(),
-      stop: () => started().stop(),
-    });
-  });
 }

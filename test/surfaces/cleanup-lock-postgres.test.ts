@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
-import { describePostgres } from '../support/postgres-server.js';
+import { describePostgres } from '../support/describe-postgres.js';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 

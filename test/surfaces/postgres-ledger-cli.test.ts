@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runTally, type TallyRun, tempDir } from '../helpers.js';
 import { BUNDLED_HAR, demoApp } from '../packs/http/demo-fixtures.js';
-import { describePostgres } from '../support/postgres-server.js';
+import { describePostgres } from '../support/describe-postgres.js';
 
 // The server trusts 127.0.0.1, so any password is accepted: the URL carries one to prove that
 // no output, list or file of Tally's ever shows it.

@@ -2,8 +2,8 @@
 // not presented as success when its entries could not be recorded (the ledger is the truth).
 import { expect, it } from 'vitest';
 import { runTally, tempDir } from '../helpers.js';
+import { describePostgres } from '../support/describe-postgres.js';
 import { startPostgresProxy } from '../support/postgres-proxy.js';
-import { describePostgres } from '../support/postgres-server.js';
 
 describePostgres('tally demo --json when the PostgreSQL ledger stops answering mid-run', (server) => {
   it('exits 3 with one JSON document: LEDGER_BUSY, the entries NOT written, the run named; no success', async () => {

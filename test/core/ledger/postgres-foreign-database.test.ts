@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { isTallyError } from '../../../src/core/errors.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { runTally, tempDir } from '../../helpers.js';
-import { describePostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/describe-postgres.js';
 
 async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
   const { default: pg } = await import('pg');

@@ -4,8 +4,8 @@
 import { expect, it } from 'vitest';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { tempDir } from '../../helpers.js';
+import { describePostgres } from '../../support/describe-postgres.js';
 import { startPostgresProxy } from '../../support/postgres-proxy.js';
-import { describePostgres } from '../../support/postgres-server.js';
 
 describePostgres('PostgreSQL ledger: the network between it and the server fails', (server) => {
   it('a group commit whose answer is lost is written once: no entry twice, one end, the stored numbering is the run’s own', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isTallyError, type LedgerError } from '../../../src/core/errors.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { scrubbedCause } from '../../../src/core/ledger/postgres-url.js';
-import { describePostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/describe-postgres.js';
 
 const RIGHT = 'pw-Right-SECRET';
 const WRONG = 'pw-Wrong-SECRET@/x';

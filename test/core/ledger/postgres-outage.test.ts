@@ -10,7 +10,7 @@ import { invokeTool } from '../../../src/core/invoke-tool.js';
 import { openLedger } from '../../../src/core/ledger/ledger.js';
 import { defineTool } from '../../../src/core/tool.js';
 import { tempDir } from '../../helpers.js';
-import { describePostgres } from '../../support/postgres-server.js';
+import { describePostgres } from '../../support/describe-postgres.js';
 
 const EXIT_CHILD = join(import.meta.dirname, 'exit-child.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
