@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -65,4 +66,29 @@ export function runTally(
     );
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/**
+ * Runs a command (a `tally` bin and its arguments) whose requests go to `hanging`, a server that
+ * accepts them and never answers, and sends `signal` once the first request arrives: the run is
+ * under way, its creates in flight. Returns the exit code and what it printed.
+ */
+export async function interruptOnFirstRequest(
+  command: { bin: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv },
+  hanging: Server,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [command.bin, ...command.args], {
+    cwd: command.cwd,
+    env: command.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+  child.kill(signal);
+  return { code: await exited, stdout };
 }

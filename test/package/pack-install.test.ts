@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApp } from '../../src/demo-app/server.js';
-import { tempDir } from '../helpers.js';
+import { interruptOnFirstRequest, tempDir } from '../helpers.js';
 import { installTarball, NPM_ENV, packTarball } from './install-tarball.js';
 import { REPO } from './readme-project.js';
 
@@ -199,33 +199,26 @@ describe(`the packed ${pkg.name} tarball, installed into an empty project`, () =
     const hanging = createServer(() => undefined);
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          join(project, 'node_modules', '.bin', 'tally'),
-          'fish',
-          '2 suites',
-          '--captures',
-          join(project, 'node_modules', pkg.name, 'demo', 'captures', 'demo-app.har'),
-          '--base-url',
-          `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
-          '--scope',
-          '/projects/alpha-shop',
-        ],
+      const { code, stdout } = await interruptOnFirstRequest(
         {
+          bin: join(project, 'node_modules', '.bin', 'tally'),
+          args: [
+            'fish',
+            '2 suites',
+            '--captures',
+            join(project, 'node_modules', pkg.name, 'demo', 'captures', 'demo-app.har'),
+            '--base-url',
+            `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+            '--scope',
+            '/projects/alpha-shop',
+          ],
           cwd: project,
           env: { ...NPM_ENV, NO_COLOR: '1', TALLY_MODEL: '', TALLY_INTERRUPT_GRACE_MS: '200' },
-          stdio: ['ignore', 'pipe', 'pipe'],
         },
+        hanging,
+        'SIGINT',
       );
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
-      child.kill('SIGINT');
-      expect(await exited).toBe(130);
+      expect(code).toBe(130);
       expect(stdout).toMatch(/ending aborted/);
     } finally {
       hanging.closeAllConnections();

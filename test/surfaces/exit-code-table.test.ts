@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, EXIT_CODE_TABLE } from '../../src/surfaces/cli/exit-codes.js';
-import { runTally, tempDir, tempLedger } from '../helpers.js';
+import { interruptOnFirstRequest, runTally, tempDir, tempLedger } from '../helpers.js';
 
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 const HAR = join(import.meta.dirname, '..', '..', 'demo', 'captures', 'demo-app.har');
@@ -156,20 +155,19 @@ describe('one exit-code table: the module, the README and the CLI agree', () => 
   it.each(['SIGINT', 'SIGHUP'] as const)(
     '130: interrupted — %s while creates are in flight',
     async (signal) => {
-      const child = spawn(
-        process.execPath,
-        [
-          TALLY_BIN,
-          'fish',
-          '2 suites',
-          '--captures',
-          HAR,
-          '--base-url',
-          hangingUrl,
-          '--scope',
-          '/projects/alpha-shop',
-        ],
+      const { code, stdout } = await interruptOnFirstRequest(
         {
+          bin: TALLY_BIN,
+          args: [
+            'fish',
+            '2 suites',
+            '--captures',
+            HAR,
+            '--base-url',
+            hangingUrl,
+            '--scope',
+            '/projects/alpha-shop',
+          ],
           cwd: tempDir(),
           env: {
             ...process.env,
@@ -179,18 +177,11 @@ describe('one exit-code table: the module, the README and the CLI agree', () => 
             TALLY_INTERRUPT_GRACE_MS: '200',
             XDG_STATE_HOME: tempDir(),
           },
-          stdio: ['ignore', 'pipe', 'pipe'],
         },
+        hanging,
+        signal,
       );
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // The first request reaching the hanging server means the run is under way.
-      await new Promise<void>((resolve) => hanging.once('request', () => resolve()));
-      child.kill(signal);
-      expect(await exited).toBe(EXIT.interrupted);
+      expect(code).toBe(EXIT.interrupted);
       expect(stdout).toMatch(/ending aborted/);
     },
     60_000,
