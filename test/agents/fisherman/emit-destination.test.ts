@@ -19,6 +19,20 @@ describe('--emit FILE is checked before the run makes anything', () => {
     });
   });
 
+  it('the pair quoted as one word ("json items.json", as the help writes <format-and-file>) is the pair', () => {
+    const dir = tempDir();
+    expect(parseEmit([`json ${join(dir, 'items.json')}`])).toEqual({
+      format: 'json',
+      file: join(dir, 'items.json'),
+    });
+    // A file name with a space stays whole; a non-format first word is still refused by name.
+    expect(parseEmit([`playwright ${join(dir, 'my setup.ts')}`])).toEqual({
+      format: 'playwright',
+      file: join(dir, 'my setup.ts'),
+    });
+    expect(() => parseEmit([`yaml ${join(dir, 'x.yaml')}`])).toThrow(/"yaml" is not a format Tally emits/);
+  });
+
   it('tally fish with such an --emit exits 2 and sends nothing (no app is even running)', async () => {
     const run = await runTally([
       'fish',

@@ -27,8 +27,22 @@ function emitWordsProblem(values: string[]): string | undefined {
   return `--emit ${values.join(' ')}: "${format}" is not a format Tally emits (${formats})${file ? '' : ', and no file follows it'}. Write --emit playwright setup.ts or --emit json items.json`;
 }
 
+/**
+ * `--emit "json items.json"`, the pair quoted as one word as the help's `<format-and-file>` reads,
+ * is the pair: split at the first white space after a first word that is no path (`yaml x.yaml`
+ * then says yaml is no format). A file name with spaces after it stays whole
+ * (`"playwright my setup.ts"` is the file `my setup.ts`); a lone path with spaces stays a path.
+ */
+function emitWords(values: string[]): string[] {
+  const [only] = values;
+  if (values.length !== 1 || only === undefined) return values;
+  const pair = /^\s*(\S+)\s+(\S[\s\S]*?)\s*$/.exec(only);
+  return pair && !/[./\\]/.test(pair[1] as string) ? [pair[1] as string, pair[2] as string] : values;
+}
+
 /** Checks `--emit FORMAT FILE` before anything runs, so a typo costs no API requests. */
-export function parseEmit(values: string[]): { format: (typeof FORMATS)[number]; file: string } {
+export function parseEmit(given: string[]): { format: (typeof FORMATS)[number]; file: string } {
+  const values = emitWords(given);
   const [format, file] = values;
   const problem = emitWordsProblem(values);
   if (problem || !isFormat(format) || !file)
