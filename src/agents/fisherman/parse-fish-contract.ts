@@ -27,12 +27,6 @@ export interface ParseFishContractOptions {
    * only says "one of" (`test cases`); without them, only the latter.
    */
   knownTypes?: readonly string[];
-  /**
-   * Read the request alone, with no verbs or politeness around it ("please create …", "…
-   * for me"). `parseDataRequest` reads this way so that the deterministic tier takes the
-   * same sentences it always took and a worded request still goes to the model tier.
-   */
-  requestOnly?: boolean;
 }
 
 interface Draft {
@@ -404,12 +398,10 @@ export function parseFishContract(
   if (!tokens || tokens.length === 0) return undefined;
   const parser = new ContractParser(tokens, options.knownTypes);
   try {
-    if (!options.requestOnly) {
-      parser.skipLeading();
-      parser.dropTrailing();
-    }
+    parser.skipLeading();
+    parser.dropTrailing();
     parser.leadingScope();
-    if (!options.requestOnly) parser.skipLeading();
+    parser.skipLeading();
     const drafts = parser.request();
     if (!parser.done) return undefined;
     const scopes = parser.scopes;

@@ -21,7 +21,7 @@ const SINGLE_QUOTED = /'([^']+)'(?=[\s,;:.!]|$)/y;
 export function tokenize(request: string): Token[] | undefined {
   const text = request
     .normalize('NFC')
-    .replace(/[\s.!]+$/u, '')
+    .replace(/[\s.!?]+$/u, '')
     .trim();
   const tokens: Token[] = [];
   let at = 0;

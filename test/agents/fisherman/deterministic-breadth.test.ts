@@ -49,6 +49,25 @@ describe('grammar breadth', () => {
     expect(parseDataRequest(text)).toEqual(expected);
   });
 
+  it.each([
+    ['create 3 suites', { count: 3, type: 'suites' }],
+    [
+      'Please make 2 suites with 2 tests apiece for me',
+      { count: 2, type: 'suites', children: { count: 2, type: 'tests' } },
+    ],
+    ['can you add 3 tests to suite 101?', { count: 3, type: 'tests', parent: { type: 'suite', id: '101' } }],
+    ['I need 4 suites, thanks', { count: 4, type: 'suites' }],
+  ])('reads "%s": words that only ask for the request change nothing', (text, expected) => {
+    expect(parseDataRequest(text)).toEqual(expected);
+  });
+
+  it.each(['delete 3 suites', 'create 3 suites and delete 1', 'update 2 suites'])(
+    'leaves "%s" (another action) to the model',
+    (text) => {
+      expect(parseDataRequest(text)).toBeUndefined();
+    },
+  );
+
   it('leaves "3 tests in suite" (a parent with no id) to the model', () => {
     expect(parseDataRequest('3 tests in suite')).toBeUndefined();
   });

@@ -83,7 +83,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
   });
 
   it('a finish with no writes is rejected back to the model', async () => {
-    const { result, entries } = await fishWithScript('Please create a suite', [
+    const { result, entries } = await fishWithScript('Please create a suite for the checkout flow', [
       callTool('finish', { summary: 'Done.', created: [{ type: 'suite', id: 101 }] }, 'Done already.'),
       callTool('stop', { reason: 'I had not created anything.' }),
     ]);
@@ -128,7 +128,13 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
       { method: 'POST', path: '/api/alpha-shop/tests', body: { title: 'No suite' } },
       'Trying.',
     );
-    const { result, model, seen } = await fishWithScript('Please create a test', [bad, bad, bad, bad, bad]);
+    const { result, model, seen } = await fishWithScript('Please create a test called "Login works"', [
+      bad,
+      bad,
+      bad,
+      bad,
+      bad,
+    ]);
     expect(result.endingReason).toBe('repeated_failure');
     expect(model.remaining).toBe(1);
     expect(
@@ -166,7 +172,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
   });
 
   it('its own rejected request is never fed back as the example: the spec still shows the browser’s', async () => {
-    const { entries } = await fishWithScript('Please create a test', [
+    const { entries } = await fishWithScript('Please create a test called "Login works"', [
       callTool(
         'request',
         { method: 'POST', path: '/api/alpha-shop/tests', body: { title: '' } },
@@ -222,7 +228,7 @@ describe('Fisherman model tier, scripted, against the demo app', () => {
       ),
     ]);
     expect(result).toMatchObject({ endingReason: 'stopped', status: 'failed', tier: 'model' });
-    expect(result.escalation).toMatch(/not of the form/);
+    expect(result.escalation).toMatch(/no captured endpoint creates "widgets"/);
     expect(seen.filter((request) => request.method === 'POST' && request.path.startsWith('/api/'))).toEqual(
       [],
     );

@@ -309,8 +309,6 @@ describe('the old grammar is a view of the contract', () => {
   });
 
   it.each([
-    'please create a suite',
-    'Please create two widgets for me',
     '2 suites and 3 users',
     'a suite "Smoke" with 2 tests',
     '2 suites with 6 tests in total',
