@@ -211,8 +211,15 @@ function failOpenOf(options: PrepareDataOptions): FailOpen {
   return createFailOpen({ logPath: join(dirname(options.ledger.path), 'fail-open.jsonl') });
 }
 
-/** Why the deterministic tier read no plan from `request`: a count past its limit, else the form. */
+/** Verbs that ask for something else than new data: the deterministic tier only creates. */
+const OTHER_ACTIONS =
+  /^(?:(?:please|kindly|can you|could you|would you)\s+)*(delete|remove|destroy|drop|erase|purge|clear|clean|update|edit|modify|change|rename|move|archive|close|copy|duplicate|clone|list|find|show|get|read|count|check|verify)\b/i;
+
+/** Why the deterministic tier read no plan from `request`: another action, a count past its limit, else the form. */
 function notAPlanWhy(request: string): string {
+  const action = OTHER_ACTIONS.exec(request.trim())?.[1]?.toLowerCase();
+  if (action)
+    return `the request asks to ${action}, and the deterministic tier only creates new items (to undo a run: tally fish cleanup RUN)`;
   const tooMany = (request.match(/\d[\d,_]*/g) ?? [])
     .map((digits) => Number(digits.replace(/[,_]/g, '')))
     .find((count) => count > MAX_COUNT);

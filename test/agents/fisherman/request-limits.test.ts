@@ -30,5 +30,10 @@ describe('a request past what one run makes', () => {
     await expect(prepareData({ ...options, request: 'make suites please' })).rejects.toThrow(
       /not of the form "N <type>/,
     );
+    // Another action than creating is named as such, with where undoing a run lives.
+    await expect(prepareData({ ...options, request: 'please delete 3 suites' })).rejects.toThrow(
+      /asks to delete, and the deterministic tier only creates new items \(to undo a run: tally fish cleanup RUN\)/,
+    );
+    await expect(prepareData({ ...options, request: 'Rename suite 101' })).rejects.toThrow(/asks to rename/);
   });
 });
