@@ -43,9 +43,32 @@ const IE_SINGULARS = new Set([
 ]);
 const INVARIANT = new Set(['series', 'species', 'news']);
 
-/** `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular words stay. */
-export function singular(word: string): string {
-  const lower = word.toLowerCase().trim();
+/**
+ * A name in lower case with its camelCase word breaks kept as spaces: `testCases` → `test cases`,
+ * `user-groups` stays. Lower-casing `testCases` alone would make it one word (`testcases`) that no
+ * longer names a `test case`: the planner matched `3 test cases` to `/testCases`, and the verdict
+ * then saw a `testcase` it was not asked for.
+ */
+export function spelledAsWords(name: string): string {
+  return name
+    .trim()
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
+    .toLowerCase();
+}
+
+/**
+ * `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular
+ * words stay. A name of several words singularises its last one (`order-statuses` →
+ * `order-status`, `testCases` → `test case`).
+ */
+export function singular(name: string): string {
+  const words = spelledAsWords(name);
+  const at = words.search(/[^\s_\-./]*$/);
+  return at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
+}
+
+function singularWord(word: string): string {
+  const lower = word;
   if (Object.hasOwn(IRREGULAR, lower)) return IRREGULAR[lower] as string;
   if (INVARIANT.has(lower)) return lower;
   if (lower.endsWith('ies') && IE_SINGULARS.has(lower.slice(0, -1))) return lower.slice(0, -1);
@@ -69,11 +92,10 @@ export function typeWords(name: string): readonly string[] {
   if (words === undefined) {
     // Frozen: every caller shares this array.
     words = Object.freeze(
-      name
-        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      spelledAsWords(name)
         .split(/[\s_\-./]+/)
         .filter(Boolean)
-        .map(singular),
+        .map(singularWord),
     );
     if (knownTypeWords.size >= MAX_KNOWN_TYPE_NAMES) knownTypeWords.clear();
     knownTypeWords.set(name, words);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from '../../core/built-once.js';
-import { singular, typeWords } from '../../core/type-words.js';
+import { singular, spelledAsWords, typeWords } from '../../core/type-words.js';
 
 /** Counts above this are not test data; the parser and the plan tool refuse them. */
 export const MAX_COUNT = 1000;
@@ -122,8 +122,9 @@ const IRREGULAR_PLURALS: Record<string, string> = { person: 'people', child: 'ch
 
 /** `suite` → `suites`, `category` → `categories`, `test case` → `test cases`; plural words stay. */
 export function pluralOf(word: string): string {
-  const words = word.trim().split(/\s+/);
-  const last = (words.pop() as string).toLowerCase();
+  // `testCases` is said as `test cases` (core/type-words' spelledAsWords), not `testcases`.
+  const words = spelledAsWords(word).split(/\s+/);
+  const last = words.pop() as string;
   const one = singular(last);
   let many: string;
   if (one !== last) many = last;
@@ -138,7 +139,7 @@ export function pluralOf(word: string): string {
 
 /** `1 suite`, `3 suites`: the number in digits and the type agreeing with it. */
 export function countOf(count: number, type: string): string {
-  const words = type.trim().split(/\s+/);
+  const words = spelledAsWords(type).split(/\s+/);
   const last = words.pop() as string;
   return `${count} ${[...words, count === 1 ? singular(last) : pluralOf(last)].join(' ')}`;
 }

@@ -6,6 +6,7 @@ import { fishermanContract } from './fisherman-contract.js';
 import { fishermanFinish } from './fisherman-finish.js';
 import { fishermanInstructions } from './fisherman-prompt.js';
 import { fishermanVerifier, itemsFromCreates } from './fisherman-verifier.js';
+import { knownTypes } from './known-types.js';
 import { endpointSource, listEndpointsTool } from './list-endpoints-tool.js';
 import type { DataRequest } from './parse-data-request.js';
 
@@ -16,11 +17,6 @@ export interface FishermanAgentOptions {
   request?: DataRequest;
   model?: string;
   maxRounds?: number;
-}
-
-/** The resource names the app's endpoints know (captures and OpenAPI documents alike); only tested for membership. */
-function knownTypes(context: HttpToolContext): string[] {
-  return context.index.resources();
 }
 
 /** Fisherman for one run: HTTP tools bound to this run's client, endpoint model and scope. */

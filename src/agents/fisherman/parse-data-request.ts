@@ -76,8 +76,14 @@ export function toDataRequest(contract: FishContract, scope?: Scope): DataReques
  * and the contract the run is judged by reads them the same way. Anything else is `why` it is not, where the contract parser read it
  * (the model tier may take it).
  */
-export function dataRequestShape(text: string, scope?: Scope): { request: DataRequest } | { why?: string } {
-  const contract = parseFishContract(text);
+export function dataRequestShape(
+  text: string,
+  scope?: Scope,
+  knownTypes?: readonly string[],
+): { request: DataRequest } | { why?: string } {
+  // The app's resource names, as the run's contract reads them: `2 user groups` plans against
+  // `/user-groups` exactly where the verdict would judge it so.
+  const contract = parseFishContract(text, knownTypes ? { knownTypes } : {});
   return contract ? planShapeOf(contract, scope) : {};
 }
 

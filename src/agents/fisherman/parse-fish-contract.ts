@@ -144,7 +144,10 @@ class ContractParser extends TokenCursor {
       const word = this.word();
       if (word === undefined || !TYPE_WORD.test(word) || GRAMMAR.has(word) || readCount([word]) !== undefined)
         break;
-      words.push(word);
+      // `testCases` keeps its word break (core/type-words' spelledAsWords): lower-cased whole
+      // it would name a `testcase`, which no endpoint is.
+      const { text } = this.tokens[this.at] as { text: string };
+      words.push(/\p{Ll}\p{Lu}/u.test(text) ? text : word);
       this.at++;
     }
     if (words.length === 0) unsure();

@@ -16,6 +16,7 @@ import {
 } from './fish-context.js';
 import { MAX_COUNT } from './fish-contract.js';
 import { createFishermanAgent } from './fisherman-agent.js';
+import { knownTypes } from './known-types.js';
 import { dataRequestShape } from './parse-data-request.js';
 import { planDataRequest } from './plan-data-request.js';
 import { withSpecPlan } from './plan-spec-request.js';
@@ -82,7 +83,7 @@ export async function prepareData(options: PrepareDataOptions): Promise<PrepareD
 async function runFisherman(options: PrepareDataOptions, context: FishContext): Promise<PrepareDataResult> {
   const env = options.env ?? process.env;
   refuseUnmatchedScope(context.scope, context.set.captures);
-  const shape = dataRequestShape(options.request, context.scope);
+  const shape = dataRequestShape(options.request, context.scope, knownTypes(context));
   const parsed = 'request' in shape ? shape.request : undefined;
   const agent = createFishermanAgent({
     context,

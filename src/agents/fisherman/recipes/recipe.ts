@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
-import { sameType, singular } from '../../../core/type-words.js';
+import { sameType, singular, typeWords } from '../../../core/type-words.js';
 import type { ExecutablePlan } from '../execute-data-plan.js';
 import type { DataRequest } from '../parse-data-request.js';
 import type { CreatedNode } from './created-tree.js';
@@ -48,12 +48,14 @@ function buildRecipeSchema() {
 export type Recipe = z.infer<ReturnType<typeof buildRecipeSchema>>;
 type Step = Recipe['parent'];
 
-/** `suite>test`, `test@suite` (into a named suite): the request's types, never its counts. */
+/**
+ * `suite>test`, `test@suite` (into a named suite): the request's types, never its counts, each
+ * as its singular words (`user groups`, `user-groups` and `userGroups` are one `user-group`).
+ */
 export function requestShape(request: DataRequest): string {
-  const types = [request.type, ...(request.children ? [request.children.type] : [])].map((type) =>
-    singular(type.toLowerCase()),
-  );
-  return `${types.join('>')}${request.parent ? `@${singular(request.parent.type.toLowerCase())}` : ''}`;
+  const key = (type: string) => typeWords(type).join('-');
+  const types = [request.type, ...(request.children ? [request.children.type] : [])].map(key);
+  return `${types.join('>')}${request.parent ? `@${key(request.parent.type)}` : ''}`;
 }
 
 /** One recipe per app origin, scope and shape: a new success of the same shape replaces it. */

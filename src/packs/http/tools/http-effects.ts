@@ -1,5 +1,5 @@
 import type { Effect } from '../../../core/effects.js';
-import { singular } from '../../../core/type-words.js';
+import { singular, spelledAsWords } from '../../../core/type-words.js';
 import { type ApiResponse, canonicalPath, listOf } from '../client/api-client.js';
 import { extractIds } from '../client/extract-ids.js';
 import { isStrongId } from '../endpoints/id-shape.js';
@@ -183,7 +183,7 @@ export function httpEffects(
       const last = shape.dynamic[end - 1] ? undefined : decodeURIComponent(shape.segments[end - 1] ?? '');
       // A plural noun (`/posts/1/comments`) or 201 Created is a collection; a verb (`…/101/move`) is an action.
       const collection =
-        response.status === 201 || (last !== undefined && singular(last) !== last.toLowerCase());
+        response.status === 201 || (last !== undefined && singular(last) !== spelledAsWords(last));
       if (id !== undefined) {
         const at = shape.segments.findIndex(
           (segment, index) => shape.dynamic[index] && decodeURIComponent(segment) === id,
