@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { scrubMarkupSecrets } from './redact-markup.js';
 import { scrubSecretShapes } from './secret-shapes.js';
 
 export const REDACTED = '[redacted]';
@@ -22,6 +23,7 @@ const SECRET_WORDS = new Set([
   'authorization',
   'cookie',
   'csrf',
+  'csrfmiddlewaretoken',
   'xsrf',
   'sessionid',
   'privatekey',
@@ -468,7 +470,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return out;
   };
 
-  const redactText = (text: string): string => scrubKnown(redactProsePairs(text));
+  const markupHides = (name: string, value: string): boolean => hides(decide(name), value);
+  /**
+   * Markup secrets (redact-markup.ts) first, so their values are learned before the known ones
+   * are scrubbed; that second pass runs only on text that holds a tag.
+   */
+  const redactText = (text: string): string =>
+    scrubKnown(redactProsePairs(text.includes('<') ? scrubMarkupSecrets(text, markupHides, mask) : text));
 
   /** `k=v&k2=v2` with each secret-named value replaced where it stands; other pairs keep their bytes. */
   const redactPairs = (pairs: string): string =>
