@@ -104,8 +104,9 @@ const DESCRIPTIVE_ENDINGS = new Set(['id', 'ids', 'uuid', 'guid', 'type', 'kind'
 
 /**
  * Words that name a password only sometimes: `PWD` and `OLDPWD` hold the shell's working
- * directory, `pass` a test count (`"pass": 12`). Under a name whose only secret word is one of
- * these, a setting (see `isSetting`) is kept; anything else is masked (`DB_PASS=s3cret`).
+ * directory, `pass` a test count (`"pass": 12`) or status (`--- PASS: TestLogin`). They name a
+ * secret only as a name's last word, and under such a name a setting (see `isSetting`) is kept;
+ * anything else is masked (`DB_PASS=s3cret`).
  */
 const AMBIGUOUS_WORDS = new Set(['pass', 'pwd']);
 /** One word with a password word glued on its end: `dbpasswd`, `PGPASSWORD`, `mysqlpwd`. */
@@ -121,22 +122,17 @@ export function secretNameKind(name: string): SecretNameKind {
   // key. A lone `id` or `type` is no secret word either.
   if (DESCRIPTIVE_ENDINGS.has(parts.at(-1) as string) && !SECRET_WORDS.has(parts.slice(-2).join('')))
     return undefined;
-  let kind: SecretNameKind;
   for (const [index, word] of parts.entries()) {
     const next = parts[index + 1];
-    // api_key, session_id, private_key
-    const found = SECRET_WORDS.has(word)
-      ? word
-      : next && SECRET_WORDS.has(word + next)
-        ? word + next
-        : GLUED_PASSWORD.test(word)
-          ? word
-          : undefined;
-    if (found === undefined) continue;
-    if (!AMBIGUOUS_WORDS.has(found) && !found.endsWith('pwd')) return 'secret';
-    kind = 'ambiguous';
+    // api_key, session_id, private_key; pass_word and pass_phrase before `pass` alone.
+    if (next && SECRET_WORDS.has(word + next)) return 'secret';
+    if (SECRET_WORDS.has(word) && !AMBIGUOUS_WORDS.has(word)) return 'secret';
+    if (GLUED_PASSWORD.test(word) && !word.endsWith('pwd')) return 'secret';
   }
-  return kind;
+  // `pass` and `pwd` only as the last word (`DB_PASS`, `dbpwd`): `--passWithNoTests`,
+  // `pass_rate` or `pwd_hint` name no password.
+  const last = parts.at(-1) ?? '';
+  return AMBIGUOUS_WORDS.has(last) || last.endsWith('pwd') ? 'ambiguous' : undefined;
 }
 
 /** True when a header or field name looks like it holds a secret. */
@@ -425,7 +421,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (flag && match[1] !== '--') continue;
       const name = match[2] as string;
       const kind = decide(name);
-      if (!kind) continue;
+      // `--- PASS: TestLogin (0.01s)` (go test), `PASS: tests/login` (automake): a status, no password.
+      if (!kind || (name === 'PASS' && separator.trim() === ':')) continue;
       const start = names.lastIndex;
       const lineValue = lineValueAt(text, start, name);
       if (lineValue) {

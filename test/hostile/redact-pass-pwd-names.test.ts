@@ -74,6 +74,25 @@ describe('pass and pwd name secrets', () => {
     expect(redactor.redactText('wrote /home/me/project/out.txt')).toBe('wrote /home/me/project/out.txt');
   });
 
+  it('pass names a password only as the last word, and a test status is no pair', () => {
+    const redactor = createRedactor();
+    expect(isSecretName('pass_word')).toBe(true);
+    expect(isSecretName('pass_phrase')).toBe(true);
+    for (const name of ['passWithNoTests', 'pass_rate', 'pwd_hint'])
+      expect(isSecretName(name), name).toBe(false);
+    const goTest = '--- PASS: TestLogin (0.00s)\nPASS\nok  \tgithub.com/me/app\t0.012s';
+    expect(redactor.redactText(goTest)).toBe(goTest);
+    const command = 'npx vitest run --passWithNoTests src/login.test.ts';
+    expect(redactor.redactText(command)).toBe(command);
+    // A mailer's config still loses its password, unquoted (YAML) or quoted (JS).
+    expect(redactor.redactText('smtp:\n  user: me\n  pass: mail-Pass9')).toBe(
+      `smtp:\n  user: me\n  pass: ${REDACTED}`,
+    );
+    expect(redactor.redactText("{ user: 'me', pass: 'mail-Pass8' }")).toBe(
+      `{ user: 'me', pass: '${REDACTED}' }`,
+    );
+  });
+
   it('the environment rule agrees: pass and pwd credentials are hunted, their settings are not', () => {
     expect(
       secretEnvironmentValues({
