@@ -8,16 +8,18 @@
 
 /**
  * A meta or input tag (its attributes in group 2), or an element with text only (name in group
- * 3, content in group 5). Every match starts at a `<` and stops at the next `<` or `>`: one
- * linear pass.
+ * 3, content in group 5; `<\/` as a JSON string writes its end tag). Every match starts at a `<`
+ * and stops at the next `<` or `>`: one linear pass.
  */
-const MARKUP = /<(?:(meta|input)\b([^<>]*)>|([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<]*)<\/\3\s*>)/gi;
+const MARKUP = /<(?:(meta|input)\b([^<>]*)>|([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<]*)<\\?\/\3\s*>)/gi;
 /**
- * One attribute: its name, then its value double-quoted, single-quoted or bare. A name starts
- * only after a space or a quote: a long run of name characters is tried once, not at each of
- * its characters (quadratic: 100,000 of them took 6 s).
+ * One attribute: its name, then its value double-quoted, single-quoted (either quote escaped
+ * too, as a page inside a JSON string or a log line has it: `value=\"…\"`) or bare. A name
+ * starts only after a space or a quote: a long run of name characters is tried once, not at
+ * each of its characters (quadratic: 100,000 of them took 6 s).
  */
-const ATTRIBUTE = /(?<![^\s"'])([^\s"'<>/=]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+const ATTRIBUTE =
+  /(?<![^\s"'])([^\s"'<>/=\\]+)\s*=\s*(?:\\"([^"\\]*)\\"|\\'([^'\\]*)\\'|"([^"]*)"|'([^']*)'|([^\s"'=<>`\\]+))/g;
 /**
  * A meta tag that names a parameter or header rather than holding a token: Rails'
  * `csrf-param` (`authenticity_token`), Spring's `_csrf_header` (`X-CSRF-TOKEN`). Learned as a
@@ -90,11 +92,12 @@ function scrubTag(
   let value: { text: string; at: number } | undefined;
   for (const match of attributes.matchAll(ATTRIBUTE)) {
     const attribute = (match[1] as string).toLowerCase();
-    const text = (match[2] ?? match[3] ?? match[4]) as string;
+    const text = (match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6]) as string;
     if (attribute === 'name') name = text;
     else if (attribute === valueAttribute) {
-      // The value's own offset: the match ends with it (a closing quote at most after it).
-      const end = (match.index as number) + match[0].length - (match[4] === undefined ? 1 : 0);
+      // The value's own offset: the match ends with it and its closing quote, escaped or not.
+      const quote = match[6] !== undefined ? 0 : match[2] !== undefined || match[3] !== undefined ? 2 : 1;
+      const end = (match.index as number) + match[0].length - quote;
       value = { text, at: end - text.length };
     }
   }

@@ -54,6 +54,15 @@ describe('secrets in markup', () => {
     expect(out).toContain(`VALUE=${REDACTED}>`);
   });
 
+  it('finds them in a page written inside a JSON string or a log line (escaped quotes, <\\/ end tags)', () => {
+    const redactor = createRedactor();
+    const logged =
+      'body="<meta name=\\"csrf-token\\" content=\\"esc-tok-1\\"><input value=\\"esc-tok-2\\" name=\\"_token\\"><password>esc-pw-3<\\/password>"';
+    const out = redactor.redactText(logged);
+    for (const secret of ['esc-tok-1', 'esc-tok-2', 'esc-pw-3']) expect(out, secret).not.toContain(secret);
+    expect(out).toContain(`content=\\"${REDACTED}\\"`);
+  });
+
   it('keeps what is no secret: other elements and inputs, a parameter name, a setting under pwd, a bare <', () => {
     const redactor = createRedactor();
     const page = [
@@ -95,6 +104,8 @@ describe('secrets in markup', () => {
       '<input '.repeat(40_000),
       `<meta ${'a'.repeat(100_000)}>`,
       `<input name="csrf" ${'v'.repeat(100_000)}>`,
+      `<input name=\\"csrf\\" ${'\\"'.repeat(50_000)}>`,
+      `<password>${'x'.repeat(100_000)}<\\/pass`,
       `<a ${'x'.repeat(200_000)}`,
     ]) {
       const started = performance.now();
