@@ -93,4 +93,16 @@ describe('a password in a base URL or an OTel endpoint reaches no output', () =>
       for (const file of files) expect(file.text, file.path).not.toContain(secret);
     }
   });
+
+  it('a --spec URL with a password or a key in its query is shown masked when it cannot be read', async () => {
+    const { app } = await demoApp();
+    const spec = `${app.url.replace('http://', `http://tester:${APP_PASSWORD}@`)}/openapi.json?api_key=SpecKey-4410`;
+    const fish = await runTally(['fish', '1 suite', '--spec', spec, '--base-url', app.url], {
+      cwd: tempDir(),
+    });
+    expect(fish.code).not.toBe(0);
+    expect(fish.stderr).toContain(`Cannot read the OpenAPI document ${shownUrl(spec)}`);
+    for (const secret of [APP_PASSWORD, 'SpecKey-4410'])
+      expect(`${fish.stdout}${fish.stderr}`).not.toContain(secret);
+  });
 });
