@@ -7,11 +7,23 @@
  */
 
 /**
- * A meta or input tag (its attributes in group 2), or an element with text only (name in group
- * 3, content in group 5; `<\/` as a JSON string writes its end tag). Every match starts at a `<`
- * and stops at the next `<` or `>`: one linear pass.
+ * A meta or input tag (`tag`, `attributes`), a property list's `<key>NAME</key><string>VALUE</string>`
+ * (`key`, `keyValue`), or an element with text only (`element`, `content`; `<\/` as a JSON
+ * string writes an end tag). Every match starts at a `<` and each part stops at the next `<`
+ * or `>`: one linear pass.
  */
-const MARKUP = /<(?:(meta|input)\b([^<>]*)>|([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<]*)<\\?\/\3\s*>)/gi;
+const MARKUP =
+  /<(?:(?<tag>meta|input)\b(?<attributes>[^<>]*)>|key>(?<key>[^<]*)<\\?\/key>\s*<string>(?<keyValue>[^<]*)<\\?\/string>|(?<element>[A-Za-z_][\w.:-]*)(?:\s[^<>]*)?>(?<content>[^<]*)<\\?\/\k<element>\s*>)/gi;
+
+/** The named groups of a MARKUP match (each absent unless its form matched). */
+interface MarkupParts {
+  tag?: string;
+  attributes?: string;
+  key?: string;
+  keyValue?: string;
+  element?: string;
+  content?: string;
+}
 /**
  * One attribute: its name, then its value double-quoted, single-quoted (either quote escaped
  * too, as a page inside a JSON string or a log line has it: `value=\"…\"`) or bare. A name
@@ -47,7 +59,8 @@ function maskable(value: string): boolean {
 /**
  * `text` with the markup secrets above replaced by what `mask` returns (which remembers them,
  * so a later echo anywhere is scrubbed too). `hides(name, value)` says whether a value under
- * that name is a secret (the redactor's name rule, settings under `pwd` kept).
+ * that name is a secret (the redactor's name rule, settings under `pwd` kept). A launchd or
+ * app plist keeps its environment as key/string pairs (`<key>API_TOKEN</key><string>…`).
  */
 export function scrubMarkupSecrets(
   text: string,
@@ -59,25 +72,22 @@ export function scrubMarkupSecrets(
     if (plain !== value) mask(plain);
     return mask(value);
   };
-  return text.replace(
-    MARKUP,
-    (
-      whole,
-      tag: string | undefined,
-      attributes: string | undefined,
-      element: string | undefined,
-      _elementAttributes,
-      content: string | undefined,
-    ) => {
-      if (element !== undefined) {
-        const value = (content as string).trim();
-        if (!maskable(value) || !hides(element, value)) return whole;
-        const at = whole.indexOf(value, whole.indexOf('>') + 1);
-        return `${whole.slice(0, at)}${masked(value)}${whole.slice(at + value.length)}`;
-      }
-      return `<${tag}${scrubTag((tag as string).toLowerCase(), attributes as string, hides, masked)}>`;
-    },
-  );
+  /** `whole` with `value` (found after `from`) masked when `name` hides it. */
+  const maskIn = (whole: string, name: string, raw: string, from: number): string => {
+    const value = raw.trim();
+    if (!maskable(value) || !hides(name, value)) return whole;
+    const at = whole.indexOf(value, from);
+    return `${whole.slice(0, at)}${masked(value)}${whole.slice(at + value.length)}`;
+  };
+  return text.replace(MARKUP, (whole: string, ...rest: unknown[]) => {
+    const parts = rest.at(-1) as MarkupParts;
+    if (parts.element !== undefined)
+      return maskIn(whole, parts.element, parts.content as string, whole.indexOf('>') + 1);
+    if (parts.key !== undefined)
+      return maskIn(whole, parts.key.trim(), parts.keyValue as string, whole.lastIndexOf('<string>') + 8);
+    const tag = parts.tag as string;
+    return `<${tag}${scrubTag(tag.toLowerCase(), parts.attributes as string, hides, masked)}>`;
+  });
 }
 
 /** A meta tag's `content` or an input's `value` when its `name` is secret; the attributes otherwise unchanged. */

@@ -54,6 +54,22 @@ describe('secrets in markup', () => {
     expect(out).toContain(`VALUE=${REDACTED}>`);
   });
 
+  it('masks a secret-named value of a property list (a launchd job environment), keeping its settings', () => {
+    const redactor = createRedactor();
+    const plist = [
+      '<dict>',
+      '  <key>API_TOKEN</key>',
+      '  <string>plist-tok-1</string>',
+      '  <key>DB_PASS</key><string>plist-pass-2</string>',
+      '  <key>PWD</key><string>/Users/me/app</string>',
+      '  <key>Label</key><string>com.me.app</string>',
+      '</dict>',
+    ].join('\n');
+    expect(redactor.redactText(plist)).toBe(
+      plist.replace('plist-tok-1', REDACTED).replace('plist-pass-2', REDACTED),
+    );
+  });
+
   it('finds them in a page written inside a JSON string or a log line (escaped quotes, <\\/ end tags)', () => {
     const redactor = createRedactor();
     const logged =
@@ -102,6 +118,8 @@ describe('secrets in markup', () => {
       '<password>'.repeat(40_000),
       `<meta name="csrf-token" ${'a="b" '.repeat(30_000)}`,
       '<input '.repeat(40_000),
+      '<key>a</key> '.repeat(20_000),
+      `<key>token</key><string>${'s'.repeat(100_000)}`,
       `<meta ${'a'.repeat(100_000)}>`,
       `<input name="csrf" ${'v'.repeat(100_000)}>`,
       `<input name=\\"csrf\\" ${'\\"'.repeat(50_000)}>`,
