@@ -116,3 +116,27 @@ function scrubTag(
   if (!hides(name, value.text)) return attributes;
   return `${attributes.slice(0, value.at)}${masked(value.text)}${attributes.slice(value.at + value.text.length)}`;
 }
+
+/** An element opened last whose text has not ended: `<password>` or `<access_token>\n  tok…`. */
+const OPEN_ELEMENT = /^<([A-Za-z_][\w.:-]*)(?:\s[^<>]*)?>[^<]*$/;
+/** A plist key whose string has not ended (or not begun). */
+const OPEN_KEY = /<key>([^<]*)<\\?\/key>\s*(?:<string>[^<]*)?$/i;
+/** A text streamed out holds back at most this much for an open element: no secret is longer. */
+const HOLD_LIMIT = 4096;
+
+/**
+ * Where text let out piece by piece (a model's streamed answer) must stop so a markup secret is
+ * never cut from its name: at the `<` of a secret-named element whose text has not ended (pretty
+ * XML puts it on a line of its own), or of a plist key naming a secret whose `<string>` has not;
+ * -1 when nothing is open. Only the text's last 4 KB is looked at: a long text is scanned
+ * once per piece.
+ */
+export function openMarkupSecretAt(text: string, isSecret: (name: string) => boolean): number {
+  const last = text.lastIndexOf('<');
+  const from = Math.max(0, text.length - HOLD_LIMIT);
+  if (last < from) return -1;
+  const element = OPEN_ELEMENT.exec(text.slice(last))?.[1];
+  if (element !== undefined && element.toLowerCase() !== 'string') return isSecret(element) ? last : -1;
+  const key = OPEN_KEY.exec(text.slice(from));
+  return key && isSecret((key[1] as string).trim()) ? from + key.index : -1;
+}

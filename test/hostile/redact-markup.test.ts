@@ -1,10 +1,50 @@
 // XML and HTML carry secrets under names prose pairs never see: a secret-named element's text,
 // a CSRF meta tag's content, a hidden CSRF input's value. Each is masked where it stands and
 // learned, in the ledger's redactor and in a saved HAR alike (one rule, core/redact-markup.ts).
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { runAgent } from '../../src/core/agent/run-agent.js';
+import type { RunEvent } from '../../src/core/agent/run-observer.js';
 import { createRedactor, REDACTED } from '../../src/core/redact.js';
 import { redactHar } from '../../src/packs/http/captures/redact-har.js';
+import { itemAgent } from '../core/agent/fixtures.js';
+import { tempLedger } from '../helpers.js';
 import { harEntry } from '../packs/http/har-fixtures.js';
+
+/** A model that streams `deltas` as its answer's text, then finishes. */
+function streamingModel(deltas: string[]): LanguageModelV3 {
+  const parts: LanguageModelV3StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    ...deltas.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+    { type: 'text-end', id: 't' },
+    {
+      type: 'finish',
+      usage: {
+        inputTokens: { total: 7, noCache: 7, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 3, text: 3, reasoning: undefined },
+      },
+      finishReason: { unified: 'stop', raw: 'stop' },
+    },
+  ];
+  return {
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'stream',
+    supportedUrls: {},
+    doGenerate: async () => {
+      throw new Error('this model only streams');
+    },
+    doStream: async () => ({
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    }),
+  };
+}
 
 describe('secrets in markup', () => {
   it('masks the text of secret-named elements, namespaced and with attributes too', () => {
@@ -130,5 +170,27 @@ describe('secrets in markup', () => {
       redactor.redactText(text);
       expect(performance.now() - started).toBeLessThan(1_000);
     }
+  });
+
+  it('Security: a streamed answer never shows a secret element or plist value on a line of its own', async () => {
+    const ledger = tempLedger();
+    const events: RunEvent[] = [];
+    const result = await runAgent(itemAgent({ requireFinish: false }).agent, 'Show the config', {
+      ledger,
+      model: streamingModel([
+        'Here it is:\n<config>\n  <password>\n',
+        '    xml-pw-1234\n',
+        '  </password>\n</config>\n<dict>\n  <key>API_TOKEN</key>\n',
+        '  <string>',
+        'plist-tok-5678</string>\n  <key>Label</key>\n  <string>com.me.app</string>\n</dict>\nDone.',
+      ]),
+      onEvent: (event) => events.push(event),
+    });
+    const deltas = events.flatMap((event) => (event.type === 'model-text-delta' ? [event.delta] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    for (const delta of deltas) expect(delta).not.toMatch(/xml-pw-1234|plist-tok-5678/);
+    expect(deltas.join('')).toContain('<string>com.me.app</string>');
+    expect(result.text).not.toMatch(/xml-pw-1234|plist-tok-5678/);
+    expect(JSON.stringify(ledger.entries(result.runId))).not.toMatch(/xml-pw-1234|plist-tok-5678/);
   });
 });
