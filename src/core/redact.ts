@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { scrubMarkupSecrets } from './redact-markup.js';
 import { scrubSecretShapes } from './secret-shapes.js';
 
 export const REDACTED = '[redacted]';
@@ -11,6 +12,7 @@ export const REDACTED = '[redacted]';
 const SECRET_WORDS = new Set([
   'password',
   'passwd',
+  'pass',
   'pwd',
   'passphrase',
   'secret',
@@ -21,6 +23,7 @@ const SECRET_WORDS = new Set([
   'authorization',
   'cookie',
   'csrf',
+  'csrfmiddlewaretoken',
   'xsrf',
   'sessionid',
   'privatekey',
@@ -99,19 +102,58 @@ function words(name: string): string[] {
  */
 const DESCRIPTIVE_ENDINGS = new Set(['id', 'ids', 'uuid', 'guid', 'type', 'kind', 'count', 'at', 'length']);
 
-/** True when a header or field name looks like it holds a secret. */
-export function isSecretName(name: string): boolean {
+/**
+ * Words that name a password only sometimes: `PWD` and `OLDPWD` hold the shell's working
+ * directory, `pass` a test count (`"pass": 12`) or status (`--- PASS: TestLogin`). They name a
+ * secret only as a name's last word, and under such a name a setting (see `isSetting`) is kept;
+ * anything else is masked (`DB_PASS=s3cret`).
+ */
+const AMBIGUOUS_WORDS = new Set(['pass', 'pwd']);
+/** One word with a password word glued on its end: `dbpasswd`, `PGPASSWORD`, `mysqlpwd`. */
+const GLUED_PASSWORD = /(?:password|passwd|pwd)$/;
+
+/** How secret a name is: `secret`, `ambiguous` (a setting under it is kept, see AMBIGUOUS_WORDS) or undefined (not secret). */
+export type SecretNameKind = 'secret' | 'ambiguous' | undefined;
+
+/** Whether a header or field name looks like it holds a secret, and how surely (see `SecretNameKind`). */
+export function secretNameKind(name: string): SecretNameKind {
   const parts = words(name);
   // `session_id` is the session itself (a compound secret word); `api_key_id` only names a
   // key. A lone `id` or `type` is no secret word either.
   if (DESCRIPTIVE_ENDINGS.has(parts.at(-1) as string) && !SECRET_WORDS.has(parts.slice(-2).join('')))
-    return false;
+    return undefined;
   for (const [index, word] of parts.entries()) {
-    if (SECRET_WORDS.has(word)) return true;
     const next = parts[index + 1];
-    if (next && SECRET_WORDS.has(word + next)) return true; // api_key, session_id, private_key
+    // api_key, session_id, private_key; pass_word and pass_phrase before `pass` alone.
+    if (next && SECRET_WORDS.has(word + next)) return 'secret';
+    if (SECRET_WORDS.has(word) && !AMBIGUOUS_WORDS.has(word)) return 'secret';
+    if (GLUED_PASSWORD.test(word) && !word.endsWith('pwd')) return 'secret';
   }
-  return false;
+  // `pass` and `pwd` only as the last word (`DB_PASS`, `dbpwd`): `--passWithNoTests`,
+  // `pass_rate` or `pwd_hint` name no password.
+  const last = parts.at(-1) ?? '';
+  return AMBIGUOUS_WORDS.has(last) || last.endsWith('pwd') ? 'ambiguous' : undefined;
+}
+
+/** True when a header or field name looks like it holds a secret. */
+export function isSecretName(name: string): boolean {
+  return secretNameKind(name) !== undefined;
+}
+
+/** A path made of path characters only (`/home/me/project`): what `PWD` holds, no password. */
+const PLAIN_PATH = /^(?:~?\/|[A-Za-z]:[\\/])[\w.~+\\/ -]*$/;
+
+/**
+ * A setting rather than a credential, kept under an ambiguous name (`PWD=/home/me/project`,
+ * `"pass": 12`, `pass: true`): a plain path, a number or a boolean, the values
+ * `secretEnvironmentValues` does not hunt either. A password of digits only under such a name
+ * is kept; under `password` or `DB_PASSWORD` it is masked.
+ */
+export function isSetting(value: unknown): boolean {
+  if (typeof value === 'number' || typeof value === 'boolean') return true;
+  if (typeof value !== 'string') return false;
+  const trimmed = value.trim();
+  return PLAIN_PATH.test(trimmed) || /^-?\d+(?:\.\d+)?$/.test(trimmed) || /^(?:true|false)$/i.test(trimmed);
 }
 
 /** A filesystem path (`/…`, `~/…`, `C:\\…`): what `PWD`, `SSH_AUTH_SOCK` or `*_CREDENTIALS_FILE` hold. */
@@ -260,18 +302,22 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     memo.clear();
   };
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
-  const decide = (name: string): boolean => isSecretName(name) || extraNames.has(name.toLowerCase());
+  const decide = (name: string): SecretNameKind =>
+    extraNames.has(name.toLowerCase()) ? 'secret' : secretNameKind(name);
   // Entries repeat the same few keys; deciding each once keeps redaction off the hot path.
   // (Names found in prose are decided afresh: prose brings names without end.)
-  const secretNames = new Map<string, boolean>();
-  const isSecret = (name: string): boolean => {
-    let secret = secretNames.get(name);
-    if (secret === undefined) {
-      secret = decide(name);
-      secretNames.set(name, secret);
+  const secretNames = new Map<string, SecretNameKind | null>();
+  const kindOf = (name: string): SecretNameKind => {
+    let kind = secretNames.get(name);
+    if (kind === undefined) {
+      kind = decide(name) ?? null;
+      secretNames.set(name, kind);
     }
-    return secret;
+    return kind ?? undefined;
   };
+  /** Whether `value` under `name` is masked: any value of a secret name, no setting of an ambiguous one. */
+  const hides = (kind: SecretNameKind, value: unknown): boolean =>
+    kind === 'secret' || (kind === 'ambiguous' && !isSetting(value));
 
   /** A secret and the forms it is carried in besides itself (see `encodedForms`). */
   const learnWithForms = (value: string): void => {
@@ -374,7 +420,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const flag = separator.trim() === '';
       if (flag && match[1] !== '--') continue;
       const name = match[2] as string;
-      if (!decide(name)) continue;
+      const kind = decide(name);
+      // `--- PASS: TestLogin (0.01s)` (go test), `PASS: tests/login` (automake): a status, no password.
+      if (!kind || (name === 'PASS' && separator.trim() === ':')) continue;
       const start = names.lastIndex;
       const lineValue = lineValueAt(text, start, name);
       if (lineValue) {
@@ -388,7 +436,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       names.lastIndex += value.length;
       const quoted = value.length > 1 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0];
       const secret = quoted ? value.slice(1, -1) : value;
-      if (secret === '' || secret.startsWith('[redacted')) continue;
+      if (secret === '' || secret.startsWith('[redacted') || !hides(kind, secret)) continue;
       let masked: string;
       // A spaced `=` without quotes is most often code (`token = getToken()`): masked, not learned.
       if (quoted || flag || separator === '=') {
@@ -419,7 +467,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return out;
   };
 
-  const redactText = (text: string): string => scrubKnown(redactProsePairs(text));
+  const markupHides = (name: string, value: string): boolean => hides(decide(name), value);
+  /**
+   * Markup secrets (redact-markup.ts) first, so their values are learned before the known ones
+   * are scrubbed; that second pass runs only on text that holds a tag.
+   */
+  const redactText = (text: string): string =>
+    scrubKnown(redactProsePairs(text.includes('<') ? scrubMarkupSecrets(text, markupHides, mask) : text));
 
   /** `k=v&k2=v2` with each secret-named value replaced where it stands; other pairs keep their bytes. */
   const redactPairs = (pairs: string): string =>
@@ -427,9 +481,10 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       .split('&')
       .map((pair) => {
         const eq = pair.indexOf('=');
-        if (eq < 0 || !isSecret(decodeParam(pair.slice(0, eq)))) return pair;
+        if (eq < 0) return pair;
+        const kind = kindOf(decodeParam(pair.slice(0, eq)));
         const raw = pair.slice(eq + 1);
-        if (raw === REDACTED || raw === '') return pair;
+        if (!kind || raw === REDACTED || raw === '' || !hides(kind, decodeParam(raw))) return pair;
         maskEncoded(raw);
         return `${pair.slice(0, eq + 1)}${REDACTED}`;
       })
@@ -490,7 +545,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const params = new URLSearchParams(trimmed);
       let changed = false;
       for (const [key, value] of params) {
-        if (isSecret(key)) {
+        if (hides(kindOf(key), value)) {
           mask(value);
           params.set(key, REDACTED);
           changed = true;
@@ -537,7 +592,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     const record = value as Record<string, unknown>;
     // HAR-style header/cookie pairs: { name: 'Authorization', value: '...' }
-    if (typeof record.name === 'string' && 'value' in record && isSecret(record.name)) {
+    if (typeof record.name === 'string' && 'value' in record && hides(kindOf(record.name), record.value)) {
       return { ...record, value: maskValue(record.value) };
     }
     let copy: Record<string, unknown> | undefined;
@@ -545,7 +600,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
       const item = record[key];
-      const redacted = isSecret(key) ? maskValue(item) : walk(item, depth + 1);
+      const redacted = hides(kindOf(key), item) ? maskValue(item) : walk(item, depth + 1);
       if (redacted !== item) {
         copy ??= { ...record };
         copy[key] = redacted;

@@ -5,6 +5,7 @@ import { type RunObserver, withRunObserver } from '../../core/agent/run-observer
 import { runPlan } from '../../core/agent/run-plan.js';
 import { createFailOpen, type FailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
+import { shownUrl } from '../../core/shown-url.js';
 import { recipeEnvNames } from '../../packs/http/client/login-recipe.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { executeDataPlan } from './execute-data-plan.js';
@@ -58,6 +59,7 @@ export interface PrepareDataResult extends RunResult {
   /** A recipe followed, replaced or saved, when a recipe folder was given. */
   recipe?: RecipeOutcome;
   scope: Scope;
+  /** The base URL as it may be shown (`shownUrl`): a userinfo password or a secret query value masked. */
   baseUrl: string;
   /** Why the deterministic tier did not take the request, when it did not. */
   escalation?: string;
@@ -110,7 +112,8 @@ async function runFisherman(options: PrepareDataOptions, context: FishContext): 
   // Files that could not be read (not the routine drops of pages and assets).
   const unreadable = context.set.skipped.filter((skip) => skip.source.endsWith('.request.yaml'));
   const marker = context.client.marker as string;
-  const base = { scope: context.scope, baseUrl: context.baseUrl, unreadable, marker };
+  // Security: the result is printed (`--json`) and emitted (`--emit`): never a userinfo password.
+  const base = { scope: context.scope, baseUrl: shownUrl(context.baseUrl), unreadable, marker };
   const concurrency = options.concurrency ?? 2;
   const { signal } = options;
   const abort = {

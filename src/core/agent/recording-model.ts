@@ -8,7 +8,8 @@ import {
 } from '@ai-sdk/provider';
 import { simulateStreamingMiddleware, wrapLanguageModel } from 'ai';
 import type { RunRecorder } from '../ledger/ledger.js';
-import { type Redactor, secretHintAt } from '../redact.js';
+import { isSecretName, type Redactor, secretHintAt } from '../redact.js';
+import { openMarkupSecretAt } from '../redact-markup.js';
 import type { RunState } from './run-state.js';
 import { stepCalls } from './step-calls.js';
 
@@ -36,7 +37,7 @@ const NAME_COLON = /(?<![\w.-])-{0,2}[\w.-]+["']?:[ \t]*$/;
  * several deltas. Text is therefore let out only up to the last whitespace (a secret token
  * is never cut in two), never right after `Bearer`/`Basic`/`Token` or a `name: ` (the
  * redactor masks the word that follows), never past a word that may name a secret before its
- * line ends (see `secretHintAt`), and each piece goes through the redactor first. What no piece can
+ * line ends (see `secretHintAt`) or an open secret-named element (`openMarkupSecretAt`), and each piece goes through the redactor first. What no piece can
  * catch — a known secret that itself contains spaces — is still scrubbed from the whole
  * text that the ledger, `model-text` and `RunResult` carry.
  */
@@ -65,6 +66,9 @@ function deltaGate(redactor: Redactor, tell: (delta: string) => void) {
       const lineStart = Math.max(shown, raw.lastIndexOf('\n', end - 1) + 1);
       const hint = secretHintAt(raw.slice(lineStart, end));
       if (hint >= 0) end = lineStart + hint;
+      // A secret-named element or plist key whose value is still to come, over lines of its own.
+      const open = openMarkupSecretAt(raw.slice(shown, end), isSecretName);
+      if (open >= 0) end = shown + open;
       show(end);
     },
     flush: () => show(raw.length),

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
+import { shownUrl } from '../../core/shown-url.js';
 import { openSqlite, sqliteDriver } from '../../core/sqlite/open-sqlite.js';
 import {
   INSTALL_CHROMIUM,
@@ -182,7 +183,7 @@ export async function checkTelemetry(env: NodeJS.ProcessEnv = process.env): Prom
       name,
       ok: false,
       required: false,
-      detail: `the traces endpoint "${endpoint}" is not a URL`,
+      detail: `the traces endpoint "${shownUrl(endpoint)}" is not a URL`,
       fix: 'Set OTEL_EXPORTER_OTLP_ENDPOINT to the collector, e.g. http://localhost:4318.',
     };
   }
@@ -192,8 +193,8 @@ export async function checkTelemetry(env: NodeJS.ProcessEnv = process.env): Prom
     ok: up,
     required: false,
     detail: up
-      ? `exporting to ${endpoint} (a collector answers there)`
-      : `exporting to ${endpoint}, but nothing answers there: every command reports the export failed`,
+      ? `exporting to ${shownUrl(endpoint)} (a collector answers there)`
+      : `exporting to ${shownUrl(endpoint)}, but nothing answers there: every command reports the export failed`,
     ...(up
       ? {}
       : { fix: 'Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or set OTEL_TRACES_EXPORTER=none.' }),

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import type { RunObserver } from '../../core/agent/run-observer.js';
 import { errorMessage } from '../../core/errors.js';
 import type { FailOpen } from '../../core/fail-open.js';
+import { shownUrl } from '../../core/shown-url.js';
 import { DEFAULT_TRACES_ENDPOINT, telemetryEnabled, tracesEndpoint } from './telemetry-enabled.js';
 
 /** How long one export may take before it counts as failed (OTEL_EXPORTER_OTLP_TIMEOUT overrides). */
@@ -74,7 +75,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     reported = true;
     options.failOpen?.('telemetry', 'telemetry-unavailable');
     process.stderr.write(
-      `tally: traces could not be exported to ${tracesEndpoint(env) ?? DEFAULT_TRACES_ENDPOINT} (${reason}); runs are still recorded in the ledger. Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or unset OTEL_TRACES_EXPORTER.\n`,
+      `tally: traces could not be exported to ${shownUrl(tracesEndpoint(env) ?? DEFAULT_TRACES_ENDPOINT)} (${reason}); runs are still recorded in the ledger. Start the collector, fix OTEL_EXPORTER_OTLP_ENDPOINT, or unset OTEL_TRACES_EXPORTER.\n`,
     );
   };
   try {

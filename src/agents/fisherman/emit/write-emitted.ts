@@ -2,6 +2,7 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TallyError } from '../../../core/errors.js';
 import type { Ledger } from '../../../core/ledger/ledger.js';
+import { shownUrl } from '../../../core/shown-url.js';
 import type { PrepareDataResult } from '../prepare-data.js';
 import { createdTree } from '../recipes/created-tree.js';
 import { emitJson, emitPlaywright } from './emit-setup.js';
@@ -90,7 +91,8 @@ export function writeEmitted(values: string[], result: PrepareDataResult, ledger
   const tree = createdTree(ledger.entries(result.runId));
   if (tree.length === 0)
     return `Nothing to emit: run ${result.runId} created nothing that still exists (${file} not written).`;
-  const meta = { runId: result.runId, baseUrl: result.baseUrl, marker: result.marker };
+  // Security: an emitted file is source others read; shown like any output (a result built by hand included).
+  const meta = { runId: result.runId, baseUrl: shownUrl(result.baseUrl), marker: result.marker };
   writeFileSync(file, format === 'json' ? emitJson(tree, meta) : emitPlaywright(tree, meta));
   return `Wrote ${format === 'json' ? `${tree.length} items with their links` : `a Playwright fixture recreating ${tree.length} items`} to ${file}`;
 }

@@ -1,6 +1,4 @@
-import { createRedactor, isSecretName, REDACTED } from '../../../core/redact.js';
-
-const CSRF_META = /(<meta\s+name=["']csrf-token["']\s+content=["'])[^"']*(["'])/gi;
+import { createRedactor, REDACTED } from '../../../core/redact.js';
 
 /**
  * Field names that are secret in a capture though not everywhere: CSRF tokens under their
@@ -21,20 +19,6 @@ export const CAPTURE_SECRET_NAMES = [
   'pin_code',
 ];
 
-/** A hidden form input carrying one of those fields (`<input type="hidden" name="authenticity_token" value="…">`), either attribute order. */
-const HIDDEN_INPUT = /<input\b[^>]*>/gi;
-const INPUT_NAME = /\bname\s*=\s*["']([^"']*)["']/i;
-const INPUT_VALUE = /(\bvalue\s*=\s*["'])[^"']*(["'])/i;
-const CAPTURE_SECRET_SET = new Set(CAPTURE_SECRET_NAMES.map((name) => name.toLowerCase()));
-
-function scrubInputs(html: string): string {
-  return html.replace(HIDDEN_INPUT, (tag) => {
-    const name = INPUT_NAME.exec(tag)?.[1];
-    if (!name || !(CAPTURE_SECRET_SET.has(name.toLowerCase()) || isSecretName(name))) return tag;
-    return tag.replace(INPUT_VALUE, `$1${REDACTED}$2`);
-  });
-}
-
 interface HarLike {
   log: { entries: unknown[]; [key: string]: unknown };
   [key: string]: unknown;
@@ -52,17 +36,15 @@ function scrubEntry(entry: Record<string, unknown>): Record<string, unknown> {
         value: REDACTED,
       }));
     }
-    const content = message.content as { text?: string } | undefined;
-    if (content && typeof content.text === 'string')
-      content.text = scrubInputs(content.text.replace(CSRF_META, `$1${REDACTED}$2`));
   }
   return out;
 }
 
 /**
  * A HAR with its secrets removed: secret headers and cookies, secret form, query and JSON
- * fields (the capture names above included), userinfo passwords, CSRF tokens in page meta
- * tags and hidden inputs, and any echo of those values elsewhere in the file. URLs stay URLs,
+ * fields (the capture names above included), userinfo passwords, and any echo of those values
+ * elsewhere in the file. A page's CSRF meta tags, hidden inputs and secret-named elements are
+ * the redactor's markup rule (core/redact-markup.ts), the capture names included. URLs stay URLs,
  * so `tally fish` reads the file `tally capture` wrote.
  */
 export function redactHar<T extends HarLike>(har: T): T {

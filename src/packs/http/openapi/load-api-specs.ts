@@ -4,6 +4,7 @@ import { parse as parseYaml, YAMLError } from 'yaml';
 import { errorMessage, TallyError } from '../../../core/errors.js';
 import { parseFailure } from '../../../core/parse-error-place.js';
 import { scrubSecretShapes } from '../../../core/secret-shapes.js';
+import { shownUrl } from '../../../core/shown-url.js';
 import { ServerUnreachableError, unreachableCode } from '../client/network-failure.js';
 import type { ApiSpecSet } from './api-operation.js';
 import { operationsOf } from './operations-of.js';
@@ -21,7 +22,7 @@ const MAX_BYTES = 20 * 1024 * 1024;
  */
 async function fetchDocument(url: string): Promise<object> {
   const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  if (!response.ok) throw new Error(`GET ${shownUrl(url)} answered ${response.status}`);
   const text = await response.text();
   if (text.length > MAX_BYTES) throw new Error(`the document is larger than ${MAX_BYTES} bytes`);
   let parsed: unknown;
@@ -34,6 +35,19 @@ async function fetchDocument(url: string): Promise<object> {
   }
   if (!parsed || typeof parsed !== 'object') throw new Error('the response is not a JSON or YAML object');
   return parsed;
+}
+
+/**
+ * Security: `source` as an error may show it (`shownUrl`), and `text` (a fetch failure quotes the
+ * URL: undici refuses one with credentials by printing it) with the URL's credentials masked.
+ */
+function shownSource(source: string, text = source): string {
+  if (!isUrl(source)) return text;
+  return scrubSecretShapes(
+    text.split(source).join(shownUrl(source)),
+    () => '***',
+    () => '***',
+  );
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -101,8 +115,8 @@ async function dereference(source: string): Promise<Record<string, unknown>> {
       );
       throw new ApiSpecError(
         'SPEC_UNREADABLE',
-        `Cannot read the OpenAPI document ${source}: its $ref "${ref}" at ${external.at} names another document, and a document read from a URL resolves only its own #/ references (it cannot make Tally fetch other URLs or read files). Save the documents in one folder and pass the file as --spec.`,
-        { source, ref, at: external.at },
+        `Cannot read the OpenAPI document ${shownSource(source)}: its $ref "${ref}" at ${external.at} names another document, and a document read from a URL resolves only its own #/ references (it cannot make Tally fetch other URLs or read files). Save the documents in one folder and pass the file as --spec.`,
+        { source: shownSource(source), ref, at: external.at },
       );
     }
     nameSchemas(fetched);
@@ -149,14 +163,14 @@ export async function loadApiSpecs(sources: string[]): Promise<ApiSpecSet> {
       if (unreachable)
         throw new ServerUnreachableError(
           'SERVER_UNREACHABLE',
-          `Cannot reach ${new URL(source).origin} to read the OpenAPI document ${source} (${unreachable}). Check the --spec URL and that the server is running, or pass the document as a file.`,
-          { source, cause: unreachable },
+          `Cannot reach ${new URL(source).origin} to read the OpenAPI document ${shownSource(source)} (${unreachable}). Check the --spec URL and that the server is running, or pass the document as a file.`,
+          { source: shownSource(source), cause: unreachable },
         );
       throw new ApiSpecError(
         'SPEC_UNREADABLE',
         // swagger-parser spells it "Openapi".
-        `Cannot read the OpenAPI document ${source}: ${readFailure(error).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
-        { source },
+        `Cannot read the OpenAPI document ${shownSource(source)}: ${shownSource(source, readFailure(error)).replace(/\bOpenapi\b/g, 'OpenAPI')}. Pass an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML) as --spec, a readable file or an http(s) URL.`,
+        { source: shownSource(source) },
       );
     }
     const { operations, servers } = operationsOf(document, location);
