@@ -24,7 +24,10 @@ export interface Effect {
   /** A move: the other end (the destination of a `deleted`, the source of a `created`). */
   movedTo?: string;
   movedFrom?: string;
-  /** A create whose response was lost, found afterwards by a read carrying this run's marker. */
+  /**
+   * A create whose id its answer did not give (lost, or a 2xx without one), found afterwards by
+   * a read carrying this run's marker: the call that made it, with why, as the pack words it.
+   */
   reconciledFrom?: string;
   /** The failed call this effect shows succeeded after all (its tool and intent). */
   recovers?: { tool: string; intent: string };

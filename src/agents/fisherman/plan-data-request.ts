@@ -81,7 +81,8 @@ function parentIdsSeen(parent: Endpoint, index: CaptureIndex): Set<string> {
   const ids = new Set<string>();
   for (const capture of parent.examples) {
     if (capture.status < 400)
-      for (const id of extractIds(capture.responseBody, capture.responseHeaders.location)) ids.add(id);
+      for (const id of extractIds(capture.responseBody, capture.responseHeaders.location, parent.resource))
+        ids.add(id);
   }
   // Ids that appear right after the parent collection in any captured path (/suites/101/move).
   for (const capture of index.captures) {

@@ -116,7 +116,7 @@ export function itemFromNet(net: NetEffect, readClaim = false): VerifiedItem {
     ...(typeof title === 'string' ? { title } : {}),
     via:
       step?.reconciledFrom !== undefined
-        ? `${step.reconciledFrom} (response lost), found by ${step.via}`
+        ? `${step.reconciledFrom}, found by ${step.via}`
         : (step?.via ?? '(no step)'),
     evidenceSeq: step?.seq ?? 0,
     ...(step?.reconciledFrom !== undefined ? { reconciled: true } : {}),

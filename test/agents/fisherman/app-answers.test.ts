@@ -109,9 +109,15 @@ describe('a create accepted with no id in its answer (202, an empty body)', () =
       { cwd },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as { status: string; verified: { target: string }[] };
+    const result = JSON.parse(run.stdout) as { status: string; verified: { target: string; via: string }[] };
     expect(result.status).toBe('success');
     expect(result.verified.map((item) => item.target).sort()).toEqual(['1', '2', '3']);
+    // The answer came (202); it named no id. Not "response lost", which would send a user looking
+    // for a network fault.
+    for (const item of result.verified)
+      expect(item.via).toBe(
+        'POST /api/p/suites → 202 (no id in the response), found by GET /api/p/suites → 200',
+      );
     const verify = await runTally(['verify', (JSON.parse(run.stdout) as { runId: string }).runId], { cwd });
     expect(verify.code, verify.stdout).toBe(0);
   });

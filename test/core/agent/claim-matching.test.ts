@@ -71,7 +71,14 @@ describe('a verified item is built from the evidence alone', () => {
       read: false,
       preExisting: false,
       observed: {},
-      history: [{ kind: 'created', seq: 4, via: 'GET /suites → 200', reconciledFrom: 'POST /suites → 502' }],
+      history: [
+        {
+          kind: 'created',
+          seq: 4,
+          via: 'GET /suites → 200',
+          reconciledFrom: 'POST /suites → 502 (response lost)',
+        },
+      ],
     };
     expect(itemFromNet(net)).toEqual({
       target: '9',

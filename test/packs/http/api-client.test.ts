@@ -54,6 +54,23 @@ describe('API client against the demo app', () => {
     expect(extractIds('', '/api/things/77?x=1')).toEqual(['77']);
   });
 
+  it('finds the id inside single wrappers (envelope words, the collection name), never beside or in a list', () => {
+    // `{"result": {"item": {...}}, "ok": true}` and Rails' `{"widget": {...}}`: the resource, wrapped.
+    expect(extractIds({ result: { item: { id: 7, name: 'x' } }, ok: true }, undefined, 'gizmos')).toEqual([
+      '7',
+    ]);
+    expect(extractIds({ widget: { id: 'w1' } }, undefined, 'widgets')).toEqual(['w1']);
+    expect(extractIds({ testCase: { id: 3 } }, undefined, 'testCases')).toEqual(['3']);
+    // Beside the resource (a request id under meta), two candidates, a list, or past the depth: none.
+    expect(extractIds({ meta: { id: 'req_1' } }, undefined, 'widgets')).toEqual([]);
+    expect(extractIds({ data: { x: 1 }, result: { id: 2 } }, undefined, 'widgets')).toEqual([]);
+    expect(extractIds({ result: [{ id: 1 }] }, undefined, 'widgets')).toEqual([]);
+    expect(extractIds({ data: { data: { data: { data: { id: 1 } } } } }, undefined)).toEqual([]);
+    // Without the collection's name, a type-named wrapper is not followed; Location still answers.
+    expect(extractIds({ widget: { id: 'w1' } }, '/widgets/w1')).toEqual(['w1']);
+    expect(extractIds({ widget: { id: 'w1' } }, undefined)).toEqual([]);
+  });
+
   it('refuses another origin before any request leaves', async () => {
     const { client, seen } = await liveClient();
     const before = seen.length;

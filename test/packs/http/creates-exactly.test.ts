@@ -241,7 +241,7 @@ describe('the model tier', () => {
       expect.objectContaining({
         kind: 'created',
         key: '/posts/1',
-        reconciledFrom: 'POST /posts → 502',
+        reconciledFrom: 'POST /posts → 502 (response lost)',
         recovers: { tool: 'request', intent: `POST /posts "Hello · ${result.marker}"` },
       }),
     ]);

@@ -280,6 +280,7 @@ describe('a read reads the item, or each listed item', () => {
         body: { title: 'Smoke [run-1]' },
         marked: { title: 'Smoke [run-1]' },
         via: 'POST /api/alpha-shop/suites → 502',
+        why: 'response lost',
       },
       item: { id: 'abc', title: 'Smoke [run-1]' },
     };
@@ -300,7 +301,7 @@ describe('a read reads the item, or each listed item', () => {
         id: 'abc',
         type: 'suite',
         observed: { status: 200, title: 'Smoke [run-1]', parents: ['/api/alpha-shop'] },
-        reconciledFrom: 'POST /api/alpha-shop/suites → 502',
+        reconciledFrom: 'POST /api/alpha-shop/suites → 502 (response lost)',
         recovers: { tool: 'request', intent: 'POST /api/alpha-shop/suites "Smoke [run-1]"' },
       },
       {
@@ -325,6 +326,7 @@ describe('a read reads the item, or each listed item', () => {
         body: {},
         marked: {},
         via: 'POST /suites → no response',
+        why: 'response lost',
       },
       item: { id: 9 },
     };

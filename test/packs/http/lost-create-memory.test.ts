@@ -51,6 +51,7 @@ describe('a create whose response was lost is remembered, and found again by a r
           body: { title: `Smoke ${MARK}`, size: 3 },
           marked: { title: `Smoke ${MARK}` },
           via: 'POST /suites → 502',
+          why: 'response lost',
         },
         item: { id: 1, title: `Smoke ${MARK}`, size: 3 },
       },

@@ -47,6 +47,17 @@ export interface ApiResponse {
 }
 
 /** Canonical form of a resource path: no trailing slash, percent-decoding of unreserved text. */
+/** A path's last segment, decoded (`/api/gizmos` → `gizmos`): the collection a write went to. */
+function lastSegment(path: string): string | undefined {
+  const last = path.split('/').filter(Boolean).at(-1);
+  if (last === undefined) return undefined;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 export function canonicalPath(path: string): string {
   const bare = (path.split(/[?#]/)[0] ?? path).replace(/\/+$/, '') || '/';
   return bare
@@ -124,6 +135,8 @@ export interface LostCreate {
   /** Body fields whose value carries the run's marker. */
   marked: Record<string, string>;
   via: string;
+  /** Why its id is unknown: `response lost` (none, or a 5xx), or `no id in the response` (a 2xx without one). */
+  why: string;
 }
 
 /** A lost create found again by a read: the resource it made. */
@@ -242,6 +255,7 @@ export class ApiClient {
     requestPath: string,
     body: unknown,
     via: string,
+    why: string,
   ): void {
     const marker = this.options.marker;
     if (method !== 'POST' || !marker || !body || typeof body !== 'object') return;
@@ -255,6 +269,7 @@ export class ApiClient {
         body: body as Record<string, unknown>,
         marked,
         via,
+        why,
       });
   }
 
@@ -372,6 +387,7 @@ export class ApiClient {
         request.path,
         request.body,
         `${method} ${url.pathname} → no response`,
+        'response lost',
       );
       if (isTallyError(error) && error.code === 'RESPONSE_TOO_LARGE')
         throw new TallyError(
@@ -412,7 +428,10 @@ export class ApiClient {
       response.status < 300 &&
       failureInBody(body, request.body, method) === undefined;
     // Ids only from a successful write's own response.
-    const ids = ok && method !== 'GET' && method !== 'DELETE' ? extractIds(body, location) : [];
+    const ids =
+      ok && method !== 'GET' && method !== 'DELETE'
+        ? extractIds(body, location, lastSegment(url.pathname))
+        : [];
     const path = canonicalPath(url.pathname);
     let before: ApiResponse['before'];
     if (method === 'POST' && ids[0] !== undefined) {
@@ -444,6 +463,7 @@ export class ApiClient {
         request.path,
         request.body,
         `${method} ${url.pathname} → ${response.status}`,
+        response.status >= 500 ? 'response lost' : 'no id in the response',
       );
     const reconciled = ok && method === 'GET' ? this.reconcile(memory, url, body) : [];
     if (method === 'GET') this.noteRead(memory, url, response.status, body);

@@ -151,7 +151,7 @@ export function httpEffects(
           last,
           { ...observed(lost.item), parents: parentsOf(foundShape, last - 1) },
           {
-            reconciledFrom: lost.lostVia,
+            reconciledFrom: `${lost.lostVia} (${lost.lost.why})`,
             recovers: {
               tool: 'request',
               intent: requestIntent('POST', lost.lost.requestPath, lost.lost.body) as string,

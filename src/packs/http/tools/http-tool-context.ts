@@ -69,7 +69,7 @@ export async function exchange(
   const found = (response.reconciled ?? []).map((item) => ({
     path: item.path,
     id: item.id,
-    note: `created by ${item.lostVia} (its response was lost); use this id`,
+    note: `created by ${item.lostVia} (${item.lost.why}); use this id`,
     // The marked values it was sent with: which create of several it is.
     marked: item.lost.marked,
   }));
