@@ -226,6 +226,13 @@ class ContractParser extends TokenCursor {
         draft.children = this.withClause(draft.entity);
         continue;
       }
+      // `3 suites and 2 tests in each`, `2 suites, 3 tests per suite`: children by their marker.
+      if (draft.children.length === 0 && (this.kind() === 'comma' || word === 'and')) {
+        const children = this.attempt(() => this.andEachClause(draft.entity));
+        if (!children) break;
+        draft.children = children;
+        continue;
+      }
       if (word && PREPOSITIONS.has(word) && !located) {
         const place = this.attempt(() => this.location());
         if (!place) break;
@@ -269,6 +276,19 @@ class ContractParser extends TokenCursor {
     return children.map((child) => ({ ...child, perParent }));
   }
 
+  /**
+   * `and 2 tests in each`, `, 3 tests per suite`, `and 3 tests for every suite`: a second entity
+   * is the first one's children only when a marker says "each"; without one (`2 suites and 3
+   * users`) it is another item, and the caller rewinds.
+   */
+  private andEachClause(parent: Omit<ContractEntity, 'ref'>): Omit<ContractEntity, 'ref'>[] {
+    if (this.kind() === 'comma') this.at++;
+    if (this.word() === 'and') this.at++;
+    const child = this.entity();
+    if (this.marker(parent.type) !== 'each') unsure();
+    return [{ ...child, perParent: true }];
+  }
+
   private marker(parentType: string): 'each' | 'total' | undefined {
     const word = this.word();
     const next = this.word(1);
@@ -288,6 +308,14 @@ class ContractParser extends TokenCursor {
       if (word === 'in' && next === 'them') return undefined;
       this.at += 2;
       return 'total';
+    }
+    // `for each (suite)`, `in every suite`, `for every one`.
+    if ((word === 'for' && next === 'each') || ((word === 'in' || word === 'for') && next === 'every')) {
+      this.at += 2;
+      if (this.word() === 'one') this.at++;
+      else if (namesParent(0)) this.at++;
+      else if (next === 'every') unsure();
+      return 'each';
     }
     if (word === 'in' || word === 'under' || word === 'inside') {
       if (next === 'it') {

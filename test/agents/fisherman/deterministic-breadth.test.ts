@@ -57,6 +57,7 @@ describe('grammar breadth', () => {
     ],
     ['can you add 3 tests to suite 101?', { count: 3, type: 'tests', parent: { type: 'suite', id: '101' } }],
     ['I need 4 suites, thanks', { count: 4, type: 'suites' }],
+    ['3 suites and 2 tests in each', { count: 3, type: 'suites', children: { count: 2, type: 'tests' } }],
   ])('reads "%s": words that only ask for the request change nothing', (text, expected) => {
     expect(parseDataRequest(text)).toEqual(expected);
   });

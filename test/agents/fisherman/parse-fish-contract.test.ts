@@ -40,6 +40,16 @@ const parsed: [string, FishContract][] = [
   ['2 suites with 3 tests per suite', { entities: suitesWithTests(2, 3) }],
   ['2 suites with 3 tests in each suite', { entities: suitesWithTests(2, 3) }],
   ['2 suites containing 3 tests each', { entities: suitesWithTests(2, 3) }],
+  // Children after "and" or a comma, known as children by their "each" marker.
+  ['3 suites and 2 tests in each', { entities: suitesWithTests(3, 2) }],
+  ['3 suites, 2 tests in each', { entities: suitesWithTests(3, 2) }],
+  ['2 suites, 3 tests per suite', { entities: suitesWithTests(2, 3) }],
+  ['2 suites and 3 tests for each suite', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 3 tests for each', { entities: suitesWithTests(2, 3) }],
+  ['2 suites with 3 tests in every suite', { entities: suitesWithTests(2, 3) }],
+  ['create 2 suites and 3 tests each, please', { entities: suitesWithTests(2, 3) }],
+  // Without a marker, "and" joins two items; "in every" without what it is every one of is unsure.
+  ['2 suites and 3 users', { entities: [entity('suite', 'suites', 2), entity('user', 'users', 3)] }],
   ['2 suites with 6 tests in total', { entities: suitesWithTests(2, 6, 'suites', false) }],
   ['2 suites with 6 tests between them', { entities: suitesWithTests(2, 6, 'suites', false) }],
   ['a dozen tests', { entities: [entity('test', 'tests', 12)] }],
@@ -170,6 +180,8 @@ const parsed: [string, FishContract][] = [
 ];
 
 const unsure = [
+  '2 suites with 3 tests in every',
+  '2 suites, and 3 tests in total',
   'make me some suites',
   'suites with tests',
   '0 suites',
