@@ -230,6 +230,7 @@ export class ApiClient {
       const cookie = session.jar.header(url.pathname);
       if (cookie) headers.cookie = cookie;
       if (session.csrf) headers[session.csrf.header] = session.csrf.token;
+      if (session.token) headers[session.token.header] = session.token.value;
     }
     for (const [name, value] of Object.entries(this.options.headers ?? {}))
       headers[name.toLowerCase()] = value;

@@ -34,6 +34,28 @@ function buildLoginRecipeSchema() {
       .string()
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
       .default('x-csrf-token'),
+    /**
+     * Where the login's JSON answer holds a token to send on every request (`access_token`,
+     * `data.token`): for APIs that answer a login with a token instead of a session cookie.
+     * Without it, a login that sets no cookie is searched for the usual names (TOKEN_FIELDS).
+     */
+    token: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/,
+        'must be a field name or a dotted path such as data.token',
+      )
+      .optional(),
+    /** The header the token goes in (default `authorization`). */
+    tokenHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
+      .optional(),
+    /** What precedes the token in that header (default `Bearer`; "" sends the token alone). */
+    tokenScheme: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]*$/, 'must be a word such as Bearer or Token, or ""')
+      .optional(),
   });
 }
 
@@ -122,11 +144,53 @@ export function readLoginRecipe(path: string): LoginRecipe {
   return parsed.data;
 }
 
-/** A session made NOW: cookies and a CSRF token in memory, never a captured credential. */
+/** A session made NOW: cookies, a CSRF token and a login token in memory, never a captured credential. */
 export interface LiveSession {
   jar: CookieJar;
   csrf?: { header: string; token: string };
+  /** A token the login answered with, and the header it is sent in (`authorization: Bearer …`). */
+  token?: { header: string; value: string; token: string };
   startedAt: string;
+}
+
+/** Where a login answer usually holds its token, when the recipe names none (checked in this order). */
+const TOKEN_FIELDS = [
+  'access_token',
+  'accessToken',
+  'token',
+  'jwt',
+  'id_token',
+  'idToken',
+  'auth_token',
+  'authToken',
+];
+
+/** A non-empty string at `path` (dotted) in `body`. */
+function stringAt(body: unknown, path: string): string | undefined {
+  let value = body;
+  for (const key of path.split('.')) {
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key))
+      return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The token of a login answer: at the recipe's `token` path, else at a usual name, top-level or under `data`. */
+function tokenIn(text: string, path: string | undefined): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (path !== undefined) return stringAt(body, path);
+  for (const where of ['', 'data.'])
+    for (const field of TOKEN_FIELDS) {
+      const found = stringAt(body, `${where}${field}`);
+      if (found) return found;
+    }
+  return undefined;
 }
 
 const META_CSRF =
@@ -161,9 +225,13 @@ function onOrigin(field: string, raw: string, baseUrl: string): URL {
   return url;
 }
 
-/** Values a live session holds that must never be persisted or printed: its cookies and CSRF token. */
+/** Values a live session holds that must never be persisted or printed: its cookies, CSRF token and login token. */
 export function sessionSecrets(session: LiveSession): string[] {
-  return [...session.jar.values(), ...(session.csrf ? [session.csrf.token] : [])];
+  return [
+    ...session.jar.values(),
+    ...(session.csrf ? [session.csrf.token] : []),
+    ...(session.token ? [session.token.token] : []),
+  ];
 }
 
 /** The secret values a recipe sends: its form and JSON fields after ${ENV} expansion. */
@@ -221,14 +289,32 @@ export async function logIn(
     body: form ? new URLSearchParams(form).toString() : JSON.stringify(json ?? {}),
   });
   jar.store(response.setCookies());
-  if (response.status >= 400 || jar.size === 0) {
+  // A token is looked for where the recipe says, or, when the login set no cookie, at the usual names.
+  const token =
+    response.status < 400 && (recipe.token !== undefined || jar.size === 0)
+      ? tokenIn(response.text, recipe.token)
+      : undefined;
+  if (response.status >= 400 || (jar.size === 0 && token === undefined) || (recipe.token && !token)) {
+    const missing = recipe.token
+      ? ` and its answer has no token at "${recipe.token}"`
+      : jar.size === 0
+        ? ` and set no cookie nor answered with a token (${TOKEN_FIELDS.slice(0, 3).join(', ')}, …; name another with "token": "data.jwt")`
+        : '';
     throw new LoginError(
       'LOGIN_FAILED',
-      `Login at ${loginUrl.pathname} answered ${response.status}${jar.size === 0 ? ' and set no cookie' : ''}. Check the recipe's credentials.`,
+      `Login at ${loginUrl.pathname} answered ${response.status}${response.status < 400 ? missing : ''}. Check the recipe's credentials.`,
       { status: response.status },
     );
   }
   const session: LiveSession = { jar, startedAt: new Date().toISOString() };
+  if (token !== undefined) {
+    const scheme = recipe.tokenScheme ?? 'Bearer';
+    session.token = {
+      header: (recipe.tokenHeader ?? 'authorization').toLowerCase(),
+      value: scheme ? `${scheme} ${token}` : token,
+      token,
+    };
+  }
   if (pageUrl) {
     const page = await reach(pageUrl, {
       method: 'GET',

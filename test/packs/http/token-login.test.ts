@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../../helpers.js';
+
+// Many APIs answer a login with a token, not a session cookie (`{"access_token": "…"}`), and want
+// it back as `Authorization: Bearer …`. A login recipe takes it from the answer — at the path
+// the recipe names, or at the usual names when the login set no cookie — sends it on every
+// request of the run, and keeps it out of everything written.
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.live-session-7f3a9c.sig';
+
+interface TokenApp {
+  url: string;
+  /** The authorization header of every write the app accepted or refused, in order. */
+  writes: (string | undefined)[];
+  widgets: { id: number; name: string }[];
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A widget API whose login answers `answer` (no cookie) and whose writes need `expected`. */
+async function tokenApp(answer: unknown, expected: { header: string; value: string }): Promise<TokenApp> {
+  const app: Omit<TokenApp, 'url'> = { writes: [], widgets: [] };
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on('end', () => {
+      const json = (status: number, body: unknown) =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (request.method === 'POST' && request.url === '/api/login') {
+        const sent = JSON.parse(text) as { user?: string; password?: string };
+        if (sent.user === 'me' && sent.password === 'pw-for-test') json(200, answer);
+        else json(401, { error: 'bad credentials' });
+        return;
+      }
+      const auth = request.headers[expected.header] as string | undefined;
+      if (request.method === 'POST' && request.url === '/api/widgets') app.writes.push(auth);
+      if (auth !== expected.value) {
+        json(401, { error: 'unauthorized' });
+        return;
+      }
+      if (request.method === 'POST' && request.url === '/api/widgets') {
+        const widget = { id: app.widgets.length + 1, name: (JSON.parse(text) as { name: string }).name };
+        app.widgets.push(widget);
+        json(201, widget);
+        return;
+      }
+      const one = /^\/api\/widgets\/(\d+)$/.exec(request.url ?? '');
+      const found = one && app.widgets.find((widget) => String(widget.id) === one[1]);
+      if (request.method === 'GET' && found) json(200, found);
+      else if (request.method === 'GET' && request.url === '/api/widgets') json(200, app.widgets);
+      else json(404, { error: 'not found' });
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { ...app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } as TokenApp;
+}
+
+const SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'widgets', version: '1' },
+  paths: {
+    '/api/widgets': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { 201: { description: 'created' } },
+      },
+    },
+    '/api/widgets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
+  },
+};
+
+async function fishWith(app: TokenApp, recipe: Record<string, unknown>) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
+  writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
+  const run = await runTally(
+    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', app.url, '--login', 'login.json', '--json'],
+    { cwd: dir, env: { TALLY_APP_PASSWORD: 'pw-for-test' } },
+  );
+  // Everything the run wrote beside the ledger, as bytes: the token must be in none of it.
+  const written = readdirSync(join(dir, '.tally'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
+    .join('\n');
+  return { run, written, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
+}
+
+const login = { url: '/api/login', json: { user: 'me', password: '${TALLY_APP_PASSWORD}' } };
+
+describe('a login that answers with a token', () => {
+  it('at a usual name (access_token), with no cookie: sent as Bearer on every write, written nowhere', async () => {
+    const app = await tokenApp(
+      { access_token: TOKEN, token_type: 'bearer' },
+      { header: 'authorization', value: `Bearer ${TOKEN}` },
+    );
+    const { run, written, said } = await fishWith(app, login);
+    expect(run.code, said).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success' });
+    expect(app.writes).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(app.widgets).toHaveLength(2);
+    expect(run.stdout + run.stderr).not.toContain('live-session-7f3a9c');
+    expect(written).not.toContain('live-session-7f3a9c');
+  });
+
+  it('at the path the recipe names, in the header and scheme it names', async () => {
+    const app = await tokenApp(
+      { data: { session: { jwt: TOKEN } } },
+      { header: 'x-api-token', value: `Token ${TOKEN}` },
+    );
+    const { run, said } = await fishWith(app, {
+      ...login,
+      token: 'data.session.jwt',
+      tokenHeader: 'X-Api-Token',
+      tokenScheme: 'Token',
+    });
+    expect(run.code, said).toBe(0);
+    expect(app.writes).toEqual([`Token ${TOKEN}`, `Token ${TOKEN}`]);
+  });
+
+  it('neither a cookie nor a token: refused before any write, saying what was missing and what to write', async () => {
+    const app = await tokenApp({ welcome: 'me' }, { header: 'authorization', value: `Bearer ${TOKEN}` });
+    const { run, said } = await fishWith(app, login);
+    expect(run.code, said).not.toBe(0);
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('LOGIN_FAILED');
+    expect(error.message).toContain('set no cookie nor answered with a token');
+    expect(error.message).toContain('name another with "token": "data.jwt"');
+    expect(app.writes).toEqual([]);
+  });
+
+  it('a token path the answer does not hold: refused, naming the path', async () => {
+    const app = await tokenApp(
+      { access_token: TOKEN },
+      { header: 'authorization', value: `Bearer ${TOKEN}` },
+    );
+    const { run, said } = await fishWith(app, { ...login, token: 'data.jwt' });
+    expect(run.code, said).not.toBe(0);
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+    expect(error).toMatchObject({ code: 'LOGIN_FAILED' });
+    expect(error.message).toContain('has no token at "data.jwt"');
+    expect(app.writes).toEqual([]);
+  });
+});
