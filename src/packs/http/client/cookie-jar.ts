@@ -35,6 +35,11 @@ export class CookieJar {
       : undefined;
   }
 
+  /** The value of the cookie named `name`, if the jar holds it. */
+  get(name: string): string | undefined {
+    return this.cookies.get(name)?.value;
+  }
+
   /** The cookie values held now: secrets to scrub wherever they reappear. */
   values(): string[] {
     return [...this.cookies.values()].map((cookie) => cookie.value);

@@ -28,8 +28,23 @@ function buildLoginRecipeSchema() {
      * be someone else's: without the list it could send OPENAI_API_KEY to the capture's origin.
      */
     env: z.array(z.string().regex(/^[A-Z0-9_]+$/, 'must be a variable name such as APP_PASSWORD')).optional(),
+    /**
+     * A page fetched before the login (`/accounts/login/`, `/sanctum/csrf-cookie`): its cookies
+     * go with the login, and so does its CSRF token (a hidden form field, or a cookie such as
+     * `csrftoken` / `XSRF-TOKEN`), as frameworks that guard the login form itself require.
+     */
+    loginPage: z.string().min(1).optional(),
     /** A page whose meta[name="csrf-token"] holds the CSRF token to send as x-csrf-token. */
     csrfPage: z.string().min(1).optional(),
+    /**
+     * A cookie whose value is the CSRF token to send back in `csrfHeader` (double submit). Without
+     * it (and without `csrfPage`), the usual cookies are recognised: `XSRF-TOKEN` →
+     * `X-XSRF-TOKEN`, `csrftoken` → `X-CSRFToken` (CSRF_COOKIES).
+     */
+    csrfCookie: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a cookie name')
+      .optional(),
     csrfHeader: z
       .string()
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name')
@@ -193,6 +208,40 @@ function tokenIn(text: string, path: string | undefined): string | undefined {
   return undefined;
 }
 
+/** CSRF cookies frameworks set for the page's script to send back, and the header they expect it in. */
+const CSRF_COOKIES: readonly { cookie: string; header: string }[] = [
+  { cookie: 'XSRF-TOKEN', header: 'x-xsrf-token' },
+  { cookie: 'csrftoken', header: 'x-csrftoken' },
+];
+
+/** Hidden form fields that carry a login form's CSRF token (Django, Rails, Laravel, csurf, WTForms). */
+const CSRF_FIELD =
+  /<input\b(?=[^>]*\btype=["']?hidden)(?=[^>]*\bname=["']?(csrfmiddlewaretoken|authenticity_token|_token|_csrf|csrf_token)["'\s>])[^>]*\bvalue=["']?([^"'\s>]+)/i;
+
+/**
+ * The CSRF token a cookie carries, and the header to send it in: the recipe's `csrfCookie` (in
+ * its `csrfHeader`), else the first of CSRF_COOKIES the jar holds. Cookie values may be
+ * URL-encoded (`XSRF-TOKEN` is): the header carries the decoded token, as the page's script
+ * would send it.
+ */
+function csrfFromCookies(jar: CookieJar, recipe: LoginRecipe): { header: string; token: string } | undefined {
+  const candidates = recipe.csrfCookie
+    ? [{ cookie: recipe.csrfCookie, header: recipe.csrfHeader }]
+    : CSRF_COOKIES.map((known) => ({ cookie: known.cookie, header: known.header }));
+  for (const { cookie, header } of candidates) {
+    const value = jar.get(cookie);
+    if (value === undefined) continue;
+    let token = value;
+    try {
+      token = decodeURIComponent(value);
+    } catch {
+      // Not encoded: sent as it is.
+    }
+    return { header: header.toLowerCase(), token };
+  }
+  return undefined;
+}
+
 const META_CSRF =
   /<meta\s+[^>]*name=["']csrf-token["'][^>]*content=["']([^"']+)["']|<meta\s+[^>]*content=["']([^"']+)["'][^>]*name=["']csrf-token["']/i;
 
@@ -270,6 +319,48 @@ async function reach(url: URL, request: TransportRequest): Promise<TransportResp
   }
 }
 
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+
+/** An attribute value as the browser submits it: `&amp;`, `&#43;`, `&#x2F;` decoded. */
+function htmlUnescaped(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
+    if (entity[0] !== '#') return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
+    const hex = entity[1] === 'x' || entity[1] === 'X';
+    const code = hex ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
+    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * The login page's part of the login (`loginPage`): its cookies, its CSRF token in the form
+ * (a hidden field the form lacks) or in a header (from a CSRF cookie), and a Referer, as the
+ * browser would send them when the form is submitted from that page.
+ */
+async function fromLoginPage(
+  pageUrl: URL,
+  jar: CookieJar,
+  recipe: LoginRecipe,
+  form: Record<string, string> | undefined,
+): Promise<{ form: Record<string, string> | undefined; headers: Record<string, string> }> {
+  const page = await reach(pageUrl, { method: 'GET', headers: {} });
+  if (page.status >= 400)
+    throw new LoginError(
+      'LOGIN_FAILED',
+      `The login page ${pageUrl.pathname} answered ${page.status}. Point loginPage at the page the login form is on.`,
+      { status: page.status },
+    );
+  jar.store(page.setCookies());
+  const headers: Record<string, string> = { referer: pageUrl.href };
+  const field = CSRF_FIELD.exec(page.text);
+  const withField =
+    form && field && !Object.hasOwn(form, field[1] as string)
+      ? { ...form, [field[1] as string]: htmlUnescaped(field[2] as string) }
+      : form;
+  const csrf = csrfFromCookies(jar, recipe);
+  if (csrf) headers[csrf.header] = csrf.token;
+  return { form: withField, headers };
+}
+
 export async function logIn(
   baseUrl: string,
   recipe: LoginRecipe,
@@ -278,26 +369,37 @@ export async function logIn(
   checkRecipeEnv(recipe);
   const jar = new CookieJar();
   const loginUrl = onOrigin('url', recipe.url, baseUrl);
+  const loginPageUrl =
+    recipe.loginPage === undefined ? undefined : onOrigin('loginPage', recipe.loginPage, baseUrl);
   const pageUrl = recipe.csrfPage === undefined ? undefined : onOrigin('csrfPage', recipe.csrfPage, baseUrl);
-  const form = expand(recipe.form, env);
   const json = expand(recipe.json, env);
+  const before = loginPageUrl
+    ? await fromLoginPage(loginPageUrl, jar, recipe, expand(recipe.form, env))
+    : { form: expand(recipe.form, env), headers: {} };
+  const { form } = before;
+  const cookie = jar.header(loginUrl.pathname);
   const response = await reach(loginUrl, {
     method: recipe.method,
-    headers: form
-      ? { 'content-type': 'application/x-www-form-urlencoded' }
-      : { 'content-type': 'application/json' },
+    headers: {
+      ...before.headers,
+      ...(cookie ? { cookie } : {}),
+      'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+    },
     body: form ? new URLSearchParams(form).toString() : JSON.stringify(json ?? {}),
   });
-  jar.store(response.setCookies());
+  // Whether the login itself set a cookie: the login page's own (a CSRF cookie) are no session.
+  const loginCookies = response.setCookies();
+  jar.store(loginCookies);
+  const noCookie = loginCookies.length === 0;
   // A token is looked for where the recipe says, or, when the login set no cookie, at the usual names.
   const token =
-    response.status < 400 && (recipe.token !== undefined || jar.size === 0)
+    response.status < 400 && (recipe.token !== undefined || noCookie)
       ? tokenIn(response.text, recipe.token)
       : undefined;
-  if (response.status >= 400 || (jar.size === 0 && token === undefined) || (recipe.token && !token)) {
+  if (response.status >= 400 || (noCookie && token === undefined) || (recipe.token && !token)) {
     const missing = recipe.token
       ? ` and its answer has no token at "${recipe.token}"`
-      : jar.size === 0
+      : noCookie
         ? ` and set no cookie nor answered with a token (${TOKEN_FIELDS.slice(0, 3).join(', ')}, …; name another with "token": "data.jwt")`
         : '';
     throw new LoginError(
@@ -329,6 +431,10 @@ export async function logIn(
         `No meta[name="csrf-token"] on ${pageUrl.pathname} (status ${page.status}). Point csrfPage at a page that renders it.`,
       );
     session.csrf = { header: recipe.csrfHeader, token };
+  } else {
+    // No page to read it from: a CSRF cookie the app set (after the login, which may rotate it).
+    const fromCookie = csrfFromCookies(jar, recipe);
+    if (fromCookie) session.csrf = fromCookie;
   }
   return session;
 }

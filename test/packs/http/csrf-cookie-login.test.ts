@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../../helpers.js';
+
+// Frameworks that guard the login form itself and send the CSRF token in a cookie for the page's
+// script to echo in a header (double submit): Django (`csrftoken` cookie, hidden
+// `csrfmiddlewaretoken` field, `X-CSRFToken`; the token rotates at login) and Laravel
+// (`GET /sanctum/csrf-cookie` sets an URL-encoded `XSRF-TOKEN`, echoed as `X-XSRF-TOKEN`).
+// Each app below refuses a login or a write without them, as the real ones do.
+
+type Flavour = 'django' | 'laravel';
+
+interface CsrfApp {
+  url: string;
+  /** Status of every write the app answered, in order. */
+  writes: number[];
+  widgets: { id: number; name: string }[];
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+function cookiesOf(request: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
+
+async function csrfApp(flavour: Flavour): Promise<CsrfApp> {
+  const app: Omit<CsrfApp, 'url'> = { writes: [], widgets: [] };
+  const sessions = new Map<string, string>(); // session id → the CSRF token it holds
+  let anonymousToken = '';
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on('end', () => {
+      const cookies = cookiesOf(request);
+      const json = (status: number, body: unknown, headers: Record<string, string | string[]> = {}) =>
+        response
+          .writeHead(status, { 'content-type': 'application/json', ...headers })
+          .end(JSON.stringify(body));
+      const csrfCookie = flavour === 'django' ? 'csrftoken' : 'XSRF-TOKEN';
+      const csrfHeader = flavour === 'django' ? 'x-csrftoken' : 'x-xsrf-token';
+      const sessionCookie = flavour === 'django' ? 'sessionid' : 'laravel_session';
+      const loginPage = flavour === 'django' ? '/accounts/login/' : '/sanctum/csrf-cookie';
+      // A token with characters that need encoding in a cookie (Laravel's do: base64 with `=`).
+      const setCsrf = (token: string) => `${csrfCookie}=${encodeURIComponent(token)}; Path=/`;
+      if (request.method === 'GET' && request.url === loginPage) {
+        anonymousToken = `${randomBytes(9).toString('base64')}+/=`;
+        if (flavour === 'django')
+          response
+            .writeHead(200, { 'content-type': 'text/html', 'set-cookie': setCsrf(anonymousToken) })
+            .end(
+              `<form method="post"><input type="hidden" name="csrfmiddlewaretoken" value="${anonymousToken.replace('+', '&#43;')}"><input name="username"></form>`,
+            );
+        else response.writeHead(204, { 'set-cookie': setCsrf(anonymousToken) }).end();
+        return;
+      }
+      if (
+        request.method === 'POST' &&
+        request.url === (flavour === 'django' ? '/accounts/login/' : '/login')
+      ) {
+        const sent =
+          flavour === 'django'
+            ? Object.fromEntries(new URLSearchParams(text))
+            : (JSON.parse(text) as Record<string, string>);
+        const echoed = flavour === 'django' ? sent.csrfmiddlewaretoken : request.headers[csrfHeader];
+        const cookieToken = decodeURIComponent(cookies[csrfCookie] ?? '');
+        if (!anonymousToken || echoed !== anonymousToken || cookieToken !== anonymousToken) {
+          json(403, { error: 'CSRF verification failed' });
+          return;
+        }
+        if (sent.username !== 'me' || sent.password !== 'pw-for-test') {
+          json(422, { error: 'bad credentials' });
+          return;
+        }
+        const id = randomBytes(8).toString('hex');
+        // Django rotates the CSRF token at login; the old one is no longer accepted.
+        const token = flavour === 'django' ? `${randomBytes(9).toString('base64')}=` : anonymousToken;
+        sessions.set(id, token);
+        response
+          .writeHead(flavour === 'django' ? 302 : 204, {
+            'set-cookie': [`${sessionCookie}=${id}; Path=/; HttpOnly`, setCsrf(token)],
+            ...(flavour === 'django' ? { location: '/' } : {}),
+          })
+          .end();
+        return;
+      }
+      const token = sessions.get(cookies[sessionCookie] ?? '');
+      if (token === undefined) {
+        json(401, { error: 'log in first' });
+        return;
+      }
+      if (request.method === 'POST' && request.url === '/api/widgets') {
+        const ok = request.headers[csrfHeader] === token;
+        app.writes.push(ok ? 201 : 403);
+        if (!ok) {
+          json(403, { error: 'CSRF token mismatch' });
+          return;
+        }
+        const widget = { id: app.widgets.length + 1, name: (JSON.parse(text) as { name: string }).name };
+        app.widgets.push(widget);
+        json(201, widget);
+        return;
+      }
+      const one = /^\/api\/widgets\/(\d+)$/.exec(request.url ?? '');
+      const found = one && app.widgets.find((widget) => String(widget.id) === one[1]);
+      if (request.method === 'GET' && found) json(200, found);
+      else json(404, { error: 'not found' });
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { ...app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } as CsrfApp;
+}
+
+const SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'widgets', version: '1' },
+  paths: {
+    '/api/widgets': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { 201: { description: 'created' } },
+      },
+    },
+    '/api/widgets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
+  },
+};
+
+async function fishWith(app: CsrfApp, recipe: Record<string, unknown>) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
+  writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
+  const run = await runTally(
+    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', app.url, '--login', 'login.json', '--json'],
+    { cwd: dir, env: { TALLY_APP_PASSWORD: 'pw-for-test' } },
+  );
+  return { run, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
+}
+
+const credentials = { username: 'me', password: '${TALLY_APP_PASSWORD}' };
+
+describe('a login guarded by CSRF, and writes by a CSRF cookie echoed in a header', () => {
+  it('Django: the login page’s hidden field and cookie go with the form; writes carry the rotated X-CSRFToken', async () => {
+    const app = await csrfApp('django');
+    const { run, said } = await fishWith(app, {
+      url: '/accounts/login/',
+      loginPage: '/accounts/login/',
+      form: credentials,
+    });
+    expect(run.code, said).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success' });
+    expect(app.writes).toEqual([201, 201]);
+  });
+
+  it('Laravel: /sanctum/csrf-cookie first, then the JSON login and the writes with the decoded X-XSRF-TOKEN', async () => {
+    const app = await csrfApp('laravel');
+    const { run, said } = await fishWith(app, {
+      url: '/login',
+      loginPage: '/sanctum/csrf-cookie',
+      json: credentials,
+    });
+    expect(run.code, said).toBe(0);
+    expect(app.writes).toEqual([201, 201]);
+  });
+
+  it('without loginPage the guarded login is refused, and says so before any write', async () => {
+    const app = await csrfApp('django');
+    const { run, said } = await fishWith(app, { url: '/accounts/login/', form: credentials });
+    expect(run.code, said).not.toBe(0);
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+    expect(error).toMatchObject({ code: 'LOGIN_FAILED' });
+    expect(error.message).toContain('answered 403');
+    expect(app.writes).toEqual([]);
+  });
+});
