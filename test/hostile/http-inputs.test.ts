@@ -50,6 +50,19 @@ describe('login recipes: every URL is origin-locked', () => {
     });
   }
 
+  it('refuses a loginPage on another origin before any request leaves (its cookies would go there)', async () => {
+    const { app, seen } = await demoApp();
+    const other = await otherServer();
+    await expect(
+      logIn(app.url, { ...DEMO_LOGIN, loginPage: `${other.url}/login` }, {}),
+    ).rejects.toMatchObject({
+      code: 'LOGIN_ORIGIN',
+      message: expect.stringContaining('loginPage'),
+    });
+    expect(other.received).toEqual([]);
+    expect(seen).toEqual([]);
+  });
+
   it('still logs in when csrfPage is a path on the API origin', async () => {
     const { app } = await demoApp();
     const session = await logIn(app.url, DEMO_LOGIN, {});
