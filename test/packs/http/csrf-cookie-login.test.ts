@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runTally, tempDir } from '../../helpers.js';
+import { createServer, type IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Frameworks that guard the login form itself and send the CSRF token in a cookie for the page's
 // script to echo in a header (double submit): Django (`csrftoken` cookie, hidden
@@ -21,10 +18,7 @@ interface CsrfApp {
   widgets: { id: number; name: string }[];
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
+const servers = widgetServers();
 
 function cookiesOf(request: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
@@ -120,45 +114,7 @@ async function csrfApp(flavour: Flavour): Promise<CsrfApp> {
       else json(404, { error: 'not found' });
     });
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { ...app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } as CsrfApp;
-}
-
-const SPEC = {
-  openapi: '3.0.3',
-  info: { title: 'widgets', version: '1' },
-  paths: {
-    '/api/widgets': {
-      post: {
-        requestBody: {
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-            },
-          },
-        },
-        responses: { 201: { description: 'created' } },
-      },
-    },
-    '/api/widgets/{id}': {
-      get: {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        responses: { 200: { description: 'ok' } },
-      },
-    },
-  },
-};
-
-async function fishWith(app: CsrfApp, recipe: Record<string, unknown>) {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
-  writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
-  const run = await runTally(
-    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', app.url, '--login', 'login.json', '--json'],
-    { cwd: dir, env: { TALLY_APP_PASSWORD: 'pw-for-test' } },
-  );
-  return { run, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
+  return { ...app, url: await servers.listen(server) } as CsrfApp;
 }
 
 const credentials = { username: 'me', password: '${TALLY_APP_PASSWORD}' };
@@ -166,7 +122,7 @@ const credentials = { username: 'me', password: '${TALLY_APP_PASSWORD}' };
 describe('a login guarded by CSRF, and writes by a CSRF cookie echoed in a header', () => {
   it('Django: the login page’s hidden field and cookie go with the form; writes carry the rotated X-CSRFToken', async () => {
     const app = await csrfApp('django');
-    const { run, said } = await fishWith(app, {
+    const { run, said } = await fishWidgetsWith(app.url, {
       url: '/accounts/login/',
       loginPage: '/accounts/login/',
       form: credentials,
@@ -178,7 +134,7 @@ describe('a login guarded by CSRF, and writes by a CSRF cookie echoed in a heade
 
   it('Laravel: /sanctum/csrf-cookie first, then the JSON login and the writes with the decoded X-XSRF-TOKEN', async () => {
     const app = await csrfApp('laravel');
-    const { run, said } = await fishWith(app, {
+    const { run, said } = await fishWidgetsWith(app.url, {
       url: '/login',
       loginPage: '/sanctum/csrf-cookie',
       json: credentials,
@@ -189,7 +145,7 @@ describe('a login guarded by CSRF, and writes by a CSRF cookie echoed in a heade
 
   it('without loginPage the guarded login is refused, and says so before any write', async () => {
     const app = await csrfApp('django');
-    const { run, said } = await fishWith(app, { url: '/accounts/login/', form: credentials });
+    const { run, said } = await fishWidgetsWith(app.url, { url: '/accounts/login/', form: credentials });
     expect(run.code, said).not.toBe(0);
     const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
     expect(error).toMatchObject({ code: 'LOGIN_FAILED' });

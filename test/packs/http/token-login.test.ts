@@ -1,9 +1,6 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runTally, tempDir } from '../../helpers.js';
+import { createServer } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Many APIs answer a login with a token, not a session cookie (`{"access_token": "…"}`), and want
 // it back as `Authorization: Bearer …`. A login recipe takes it from the answer — at the path
@@ -19,10 +16,7 @@ interface TokenApp {
   widgets: { id: number; name: string }[];
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
+const servers = widgetServers();
 
 /** A widget API whose login answers `answer` (no cookie) and whose writes need `expected`. */
 async function tokenApp(answer: unknown, expected: { header: string; value: string }): Promise<TokenApp> {
@@ -60,50 +54,7 @@ async function tokenApp(answer: unknown, expected: { header: string; value: stri
       else json(404, { error: 'not found' });
     });
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { ...app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } as TokenApp;
-}
-
-const SPEC = {
-  openapi: '3.0.3',
-  info: { title: 'widgets', version: '1' },
-  paths: {
-    '/api/widgets': {
-      post: {
-        requestBody: {
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-            },
-          },
-        },
-        responses: { 201: { description: 'created' } },
-      },
-    },
-    '/api/widgets/{id}': {
-      get: {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        responses: { 200: { description: 'ok' } },
-      },
-    },
-  },
-};
-
-async function fishWith(app: TokenApp, recipe: Record<string, unknown>) {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
-  writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
-  const run = await runTally(
-    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', app.url, '--login', 'login.json', '--json'],
-    { cwd: dir, env: { TALLY_APP_PASSWORD: 'pw-for-test' } },
-  );
-  // Everything the run wrote beside the ledger, as bytes: the token must be in none of it.
-  const written = readdirSync(join(dir, '.tally'), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
-    .join('\n');
-  return { run, written, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
+  return { ...app, url: await servers.listen(server) } as TokenApp;
 }
 
 const login = { url: '/api/login', json: { user: 'me', password: '${TALLY_APP_PASSWORD}' } };
@@ -114,7 +65,7 @@ describe('a login that answers with a token', () => {
       { access_token: TOKEN, token_type: 'bearer' },
       { header: 'authorization', value: `Bearer ${TOKEN}` },
     );
-    const { run, written, said } = await fishWith(app, login);
+    const { run, written, said } = await fishWidgetsWith(app.url, login);
     expect(run.code, said).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success' });
     expect(app.writes).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
@@ -128,7 +79,7 @@ describe('a login that answers with a token', () => {
       { data: { session: { jwt: TOKEN } } },
       { header: 'x-api-token', value: `Token ${TOKEN}` },
     );
-    const { run, said } = await fishWith(app, {
+    const { run, said } = await fishWidgetsWith(app.url, {
       ...login,
       token: 'data.session.jwt',
       tokenHeader: 'X-Api-Token',
@@ -140,7 +91,7 @@ describe('a login that answers with a token', () => {
 
   it('neither a cookie nor a token: refused before any write, saying what was missing and what to write', async () => {
     const app = await tokenApp({ welcome: 'me' }, { header: 'authorization', value: `Bearer ${TOKEN}` });
-    const { run, said } = await fishWith(app, login);
+    const { run, said } = await fishWidgetsWith(app.url, login);
     expect(run.code, said).not.toBe(0);
     const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('LOGIN_FAILED');
@@ -154,7 +105,7 @@ describe('a login that answers with a token', () => {
       { access_token: TOKEN },
       { header: 'authorization', value: `Bearer ${TOKEN}` },
     );
-    const { run, said } = await fishWith(app, { ...login, token: 'data.jwt' });
+    const { run, said } = await fishWidgetsWith(app.url, { ...login, token: 'data.jwt' });
     expect(run.code, said).not.toBe(0);
     const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
     expect(error).toMatchObject({ code: 'LOGIN_FAILED' });

@@ -1,0 +1,71 @@
+// Shared by the login-recipe tests that run `tally fish` against a small widget API of their
+// own (token login, CSRF-guarded login): the API's OpenAPI document, one run of `tally fish "2
+// widgets"` with a recipe, and the servers started for a test, closed after it.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { runTally, tempDir } from '../../helpers.js';
+
+const SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'widgets', version: '1' },
+  paths: {
+    '/api/widgets': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { 201: { description: 'created' } },
+      },
+    },
+    '/api/widgets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
+  },
+};
+
+/** The recipe's password, as the tests' apps expect it. */
+export const CREDENTIALS_ENV = { TALLY_APP_PASSWORD: 'pw-for-test' };
+
+/** Servers started by this file's callers; each test closes its own. */
+export function widgetServers(): { listen(server: Server): Promise<string> } {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+  return {
+    async listen(server) {
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+  };
+}
+
+/**
+ * `tally fish "2 widgets" --spec … --login recipe.json --json` against `url`; with the bytes of
+ * everything the run wrote under `.tally` (ledger, logs), where no secret may be.
+ */
+export async function fishWidgetsWith(url: string, recipe: Record<string, unknown>) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
+  writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
+  const run = await runTally(
+    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', url, '--login', 'login.json', '--json'],
+    { cwd: dir, env: CREDENTIALS_ENV },
+  );
+  const written = readdirSync(join(dir, '.tally'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
+    .join('\n');
+  return { run, written, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
+}
