@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { logIn } from '../../../src/packs/http/client/login-recipe.js';
 import { fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Frameworks that guard the login form itself and send the CSRF token in a cookie for the page's
@@ -152,4 +153,27 @@ describe('a login guarded by CSRF, and writes by a CSRF cookie echoed in a heade
     expect(error.message).toContain('answered 403');
     expect(app.writes).toEqual([]);
   });
+});
+
+describe('a hostile login page', () => {
+  it('of 200,000 unclosed hidden CSRF inputs is read in one pass: the login goes on (a regex per tag would take hours)', async () => {
+    const page = '<input type=hidden name=_token value=x '.repeat(200_000);
+    const server = createServer((request, response) => {
+      if (request.method === 'GET') response.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      else response.writeHead(204, { 'set-cookie': 'session=s1; Path=/' }).end();
+    });
+    const url = await servers.listen(server);
+    const session = await logIn(
+      url,
+      {
+        url: '/login',
+        loginPage: '/login',
+        form: { user: 'me' },
+        csrfHeader: 'x-csrf-token',
+        method: 'POST',
+      },
+      {},
+    );
+    expect(session.jar.get('session')).toBe('s1');
+  }, 60_000);
 });

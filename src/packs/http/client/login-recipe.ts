@@ -215,8 +215,27 @@ const CSRF_COOKIES: readonly { cookie: string; header: string }[] = [
 ];
 
 /** Hidden form fields that carry a login form's CSRF token (Django, Rails, Laravel, csurf, WTForms). */
-const CSRF_FIELD =
-  /<input\b(?=[^>]*\btype=["']?hidden)(?=[^>]*\bname=["']?(csrfmiddlewaretoken|authenticity_token|_token|_csrf|csrf_token)["'\s>])[^>]*\bvalue=["']?([^"'\s>]+)/i;
+const CSRF_FIELD_NAMES =
+  /\bname=["']?(csrfmiddlewaretoken|authenticity_token|_token|_csrf|csrf_token)(?=["'\s/>]|$)/i;
+
+/**
+ * The first hidden CSRF field of a page: its name and value. Tag by tag (`<input` … `>`, at
+ * most 4 KB each), so a hostile page of unclosed tags costs one pass, not one per tag.
+ */
+function csrfField(page: string): [name: string, value: string] | undefined {
+  const lower = page.toLowerCase();
+  for (let at = lower.indexOf('<input'); at >= 0; at = lower.indexOf('<input', at + 6)) {
+    const end = lower.indexOf('>', at);
+    if (end < 0) return undefined;
+    const tag = page.slice(at, Math.min(end, at + 4096));
+    if (!/\btype=["']?hidden\b/i.test(tag)) continue;
+    const name = CSRF_FIELD_NAMES.exec(tag)?.[1];
+    const value = /\bvalue=(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(tag);
+    const token = value?.[1] ?? value?.[2] ?? value?.[3];
+    if (name && token) return [name, token];
+  }
+  return undefined;
+}
 
 /**
  * The CSRF token a cookie carries, and the header to send it in: the recipe's `csrfCookie` (in
@@ -351,11 +370,9 @@ async function fromLoginPage(
     );
   jar.store(page.setCookies());
   const headers: Record<string, string> = { referer: pageUrl.href };
-  const field = CSRF_FIELD.exec(page.text);
+  const field = csrfField(page.text);
   const withField =
-    form && field && !Object.hasOwn(form, field[1] as string)
-      ? { ...form, [field[1] as string]: htmlUnescaped(field[2] as string) }
-      : form;
+    form && field && !Object.hasOwn(form, field[0]) ? { ...form, [field[0]]: htmlUnescaped(field[1]) } : form;
   const csrf = csrfFromCookies(jar, recipe);
   if (csrf) headers[csrf.header] = csrf.token;
   return { form: withField, headers };
