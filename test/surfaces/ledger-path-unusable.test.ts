@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLedgerPath, ledgerPathProblem } from '../../src/core/ledger/check-ledger-path.js';
 import { openLedger } from '../../src/core/ledger/ledger.js';
+import { checkLedger } from '../../src/surfaces/cli/doctor-checks.js';
 import { EXIT } from '../../src/surfaces/cli/exit-codes.js';
 import { runTally, tempDir } from '../helpers.js';
 
@@ -56,6 +57,15 @@ describe('--ledger that cannot be a ledger', () => {
     const run = await runTally(['runs', '--json'], { env: { TALLY_LEDGER: path } });
     expect(run.code).toBe(EXIT.unavailable);
     expect(`${run.stdout}${run.stderr}`).toContain('LEDGER_UNAVAILABLE');
+  });
+
+  it('tally doctor names each kind as a failed ledger check (it said a loop was "not created yet")', async () => {
+    for (const kind of kinds) {
+      const { path, says } = unusable(kind);
+      const check = await checkLedger(path);
+      expect(check.ok, kind).toBe(false);
+      expect(check.detail).toMatch(says);
+    }
   });
 
   it('the library: openLedger refuses each kind with LEDGER_UNAVAILABLE, reading or writing', async () => {
