@@ -1,12 +1,14 @@
 // `tally agent`: an agent from a user's module reaches the CLI without a command of its own —
 // the built CLI in a child process, the real OpenAI provider package, aimock on 127.0.0.1.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/core/sqlite/open-sqlite.js';
 import { Ledger } from '../../src/index.js';
 import { type AimockServer, startAimock } from '../../src/testing/aimock.js';
-import { runTally, tempDir } from '../helpers.js';
+import { interruptOnFirstRequest, runTally, tempDir } from '../helpers.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const module = join(repo, 'test', 'fixtures', 'packs', 'sql', 'sql-agent.ts');
@@ -89,4 +91,61 @@ describe('tally agent NAME TASK --agent-module', () => {
     expect(run.stderr).toContain('No agent "cashier"');
     expect(run.stderr).toContain('Agents there: shopkeeper.');
   });
+
+  // `tally agent` ran outside the interrupt wrapper the other run commands use: a signal killed
+  // the process with the model call in flight, and the run had no end entry.
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    '%s while the model call is in flight: exit 130, the run ends aborted with its end entry',
+    async (signal) => {
+      const hanging = createServer(() => undefined);
+      await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+      const ledgerPath = join(tempDir(), 'ledger.db');
+      try {
+        const { code } = await interruptOnFirstRequest(
+          {
+            bin: join(repo, 'bin', 'tally.js'),
+            args: [
+              '--ledger',
+              ledgerPath,
+              'agent',
+              'shopkeeper',
+              'Add a stool',
+              '--agent-module',
+              module,
+              '--pack-option',
+              `shopkeeper.db=${tempDb()}`,
+            ],
+            cwd: repo, // where --import tsx resolves
+            env: {
+              ...process.env,
+              NODE_OPTIONS: '--import tsx',
+              TALLY_LEDGER: '',
+              TALLY_MODEL: 'openai:gpt-4.1-mini',
+              OPENAI_BASE_URL: url,
+              OPENAI_API_KEY: 'hanging',
+              TALLY_INTERRUPT_GRACE_MS: '200',
+              XDG_STATE_HOME: tempDir(),
+            },
+          },
+          hanging,
+          signal,
+        );
+        expect(code).toBe(130);
+        const ledger = Ledger.open(ledgerPath, { readonly: true });
+        try {
+          const [run] = ledger.listRuns({ agent: 'shopkeeper' });
+          expect(run).toMatchObject({ endingReason: 'aborted' });
+          const end = ledger.entries(run?.id ?? '').find((entry) => entry.kind === 'end');
+          expect(end?.outcome).toBe('aborted');
+        } finally {
+          ledger.close();
+        }
+      } finally {
+        hanging.closeAllConnections();
+        await new Promise<void>((resolve) => hanging.close(() => resolve()));
+      }
+    },
+    60_000,
+  );
 });

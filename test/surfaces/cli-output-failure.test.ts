@@ -54,7 +54,7 @@ describe.skipIf(process.platform === 'win32')('a ledger path that is a FIFO', ()
       const fifo = join(tempDir(), 'ledger.db');
       execFileSync('mkfifo', [fifo]);
       const { code, stderr } = await finished(tally([...args, '--ledger', fifo], 'pipe'));
-      expect(stderr).toMatch(/not a regular file/);
+      expect(stderr).toMatch(/it is a FIFO \(named pipe\)/);
       expect(code).toBe(EXIT.unavailable);
     },
     15_000,

@@ -24,4 +24,22 @@ describePostgres('tally demo --json when the PostgreSQL ledger stops answering m
       await proxy.close();
     }
   }, 120_000);
+
+  // A silent server (no reset: SIGSTOPped, partitioned): closing after the outage was the busy
+  // limit again for the last commit, then again for the pool's end (~30 s in all). It is one
+  // short last try (CLOSE_AFTER_OUTAGE_MS) with the connections cut. A generous bound: ~13 s
+  // now, ~31 s before.
+  it('ends well within the time the busy limit thrice would take', async () => {
+    const url = server.createDatabase('outage_cli_bounded');
+    const proxy = await startPostgresProxy(url, { hole: 2 });
+    try {
+      const started = Date.now();
+      const demo = await runTally(['demo', '--json', '--ledger', proxy.url], { cwd: tempDir() });
+      const took = Date.now() - started;
+      expect(demo.code, demo.stderr).toBe(3);
+      expect(took).toBeLessThan(22_000);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 });

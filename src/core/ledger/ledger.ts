@@ -1,5 +1,6 @@
 import { TallyError } from '../errors.js';
 import type { Redactor } from '../redact.js';
+import { checkLedgerPath } from './check-ledger-path.js';
 import type { EntryKind, LedgerEntry, RunInfo, RunListing, RunRecord } from './entry.js';
 import type { LedgerCounts } from './ledger-counts.js';
 import type { LedgerProblem, PurgeResult } from './ledger-maintenance.js';
@@ -68,7 +69,10 @@ export const Ledger = {
 export async function openLedger(target: string, options: LedgerOpenOptions = {}): Promise<Ledger> {
   const problem = notALedgerPath(target);
   if (problem) throw new TallyError('LEDGER_PATH_INVALID', problem);
-  if (!isPostgresUrl(target)) return SqliteLedger.open(target, options);
+  if (!isPostgresUrl(target)) {
+    checkLedgerPath(target);
+    return SqliteLedger.open(target, options);
+  }
   const { PostgresLedger } = await import('./postgres-ledger.js');
   return PostgresLedger.open(target, options);
 }

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { openSqlite, sqliteOpensBytes } from '../sqlite/open-sqlite.js';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
+import { checkLedgerPath } from './check-ledger-path.js';
 
 // Bytes 18 and 19 of the SQLite header: file format versions, 2 = WAL, 1 = rollback journal.
 const WRITE_VERSION = 18;
@@ -44,8 +45,8 @@ export function openReadOnlyDatabase(path: string, timeout: number): SqliteDatab
   const wal = `${path}-wal`;
   const inPlace = () => openSqlite(path, { readonly: true, fileMustExist: true, timeout });
   // A FIFO would block the header read below (and SQLite's open) forever, waiting for a writer;
-  // a directory or a device is no ledger either.
-  if (existsSync(path) && !statSync(path).isFile()) throw new Error('not a regular file');
+  // a directory, a device, a symlink loop or a dangling symlink is no ledger either.
+  checkLedgerPath(path);
   if (!existsSync(path) || existsSync(wal) || writeVersion(path) !== 2) return inPlace();
   // A WAL-mode file with no -wal. node:sqlite before Node 24 cannot open bytes, and a big file
   // is not worth holding in memory: the file itself, immutable (no lock, no side files; a writer

@@ -113,6 +113,12 @@ function boundedWaits(limitMs: number) {
   return { query_timeout: limitMs, keepAlive: true, keepAliveInitialDelayMillis: Math.min(limitMs, 10_000) };
 }
 
+/**
+ * How long closing waits for a server that already failed to answer (an outage this process saw):
+ * one short last try, then the connections are cut, instead of the busy limit twice over (~30 s).
+ */
+export const CLOSE_AFTER_OUTAGE_MS = 2_000;
+
 /** Maintenance that may rightly take long on a big ledger (VACUUM): its own, wider bound. */
 const MAINTENANCE_TIMEOUT_MS = 30 * 60_000;
 
@@ -157,7 +163,16 @@ export class PostgresLedger extends RecordingLedger {
   private writing: Promise<boolean> = Promise.resolve(true);
   private timer: NodeJS.Timeout | undefined;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private outage: { since: number; attempts: number; reported?: LedgerError; runs: Set<string> } | undefined;
+  private outage:
+    | {
+        since: number;
+        attempts: number;
+        reported?: LedgerError;
+        runs: Set<string>;
+        /** Runs whose fail_open entry was queued before their end entry (not written again after). */
+        noted: Set<string>;
+      }
+    | undefined;
   private closed = false;
   /** Opened read-only where Tally never wrote (no tables): every read finds nothing. */
   private empty = false;
@@ -273,6 +288,26 @@ export class PostgresLedger extends RecordingLedger {
   }
 
   protected queueEntry(entry: QueuedEntry): void {
+    // A run that ends while the server is not answering: its fail_open entry goes before its end
+    // entry, so the run reads as held up by the ledger, not as one that never noticed.
+    const outage = this.outage;
+    if (entry.kind === 'end' && outage && !outage.noted.has(entry.runId)) {
+      outage.noted.add(entry.runId);
+      outage.runs.add(entry.runId);
+      this.queueEntry({
+        runId: entry.runId,
+        ts: entry.ts,
+        kind: 'fail_open',
+        name: 'ledger',
+        outcome: 'ledger-unavailable',
+        data: JSON.stringify({
+          component: 'ledger',
+          why: 'ledger-unavailable',
+          waitedMs: Date.now() - outage.since,
+          during: true,
+        }),
+      });
+    }
     let own = this.own.get(entry.runId);
     if (!own) {
       own = { entries: [] };
@@ -417,7 +452,7 @@ export class PostgresLedger extends RecordingLedger {
 
   private unavailable(rows: QueuedEntry[], error: unknown): void {
     const now = Date.now();
-    this.outage ??= { since: now, attempts: 0, runs: new Set() };
+    this.outage ??= { since: now, attempts: 0, runs: new Set(), noted: new Set() };
     const outage = this.outage;
     outage.attempts += 1;
     for (const row of rows) outage.runs.add(row.runId);
@@ -448,12 +483,13 @@ export class PostgresLedger extends RecordingLedger {
     for (const row of rows) outage.runs.add(row.runId);
     const waitedMs = Date.now() - outage.since;
     for (const runId of outage.runs)
-      this.recorderFor(runId).append({
-        kind: 'fail_open',
-        name: 'ledger',
-        outcome: 'ledger-unavailable',
-        data: { component: 'ledger', why: 'ledger-unavailable', waitedMs },
-      });
+      if (!outage.noted.has(runId))
+        this.recorderFor(runId).append({
+          kind: 'fail_open',
+          name: 'ledger',
+          outcome: 'ledger-unavailable',
+          data: { component: 'ledger', why: 'ledger-unavailable', waitedMs },
+        });
   }
 
   /**
@@ -801,14 +837,34 @@ export class PostgresLedger extends RecordingLedger {
     };
   }
 
-  /** Commits what is queued (retrying up to the busy limit) and closes the pool; LEDGER_BUSY if it never went in. */
+  /**
+   * Drops every pooled connection at once: after an outage, a connection stuck on a silent server
+   * (SIGSTOPped, partitioned) would hold `pool.end()` and the process until its query timeout.
+   */
+  private cutConnections(): void {
+    const clients = (
+      this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] }
+    )._clients;
+    for (const client of clients ?? []) client.connection?.stream?.destroy();
+  }
+
+  /**
+   * Commits what is queued (retrying up to the busy limit; after an outage, CLOSE_AFTER_OUTAGE_MS)
+   * and closes the pool; LEDGER_BUSY if it never went in.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     process.removeListener('exit', this.warnOnExit);
     process.removeListener('beforeExit', this.commitBeforeExit);
     this.untrack();
+    // A server already known not to answer is given one short last chance, not the busy limit
+    // again: closing after an outage took ~30 s (a commit, then the pool's end, each bounded by it).
+    const outage = this.outage !== undefined;
+    const limitMs = outage ? Math.min(CLOSE_AFTER_OUTAGE_MS, this.busyLimitMs) : this.busyLimitMs;
+    let lostConnection = outage;
     try {
-      if (!(await this.commit())) {
+      if (!(await this.commit(limitMs))) {
+        lostConnection = true;
         this.failOpen('ledger', 'ledger-unavailable');
         const lost = this.waiting();
         // Not the outage's own report ("held in memory, written when it answers"): closing, they are lost.
@@ -820,7 +876,7 @@ export class PostgresLedger extends RecordingLedger {
         ];
         throw new LedgerError(
           'LEDGER_BUSY',
-          `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round(this.busyLimitMs / 1000)} s; they were NOT written (incomplete in the ledger: ${runs.join(', ') || 'no run'}).`,
+          `The PostgreSQL ledger at ${this.path} did not take the last ${lost} entries within ${Math.round((outage ? Date.now() - (this.outage?.since ?? Date.now()) : limitMs) / 1000)} s; they were NOT written (incomplete in the ledger: ${runs.join(', ') || 'no run'}).`,
           { path: this.path, queued: lost, runIds: runs },
         );
       }
@@ -828,10 +884,12 @@ export class PostgresLedger extends RecordingLedger {
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      // Bounded too: a connection stuck on a silent server is dropped by its query timeout.
+      // After an outage the connections are cut (one stuck on a silent server would hold the
+      // process until its query timeout); otherwise bounded too.
+      if (lostConnection) this.cutConnections();
       await within(
         this.pool.end().catch(() => undefined),
-        this.busyLimitMs,
+        lostConnection ? CLOSE_AFTER_OUTAGE_MS : this.busyLimitMs,
       );
     }
   }

@@ -9,6 +9,7 @@ import { createPackRegistry } from '../../core/pack-registry.js';
 import { requireRecorded, usingLedger } from '../require-recorded.js';
 import { visibleControls } from '../visible-controls.js';
 import { EXIT } from './exit-codes.js';
+import { withInterrupt } from './interrupt.js';
 import { ledgerPathFor, openLedgerAt } from './open-ledger.js';
 import { asTallyError, checkRequiredFlags, loadPackModule, packFlags } from './pack-modules.js';
 
@@ -53,29 +54,34 @@ export default async function agentCommand(
       failOpen: createFailOpen({ logPath: join(ledgerStateDir(ledgerPath, root), 'fail-open.jsonl') }),
     });
     const ledger = await openLedgerAt(ledgerPath);
-    return await usingLedger(ledger, async () => {
-      const result = await runAgent(agent, task, {
-        ledger,
-        ...(options.model ? { model: options.model } : {}),
-      });
-      // The ledger has the run, or its outcome is not presented (the ledger is the truth).
-      await requireRecorded(ledger, [result.runId]);
-      if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else {
-        const lines = [
-          `${result.status}: ${result.summary}`,
-          ...result.verified.map(
-            (item) => `  ✓ ${item.effect ?? ''} ${item.resource ?? item.target} — ${item.via}`,
-          ),
-          ...result.dropped.map((drop) => `  ✗ ${String(drop.claim.target)}: ${drop.why}`),
-          ...result.unmet.map((why) => `  unmet: ${why}`),
-          `run ${result.runId} (tally runs show ${result.runId})`,
-        ];
-        // Summaries, targets and reasons come from the model and the tools: shown, never obeyed.
-        process.stdout.write(`${visibleControls(lines.join('\n'))}\n`);
-      }
-      return result.status === 'success' ? EXIT.ok : EXIT.notMet;
-    });
+    // Like every command that runs an agent: SIGINT/SIGTERM/SIGHUP abort the run, which ends
+    // `aborted` with its end entry, and the command exits 130.
+    return await usingLedger(ledger, () =>
+      withInterrupt(async (interrupt) => {
+        const result = await runAgent(agent, task, {
+          ledger,
+          signal: interrupt.signal,
+          ...(options.model ? { model: options.model } : {}),
+        });
+        // The ledger has the run, or its outcome is not presented (the ledger is the truth).
+        await requireRecorded(ledger, [result.runId]);
+        if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else {
+          const lines = [
+            `${result.status}: ${result.summary}`,
+            ...result.verified.map(
+              (item) => `  ✓ ${item.effect ?? ''} ${item.resource ?? item.target} — ${item.via}`,
+            ),
+            ...result.dropped.map((drop) => `  ✗ ${String(drop.claim.target)}: ${drop.why}`),
+            ...result.unmet.map((why) => `  unmet: ${why}`),
+            `run ${result.runId} (tally runs show ${result.runId})`,
+          ];
+          // Summaries, targets and reasons come from the model and the tools: shown, never obeyed.
+          process.stdout.write(`${visibleControls(lines.join('\n'))}\n`);
+        }
+        return result.status === 'success' ? EXIT.ok : EXIT.notMet;
+      }),
+    );
   } catch (error) {
     throw asTallyError(error);
   }

@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ledgerPathProblem } from '../../core/ledger/check-ledger-path.js';
 import { isPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { shownUrl } from '../../core/shown-url.js';
 import { openSqlite, sqliteDriver } from '../../core/sqlite/open-sqlite.js';
@@ -120,6 +121,16 @@ export async function checkLedger(path: string): Promise<DoctorCheck> {
       };
     }
   }
+  // A symlink loop or a dangling symlink does not "exist", yet no run can create a ledger there.
+  const problem = ledgerPathProblem(path);
+  if (problem)
+    return {
+      name,
+      ok: false,
+      required: true,
+      detail: `The ledger path ${path} cannot be used: ${problem}.`,
+      fix: 'Pass --ledger PATH or set TALLY_LEDGER to a ledger file, such as .tally/ledger.db, or to a path where a new one can be made.',
+    };
   if (!existsSync(path)) {
     const folder = nearestExisting(dirname(path));
     try {

@@ -55,6 +55,22 @@ export function buildProgram(
       collect,
     )
     .exitOverride();
+  // A --ledger (or TALLY_LEDGER) that is a symlink loop, a dangling symlink, a directory or a
+  // FIFO is refused before any command runs: exit 3, LEDGER_UNAVAILABLE, one line saying what is
+  // wrong. Not for `hook` (Claude Code's hooks never fail on the ledger) nor `doctor` (which
+  // reports it among its checks).
+  program.hook('preAction', async (_program, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    if (top.name() === 'hook' || top.name() === 'doctor') return;
+    const named = (program.opts().ledger as string | undefined) || process.env.TALLY_LEDGER;
+    if (!named) return;
+    const [{ checkLedgerPath }, { resolveLedgerPath }] = await Promise.all([
+      import('../../core/ledger/check-ledger-path.js'),
+      import('../../core/ledger/resolve-ledger-path.js'),
+    ]);
+    checkLedgerPath(resolveLedgerPath({ flag: named }));
+  });
   // Under --json a usage error is reported once, as JSON on stdout (see main), not as text.
   if (errors.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
 

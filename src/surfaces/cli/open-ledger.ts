@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { checkLedgerPath } from '../../core/ledger/check-ledger-path.js';
 import { type Ledger, openLedger } from '../../core/ledger/ledger.js';
 import { isPostgresUrl, redactPostgresUrl } from '../../core/ledger/postgres-url.js';
 import { resolveLedgerPath } from '../../core/ledger/resolve-ledger-path.js';
@@ -43,6 +44,8 @@ export function openLedgerFor(command: Command, projectDir?: string): Promise<Le
 /** For read-only commands: undefined when it does not exist; opened so that nothing is written or created. */
 export async function openExistingLedgerAt(path: string): Promise<Ledger | undefined> {
   if (isPostgresUrl(path)) return openLedger(path, { readonly: true });
+  // A symlink loop or a dangling symlink does not "exist": said as such, not read as no runs.
+  checkLedgerPath(path);
   return existsSync(path) ? openLedger(path, { readonly: true }) : undefined;
 }
 

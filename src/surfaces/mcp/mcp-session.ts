@@ -1,14 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { createFailOpen } from '../../core/fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../../core/intents.js';
 import { invokeTool } from '../../core/invoke-tool.js';
@@ -94,6 +93,23 @@ export interface McpSession {
   end: (ending?: McpSessionEnding) => Promise<void>;
 }
 
+/**
+ * `tools/call` as it arrives, before any check of its params: the SDK's own schema would answer
+ * a malformed call (arguments that are a string, an array, a number or null; no tool name) with a
+ * raw JSON-RPC error that names no reason code and leaves no entry. Ours answers it as a tool
+ * error (INVALID_INPUT) and records it like any other invalid input.
+ */
+const LooseCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+/** A tools/call's params, read without trusting them. */
+function readCallParams(params: unknown): { name?: string; arguments: unknown; rawName?: unknown } {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return { arguments: undefined };
+  const { name, arguments: args } = params as Record<string, unknown>;
+  return typeof name === 'string' && name !== ''
+    ? { name, arguments: args }
+    : { arguments: args, rawName: name };
+}
+
 /** How long a session's end waits for its aborted calls to write their entries. */
 export const SESSION_END_SETTLE_MS = 5000;
 
@@ -170,23 +186,56 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
   // Calls still running: the run's end entry waits for them (see `end`), so none lands after it.
   const inFlight = new Set<Promise<CallToolResult>>();
   let ending: Promise<void> | undefined;
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  // Registered on the Protocol itself: the Server's own registration validates the request with
+  // the SDK's schema first, so a malformed call never reached us (see LooseCallToolRequestSchema).
+  Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequestSchema, (request, extra) => {
     // A call that comes once the session is ending would run past its end entry: refused, unrun.
     if (ending)
       return {
         isError: true,
         content: [{ type: 'text', text: 'SESSION_ENDED: the session is ending; nothing was run.' }],
       };
-    const call = answerCall(request, extra);
+    const call = answerCall(request.params, extra);
     inFlight.add(call);
     const settled = () => inFlight.delete(call);
     call.then(settled, settled);
     return call;
   });
+  /** A call whose params are not a tools/call's (no tool name): refused, recorded, never run. */
+  const refuseNamelessCall = (rawName: unknown, input: unknown): CallToolResult => {
+    const got =
+      rawName === undefined
+        ? 'no tool name'
+        : `a tool name that is not a non-empty string (${JSON.stringify(rawName) ?? String(rawName)})`;
+    const message = `Invalid tools/call request: it has ${got}. Send params {"name": "<tool>", "arguments": {…}}, with one of: ${[...byName.keys()].join(', ')}.`;
+    counts.calls += 1;
+    begin().append({
+      kind: 'tool_call',
+      name: 'unknown',
+      outcome: 'rejected',
+      data: {
+        tool: 'unknown',
+        input: input ?? {},
+        ...(rawName !== undefined ? { name: rawName } : {}),
+        error: { code: 'INVALID_INPUT', message },
+        source: 'mcp',
+      },
+    });
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `INVALID_INPUT: ${message}` }],
+      structuredContent: { ok: false, error: { code: 'INVALID_INPUT', message } },
+    };
+  };
   const answerCall = async (
-    request: CallToolRequest,
+    params: unknown,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   ): Promise<CallToolResult> => {
+    const read = readCallParams(params);
+    if (read.name === undefined) return refuseNamelessCall(read.rawName, read.arguments);
+    // Arguments that are not an object (a string, an array, a number, null) reach the tool's
+    // input schema as they are: it refuses them as INVALID_INPUT, recorded like any invalid input.
+    const request = { params: { name: read.name, arguments: read.arguments } };
     // Asked on the call's own response stream, which every transport delivers; bounded by the
     // roots deadline and never failing the call.
     if (wantsRoots())
@@ -218,7 +267,8 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
         ],
       };
     }
-    const record = await invokeTool(tool, request.params.arguments ?? {}, {
+    const args = request.params.arguments;
+    const record = await invokeTool(tool, args === undefined ? {} : args, {
       recorder,
       failOpen,
       // Aborted by the SDK when the client cancels the call (notifications/cancelled): the

@@ -53,6 +53,35 @@ describePostgres('PostgreSQL ledger: a server that goes away during a run', (ser
     await ledger.close();
   }, 60_000);
 
+  it('a run that ends while the server is away: its fail_open entry comes before its end entry, once', async () => {
+    const url = server.createDatabase('outage_end');
+    const ledger = await openLedger(url, { busyLimitMs: 300, failOpenLog: `${tempDir()}/fail-open.jsonl` });
+    const run = ledger.startRun({ agent: 'a', task: 't' });
+    run.append({ kind: 'tool_call', name: 'before', outcome: 'ok', data: {} });
+    expect(await run.commit()).toBe(true);
+    server.halt();
+    try {
+      run.append({ kind: 'tool_call', name: 'during', outcome: 'ok', data: {} });
+      expect(await run.commit(1500)).toBe(false);
+      run.append({ kind: 'end', name: 'finished', outcome: 'finished', data: { reason: 'finished' } });
+      // Queued in that order, before anything reached the server.
+      expect(run.entries().map((entry) => entry.kind)).toEqual([
+        'tool_call',
+        'tool_call',
+        'fail_open',
+        'end',
+      ]);
+    } finally {
+      server.resume();
+    }
+    expect(await run.commit(10_000)).toBe(true);
+    const { entries } = await ledger.getRun(run.runId);
+    // Written as queued; the outage's end adds no second fail_open after the end entry.
+    expect(entries.map((entry) => entry.kind)).toEqual(['tool_call', 'tool_call', 'fail_open', 'end']);
+    expect(entries[2]).toMatchObject({ outcome: 'ledger-unavailable' });
+    await ledger.close();
+  }, 60_000);
+
   it('a program that returns while the server is away: what it queued is written once the server is back', async () => {
     const url = server.createDatabase('outage_exit');
     const child = spawn(process.execPath, ['--import', TSX, EXIT_CHILD, url, 'return-in-outage', '300'], {
