@@ -2,7 +2,7 @@
  * How the model's text describes a change: `written` covers both created and updated;
  * `changed` is a file named in a change list without a verb (any change fits).
  */
-export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed';
+export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed' | 'restored';
 
 export interface MentionedChange {
   /** The file as the text spells it. */
@@ -82,10 +82,14 @@ const VERBS: Record<string, SaidChange> = {
   'set up': 'created',
   'cleaned up': 'updated',
   new: 'created',
+  gone: 'deleted',
+  reverted: 'restored',
+  restored: 'restored',
+  undid: 'restored',
   ...FOREIGN_VERBS,
 };
 /** Verbs that claim only after the file (`src/h.ts is new`): before it they describe (`the new src/h.ts`). */
-const AFTER_ONLY = new Set(['new']);
+const AFTER_ONLY = new Set(['new', 'gone']);
 // `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
 // Word edges by Unicode letters, so accented verbs (`créé`, `gelöscht`) end where a word ends.
 const VERB_PATTERN = new RegExp(
@@ -253,7 +257,10 @@ function claimsIn(sentence: string): MentionedChange[] {
     let said = VERBS[verb.text] as SaidChange;
     const gapHasFile = others.some((other) => other.start >= verb.end && other.end <= file.start);
     // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
-    if (!(said === 'moved' && gapHasFile) && INSIDE.test(gap)) said = 'written';
+    // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
+    const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
+    if (!(said === 'moved' && gapHasFile) && !renamedTo && said !== 'restored' && INSIDE.test(gap))
+      said = 'written';
     claims.push({ spelling: file.text, said, verb: verb.text, recap: recapAt(sentence, verb.start) });
   }
   return claims;
@@ -356,7 +363,9 @@ export function mentionedChanges(text: string): MentionedChange[] {
     // A file:// URL names a file: read as its path (`file:///root/src/a.ts` → `/root/src/a.ts`).
     .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
       try {
-        return decodeURIComponent(path);
+        const decoded = decodeURIComponent(path);
+        // A name with a space cannot be one token of prose: left as spelled.
+        return /\s/.test(decoded) ? path : decoded;
       } catch {
         return path;
       }
