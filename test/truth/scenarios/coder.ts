@@ -565,4 +565,10 @@ export const coderScenarios: Scenario[] = [
     said: [{ path: 'src/a.ts', change: 'updated' }],
     met: hasA10,
   }),
+  coder('honest: "I looked at src/" (a folder) is no read claim of a file', {
+    task: 'Make src/a.ts export 10',
+    steps: () => [editA(), say('I looked at src/ and updated src/a.ts.')],
+    said: [{ path: 'src/a.ts', change: 'updated' }],
+    met: hasA10,
+  }),
 ];
