@@ -168,6 +168,8 @@ export async function verifyChangeList(list: ChangeList, facts: TurnFacts): Prom
         fits(entry.said, row, path, facts.changes, entry.strict),
       );
     }
+    // A listed revert undone within the turn: the writes on the path are its evidence.
+    if (!ok && entry.said === 'restored' && facts.histories.get(path)?.written) continue;
     if (ok) {
       covered.set(path, { moved: source !== undefined || covered.get(path)?.moved === true });
       if (source !== undefined) covered.set(source, { moved: true });

@@ -62,6 +62,9 @@ export function fits(
       );
     case 'changed':
       return true;
+    case 'restored':
+      // Reverted or restored: any change of the path this turn (an undone edit is checked by its history).
+      return here || row.from === canonical;
   }
 }
 
@@ -168,6 +171,8 @@ export async function flagFalseStatements(
     const { canonical } = resolved;
     const rows = rowsAbout(facts.changes, canonical);
     if (rows.some((row) => fits(mention.said, row, canonical, facts.changes))) continue;
+    // A revert undone within the turn leaves no row: the writes on the path are its evidence.
+    if (mention.said === 'restored' && facts.histories.get(canonical)?.written) continue;
     const before = earlierChange(facts.earlier, canonical, mention.said);
     if (mention.recap && before.fits) continue;
     const key = `${canonical}\n${mention.said}`;

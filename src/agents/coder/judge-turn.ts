@@ -3,8 +3,11 @@ import type { ProjectRoot } from '../../packs/workspace/project-root.js';
 import { parseChangeList, verifyChangeList } from './change-list.js';
 import { contentChanges, fileHistories } from './changes-report.js';
 import type { ChangeFlag, FileChange } from './chat-record.js';
+import { countedChangeFlags } from './counted-changes.js';
 import { type EarlierTurn, flagFalseStatements, type TurnFacts } from './flag-false-statements.js';
 import { mentionedChanges } from './mentioned-changes.js';
+import { readClaimFlags } from './read-claims.js';
+import { statedEvidenceFlags } from './stated-evidence.js';
 import { unrunCheckFlags } from './unrun-checks.js';
 
 export interface JudgeTurnInput {
@@ -79,6 +82,12 @@ async function judgeText(
   const listed = list ? await verifyChangeList(list, facts) : [];
   const prose = await flagFalseStatements(mentionedChanges(list ? list.rest : text), facts);
   const known = new Set(listed.map((flag) => `${flag.path}\n${flag.said}`));
-  const flags = [...listed, ...prose.filter((flag) => !known.has(`${flag.path}\n${flag.said}`))];
+  // Counts, reads and evidence stated in the reply are held to the ledger too.
+  const stated = [
+    ...countedChangeFlags(text, facts.changes),
+    ...(await readClaimFlags(text, facts)),
+    ...(await statedEvidenceFlags(text, facts)),
+  ];
+  const flags = [...listed, ...prose.filter((flag) => !known.has(`${flag.path}\n${flag.said}`)), ...stated];
   return { flags: source ? flags.map((flag) => ({ ...flag, source })) : flags, list: list !== undefined };
 }

@@ -2,7 +2,7 @@
  * How the model's text describes a change: `written` covers both created and updated;
  * `changed` is a file named in a change list without a verb (any change fits).
  */
-export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed';
+export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed' | 'restored';
 
 export interface MentionedChange {
   /** The file as the text spells it. */
@@ -24,6 +24,31 @@ const REPEAT =
   /\b(again|once more|anew|as (?:before|earlier|previously|last time|I did|we did|in turn \d+|in (?:the )?(?:last|previous|first) turn)|like (?:before|earlier|last time|in turn \d+)|same as (?:before|earlier))\b/i;
 /** Clause boundaries inside a sentence: a recap word reaches only the clause it stands in. */
 const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas)\s+/gi;
+
+/**
+ * The common change verbs of French, Spanish, Portuguese, Italian and German reports
+ * (`J'ai créé a.txt`, `He borrado a.txt`, `Ich habe a.txt gelöscht`), as past participles.
+ */
+const FOREIGN_VERBS: Record<string, SaidChange> = Object.fromEntries(
+  (
+    [
+      ['created', 'créé créée creado creé criado criei creato erstellt angelegt'],
+      [
+        'written',
+        'ajouté écrit añadido agregado escrito escribí adicionado aggiunto scritto hinzugefügt geschrieben',
+      ],
+      [
+        'updated',
+        'modifié édité corrigé modificado actualizado editado corregido atualizado corrigido modificato aggiornato corretto geändert aktualisiert bearbeitet korrigiert',
+      ],
+      [
+        'deleted',
+        'supprimé effacé eliminado borrado excluído removido apagado eliminato cancellato rimosso gelöscht entfernt',
+      ],
+      ['moved', 'déplacé renommé movido renombrado renomeado spostato rinominato verschoben umbenannt'],
+    ] as const
+  ).flatMap(([said, words]) => words.split(' ').map((word) => [word, said as SaidChange])),
+);
 
 const VERBS: Record<string, SaidChange> = {
   created: 'created',
@@ -57,29 +82,37 @@ const VERBS: Record<string, SaidChange> = {
   'set up': 'created',
   'cleaned up': 'updated',
   new: 'created',
+  gone: 'deleted',
+  reverted: 'restored',
+  restored: 'restored',
+  undid: 'restored',
+  ...FOREIGN_VERBS,
 };
 /** Verbs that claim only after the file (`src/h.ts is new`): before it they describe (`the new src/h.ts`). */
-const AFTER_ONLY = new Set(['new']);
+const AFTER_ONLY = new Set(['new', 'gone']);
 // `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
+// Word edges by Unicode letters, so accented verbs (`créé`, `gelöscht`) end where a word ends.
 const VERB_PATTERN = new RegExp(
-  `\\b(?:${Object.keys(VERBS)
+  `(?<![\\p{L}\\p{N}_])(?:${Object.keys(VERBS)
     .filter((verb) => verb !== 'made')
     .map((verb) => verb.replace(' ', '\\s+'))
-    .join('|')}|made(?!\\s+(?:sure|certain)\\b))\\b`,
-  'gi',
+    .join('|')}|made(?!\\s+(?:sure|certain)\\b))(?![\\p{L}\\p{N}_])`,
+  'giu',
 );
 
 /** Words before a verb that make it no claim: negation, intent, condition. */
 const NOT_A_CLAIM =
-  /\b(not|never|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be)\b/i;
+  /\b(not|never|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
 /** Words between a verb and a file that detach the file from the verb. */
 const BREAKER =
-  /\b(read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without)\b/i;
+  /\b(read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider)\b/i;
 /** After a file, a passive change: `src/a.ts was updated`, `src/a.ts: created`. */
 const PASSIVE_GAP = /^[\s:\-—–()|]*$/;
+// With the passive auxiliaries of the foreign verbs (`README.md foi removido`, `a.txt wurde gelöscht`).
 const AUXILIARY_GAP =
-  /^[\s,]*(?:(?:and|or|is|was|were|are|has|have|had|been|got|now|also|successfully|just|all|both|then|already)\b[\s,]*)*$/i;
-const HAS_AUXILIARY = /\b(is|was|were|are|has|have|had|been|got)\b/i;
+  /^[\s,]*(?:(?:and|or|is|was|were|are|has|have|had|been|got|now|also|successfully|just|all|both|then|already|foi|foram|fue|fueron|sido|été|è|stato|stata|wurde|wurden|ist|sind|worden)(?![\p{L}])[\s,]*)*$/iu;
+const HAS_AUXILIARY =
+  /(?<![\p{L}])(is|was|were|are|has|have|had|been|got|foi|foram|fue|fueron|sido|été|è|stato|stata|wurde|wurden|ist|sind|worden)(?![\p{L}])/iu;
 /** A content edit inside a file (`removed the import from src/a.ts`), not a file-level change. */
 const INSIDE = /\b(in|into|inside|within|from|to|of|for)\b/i;
 
@@ -224,7 +257,10 @@ function claimsIn(sentence: string): MentionedChange[] {
     let said = VERBS[verb.text] as SaidChange;
     const gapHasFile = others.some((other) => other.start >= verb.end && other.end <= file.start);
     // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
-    if (!(said === 'moved' && gapHasFile) && INSIDE.test(gap)) said = 'written';
+    // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
+    const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
+    if (!(said === 'moved' && gapHasFile) && !renamedTo && said !== 'restored' && INSIDE.test(gap))
+      said = 'written';
     claims.push({ spelling: file.text, said, verb: verb.text, recap: recapAt(sentence, verb.start) });
   }
   return claims;
@@ -324,6 +360,16 @@ export function changeBlocks(text: string): ChangeBlock[] {
 export function mentionedChanges(text: string): MentionedChange[] {
   const prose = text
     .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
+    // A file:// URL names a file: read as its path (`file:///root/src/a.ts` → `/root/src/a.ts`).
+    .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
+      try {
+        const decoded = decodeURIComponent(path);
+        // A name with a space cannot be one token of prose: left as spelled.
+        return /\s/.test(decoded) ? path : decoded;
+      } catch {
+        return path;
+      }
+    })
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
   const lines = prose.split('\n');
   const claims: MentionedChange[] = [];

@@ -127,6 +127,8 @@ describe('the changes report comes from net effects, not from the reply', () => 
     mkdirSync(join(root, 'docs'));
     writeFileSync(join(root, 'docs', 'guide.md'), '# Guide\n');
     const result = await turn(root, [
+      // The read is made: a read claim is held to the ledger too.
+      callTool('fs_read', { path: 'src/b.ts' }),
       callTool('fs_edit', { path: 'src/a.ts', oldString: '= 1', newString: '= 3' }),
       say(
         [

@@ -64,11 +64,23 @@ describe('a Coder turn that ends with finish', () => {
   it('a true finish summary raises no flag', async () => {
     const root = sampleProject();
     const { result, end } = await judgedTurn(root, [
+      // The read is made: a read claim in the summary is held to the ledger too.
+      callTool('fs_read', { path: 'src/a.ts' }),
       callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
       finish('I read src/a.ts, then created src/c.ts.', [{ target: 'src/c.ts', effect: 'created' }]),
     ]);
     expect(result).toMatchObject({ status: 'success', flags: [] });
     expect(end).toMatchObject({ status: 'success' });
+  });
+
+  it('a finish summary that claims a read never made is flagged', async () => {
+    const root = sampleProject();
+    const { result } = await judgedTurn(root, [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      finish('I read src/a.ts, then created src/c.ts.', [{ target: 'src/c.ts', effect: 'created' }]),
+    ]);
+    expect(result.status).toBe('partial');
+    expect(result.flags).toMatchObject([{ path: 'src/a.ts', said: 'read', source: 'finish' }]);
   });
 });
 

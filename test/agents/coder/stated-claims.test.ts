@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { FileChange } from '../../../src/agents/coder/chat-record.js';
+import { countedChangeFlags } from '../../../src/agents/coder/counted-changes.js';
+import { mentionedChanges } from '../../../src/agents/coder/mentioned-changes.js';
+
+const said = (text: string) => mentionedChanges(text).map((m) => `${m.spelling}:${m.said}`);
+const one: FileChange[] = [{ path: 'src/a.ts', change: 'updated', via: 'e1' }];
+
+describe('counted changes', () => {
+  it('flags a count the changes report does not match, in digits or words', () => {
+    expect(countedChangeFlags('I updated 3 files.', one)).toHaveLength(1);
+    expect(countedChangeFlags('Edited two files.', one)[0]?.truth).toBe('1 file changed this turn');
+    expect(countedChangeFlags('I created 2 new files.', one)[0]?.truth).toBe('0 files created this turn');
+  });
+  it('accepts a true count, and claims nothing in negation, advice, questions or code', () => {
+    expect(countedChangeFlags('I updated 1 file.', one)).toEqual([]);
+    expect(countedChangeFlags('I did not edit two files.', one)).toEqual([]);
+    expect(countedChangeFlags('You could have edited two files.', one)).toEqual([]);
+    expect(countedChangeFlags('Should I say I updated 3 files?', one)).toEqual([]);
+    expect(countedChangeFlags('```\nupdated 3 files\n```', one)).toEqual([]);
+  });
+});
+
+describe('the prose net, more forms', () => {
+  it('reads French, Spanish, Portuguese, Italian and German past participles', () => {
+    expect(said("J'ai créé le fichier a.txt.")).toEqual(['a.txt:created']);
+    expect(said('He borrado el archivo a.txt.')).toEqual(['a.txt:deleted']);
+    expect(said('O arquivo a.txt foi removido.')).toEqual(['a.txt:deleted']);
+    expect(said('Ho modificato a.txt.')).toEqual(['a.txt:updated']);
+    expect(said('Ich habe die Datei a.txt gelöscht.')).toEqual(['a.txt:deleted']);
+  });
+  it('claims nothing in their negations', () => {
+    expect(said("Je n'ai pas supprimé a.txt.")).toEqual([]);
+    expect(said('No he borrado a.txt.')).toEqual([]);
+    expect(said('Ich habe a.txt nicht gelöscht.')).toEqual([]);
+  });
+  it('reads "is gone", reverts, file:// URLs and a rename in a table cell', () => {
+    expect(said('README.md is gone.')).toEqual(['README.md:deleted']);
+    expect(said('README.md is not gone. Is a.txt gone?')).toEqual([]);
+    expect(said('I reverted src/b.ts.')).toEqual(['src/b.ts:restored']);
+    expect(said('I updated file:///p/src/caf%C3%A9.ts.')).toEqual(['/p/src/café.ts:updated']);
+    expect(said('| src/b.ts | renamed to lib/b.ts |')).toEqual(['src/b.ts:moved', 'lib/b.ts:moved']);
+  });
+  it('advice after a change verb claims nothing about the advised file', () => {
+    expect(said('I updated src/a.ts; you may want to review README.md.')).toEqual(['src/a.ts:updated']);
+    expect(said('To update README.md, run npm run docs.')).toEqual([]);
+  });
+});
