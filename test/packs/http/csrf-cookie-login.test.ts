@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { logIn } from '../../../src/packs/http/client/login-recipe.js';
-import { fishWidgetsWith, widgetServers } from './widget-login-app.js';
+import { answerWidgets, fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Frameworks that guard the login form itself and send the CSRF token in a cookie for the page's
 // script to echo in a header (double submit): Django (`csrftoken` cookie, hidden
@@ -104,15 +104,8 @@ async function csrfApp(flavour: Flavour): Promise<CsrfApp> {
           json(403, { error: 'CSRF token mismatch' });
           return;
         }
-        const widget = { id: app.widgets.length + 1, name: (JSON.parse(text) as { name: string }).name };
-        app.widgets.push(widget);
-        json(201, widget);
-        return;
       }
-      const one = /^\/api\/widgets\/(\d+)$/.exec(request.url ?? '');
-      const found = one && app.widgets.find((widget) => String(widget.id) === one[1]);
-      if (request.method === 'GET' && found) json(200, found);
-      else json(404, { error: 'not found' });
+      answerWidgets(request, text, app.widgets, json);
     });
   });
   return { ...app, url: await servers.listen(server) } as CsrfApp;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { fishWidgetsWith, widgetServers } from './widget-login-app.js';
+import { answerWidgets, fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Many APIs answer a login with a token, not a session cookie (`{"access_token": "…"}`), and want
 // it back as `Authorization: Bearer …`. A login recipe takes it from the answer — at the path
@@ -41,17 +41,7 @@ async function tokenApp(answer: unknown, expected: { header: string; value: stri
         json(401, { error: 'unauthorized' });
         return;
       }
-      if (request.method === 'POST' && request.url === '/api/widgets') {
-        const widget = { id: app.widgets.length + 1, name: (JSON.parse(text) as { name: string }).name };
-        app.widgets.push(widget);
-        json(201, widget);
-        return;
-      }
-      const one = /^\/api\/widgets\/(\d+)$/.exec(request.url ?? '');
-      const found = one && app.widgets.find((widget) => String(widget.id) === one[1]);
-      if (request.method === 'GET' && found) json(200, found);
-      else if (request.method === 'GET' && request.url === '/api/widgets') json(200, app.widgets);
-      else json(404, { error: 'not found' });
+      answerWidgets(request, text, app.widgets, json);
     });
   });
   return { ...app, url: await servers.listen(server) } as TokenApp;

@@ -69,3 +69,28 @@ export async function fishWidgetsWith(url: string, recipe: Record<string, unknow
     .join('\n');
   return { run, written, said: `exit ${run.code}\n${run.stdout}\n${run.stderr}` };
 }
+
+export interface Widget {
+  id: number;
+  name: string;
+}
+
+/** The widget API itself, once the caller's own checks passed: create, read one, list; else 404. */
+export function answerWidgets(
+  request: { method?: string; url?: string },
+  text: string,
+  widgets: Widget[],
+  json: (status: number, body: unknown) => void,
+): void {
+  if (request.method === 'POST' && request.url === '/api/widgets') {
+    const widget = { id: widgets.length + 1, name: (JSON.parse(text) as { name: string }).name };
+    widgets.push(widget);
+    json(201, widget);
+    return;
+  }
+  const one = /^\/api\/widgets\/(\d+)$/.exec(request.url ?? '');
+  const found = one && widgets.find((widget) => String(widget.id) === one[1]);
+  if (request.method === 'GET' && found) json(200, found);
+  else if (request.method === 'GET' && request.url === '/api/widgets') json(200, widgets);
+  else json(404, { error: 'not found' });
+}
