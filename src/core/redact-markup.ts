@@ -15,6 +15,15 @@
 const MARKUP =
   /<(?:(?<tag>meta|input)\b(?<attributes>[^<>]*)>|key>(?<key>[^<]*)<\\?\/key>\s*<string>(?<keyValue>[^<]*)<\\?\/string>|(?<element>[A-Za-z_][\w.:-]*)(?:\s[^<>]*)?>(?<content>[^<]*)<\\?\/\k<element>\s*>)/gi;
 
+/**
+ * An element whose text is one CDATA section (`<password><![CDATA[hunter2]]></password>`, as
+ * SOAP and XML configs write values with markup characters). Its parts stop at `<`, `>` or `]`,
+ * and a section's text at 4 KB (no secret is longer): one linear pass even over unclosed
+ * sections, run only on a text that has a CDATA section at all.
+ */
+const CDATA_ELEMENT =
+  /<(?<element>[A-Za-z_][\w.:-]*)(?:\s[^<>]*)?>\s*<!\[CDATA\[(?<content>[^\]]{0,4096})\]\]>\s*<\\?\/\k<element>\s*>/gi;
+
 /** The named groups of a MARKUP match (each absent unless its form matched). */
 interface MarkupParts {
   tag?: string;
@@ -79,7 +88,13 @@ export function scrubMarkupSecrets(
     const at = whole.indexOf(value, from);
     return `${whole.slice(0, at)}${masked(value)}${whole.slice(at + value.length)}`;
   };
-  return text.replace(MARKUP, (whole: string, ...rest: unknown[]) => {
+  const scrubbed = text.includes('<![CDATA[')
+    ? text.replace(CDATA_ELEMENT, (whole: string, ...rest: unknown[]) => {
+        const parts = rest.at(-1) as MarkupParts;
+        return maskIn(whole, parts.element as string, parts.content as string, whole.indexOf('[CDATA[') + 7);
+      })
+    : text;
+  return scrubbed.replace(MARKUP, (whole: string, ...rest: unknown[]) => {
     const parts = rest.at(-1) as MarkupParts;
     if (parts.element !== undefined)
       return maskIn(whole, parts.element, parts.content as string, whole.indexOf('>') + 1);

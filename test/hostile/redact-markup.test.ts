@@ -66,6 +66,29 @@ describe('secrets in markup', () => {
     );
   });
 
+  it('masks a secret-named element whose text is a CDATA section, and keeps one that is no secret', () => {
+    const redactor = createRedactor();
+    expect(redactor.redactText('<password><![CDATA[p<w>&d9]]></password>')).toBe(
+      `<password><![CDATA[${REDACTED}]]></password>`,
+    );
+    expect(redactor.redactText('<soap:ApiKey>\n  <![CDATA[key-77aa]]>\n</soap:ApiKey>')).toBe(
+      `<soap:ApiKey>\n  <![CDATA[${REDACTED}]]>\n</soap:ApiKey>`,
+    );
+    expect(redactor.redactText('<note><![CDATA[a <b> note]]></note>')).toBe(
+      '<note><![CDATA[a <b> note]]></note>',
+    );
+    // Learned: the echo is scrubbed too.
+    expect(redactor.redactText('bad key key-77aa')).toBe(`bad key ${REDACTED}`);
+  });
+
+  it('reads 100,000 unclosed CDATA sections in one pass (a section to the end of the text per tag would take minutes)', () => {
+    const hostile = '<password><![CDATA[x'.repeat(100_000);
+    const started = performance.now();
+    expect(createRedactor().redactText(hostile)).toBe(hostile);
+    // Generous: a linear pass takes milliseconds here; the quadratic one took minutes.
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('masks a CSRF meta tag content and a hidden CSRF input value, attribute order and quotes either way', () => {
     const redactor = createRedactor();
     const page = [
