@@ -360,7 +360,7 @@ export function changeBlocks(text: string): ChangeBlock[] {
 export function mentionedChanges(text: string): MentionedChange[] {
   const prose = text
     .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
-    // A file:// URL names a file: read as its path (`file:///root/src/a.ts` → `/root/src/a.ts`).
+    // A file:// URL names a file: read as its path (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`).
     .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
       try {
         const decoded = decodeURIComponent(path);
