@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { decodeFormValue, decodePercent } from './percent-decoding.js';
 import { scrubMarkupSecrets } from './redact-markup.js';
 import { scrubSecretShapes } from './secret-shapes.js';
 
@@ -221,14 +222,6 @@ const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/)[^\s]*$/i;
 /** `scheme://user:pass@` or `//user:pass@`: the authority's userinfo, before the host. */
 const USERINFO = /^((?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#@\s]*)@/i;
 
-function decodeParam(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
-
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -261,15 +254,6 @@ function encodedForms(secret: string): string[] {
 
 /** Between the pairs of a cookie header, or of Set-Cookie headers folded into one value. */
 const COOKIE_SEPARATOR = /;|\r?\n|,(?=\s*[!#$%&'*+.^_`|~\w-]+=)/;
-
-/** Percent-decoded, `+` kept (a cookie is no form body), or the text itself when it is not valid. */
-function decodePercent(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 const COOKIE_ATTRIBUTE =
   /^(Path|HttpOnly|Secure|SameSite|Lax|Strict|None|Max-Age|Expires|Domain|Priority|Partitioned)$/i;
@@ -363,7 +347,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   /** A value as it stood in a URL or form: remembered decoded and as sent (`%40`, `+`). */
   const maskEncoded = (raw: string): void => {
-    mask(decodeParam(raw));
+    mask(decodeFormValue(raw));
     mask(raw);
   };
 
@@ -482,9 +466,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       .map((pair) => {
         const eq = pair.indexOf('=');
         if (eq < 0) return pair;
-        const kind = kindOf(decodeParam(pair.slice(0, eq)));
+        const kind = kindOf(decodeFormValue(pair.slice(0, eq)));
         const raw = pair.slice(eq + 1);
-        if (!kind || raw === REDACTED || raw === '' || !hides(kind, decodeParam(raw))) return pair;
+        if (!kind || raw === REDACTED || raw === '' || !hides(kind, decodeFormValue(raw))) return pair;
         maskEncoded(raw);
         return `${pair.slice(0, eq + 1)}${REDACTED}`;
       })

@@ -1,3 +1,4 @@
+import { decodeFormValue } from './percent-decoding.js';
 import { isSecretName } from './redact.js';
 
 /** Security: what stands where a credential was (as `redactPostgresUrl` prints it). */
@@ -6,22 +7,13 @@ const MASK = '***';
 /** `scheme://` or `//`, then the authority (userinfo, host, port) up to the path, query or fragment. */
 const AUTHORITY = /^(\s*(?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#]*)/i;
 
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch (error) {
-    if (error instanceof URIError) return name;
-    throw error;
-  }
-}
-
 /** `k=v&k2=v2` with each secret-named value masked; every other byte kept. */
 function maskPairs(pairs: string): string {
   return pairs
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      return eq > 0 && eq < pair.length - 1 && isSecretName(decodedName(pair.slice(0, eq)))
+      return eq > 0 && eq < pair.length - 1 && isSecretName(decodeFormValue(pair.slice(0, eq)))
         ? `${pair.slice(0, eq + 1)}${MASK}`
         : pair;
     })

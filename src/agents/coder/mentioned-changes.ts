@@ -1,3 +1,5 @@
+import { decodePercent } from '../../core/percent-decoding.js';
+
 /**
  * How the model's text describes a change: `written` covers both created and updated;
  * `changed` is a file named in a change list without a verb (any change fits).
@@ -362,13 +364,9 @@ export function mentionedChanges(text: string): MentionedChange[] {
     .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
     // A file:// URL names a file: read as its path (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`).
     .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
-      try {
-        const decoded = decodeURIComponent(path);
-        // A name with a space cannot be one token of prose: left as spelled.
-        return /\s/.test(decoded) ? path : decoded;
-      } catch {
-        return path;
-      }
+      const decoded = decodePercent(path);
+      // A name with a space cannot be one token of prose: left as spelled.
+      return /\s/.test(decoded) ? path : decoded;
     })
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
   const lines = prose.split('\n');

@@ -1,6 +1,7 @@
 import { isTallyError, TallyError, ToolRejectedError } from '../../../core/errors.js';
 import { monotonicMs } from '../../../core/monotonic-clock.js';
 import { parseJsonExact } from '../../../core/parse-json-exact.js';
+import { decodePercent } from '../../../core/percent-decoding.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import { failureInBody } from './failure-in-body.js';
@@ -50,12 +51,7 @@ export interface ApiResponse {
 /** A path's last segment, decoded (`/api/gizmos` → `gizmos`): the collection a write went to. */
 function lastSegment(path: string): string | undefined {
   const last = path.split('/').filter(Boolean).at(-1);
-  if (last === undefined) return undefined;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
+  return last === undefined ? undefined : decodePercent(last);
 }
 
 export function canonicalPath(path: string): string {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
 import { TallyError } from '../../../core/errors.js';
 import { parseFailure } from '../../../core/parse-error-place.js';
+import { decodePercent } from '../../../core/percent-decoding.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
 import { nodeHttpTransport, type TransportRequest, type TransportResponse } from './http-transport.js';
@@ -246,17 +247,10 @@ function csrfField(page: string): [name: string, value: string] | undefined {
 function csrfFromCookies(jar: CookieJar, recipe: LoginRecipe): { header: string; token: string } | undefined {
   const candidates = recipe.csrfCookie
     ? [{ cookie: recipe.csrfCookie, header: recipe.csrfHeader }]
-    : CSRF_COOKIES.map((known) => ({ cookie: known.cookie, header: known.header }));
+    : CSRF_COOKIES;
   for (const { cookie, header } of candidates) {
     const value = jar.get(cookie);
-    if (value === undefined) continue;
-    let token = value;
-    try {
-      token = decodeURIComponent(value);
-    } catch {
-      // Not encoded: sent as it is.
-    }
-    return { header: header.toLowerCase(), token };
+    if (value !== undefined) return { header: header.toLowerCase(), token: decodePercent(value) };
   }
   return undefined;
 }

@@ -1,18 +1,9 @@
+import { decodePercent } from '../../../core/percent-decoding.js';
 import { WRITE_METHODS } from '../captures/capture.js';
 import { splitPath } from '../endpoints/id-shape.js';
 import type { ApiOperation, ApiSpecSet } from './api-operation.js';
 
 const isParameter = (segment: string) => segment.includes('{');
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch (error) {
-    // A lone `%` is a literal character, not an encoding.
-    if (error instanceof URIError) return segment;
-    throw error;
-  }
-}
 
 /** How well a concrete path or a pattern fits a template: literal matches count, undefined if it does not fit. */
 function matchScore(template: string[], path: string[]): number | undefined {
@@ -25,7 +16,7 @@ function matchScore(template: string[], path: string[]): number | undefined {
       if (actual === '') return undefined;
       continue;
     }
-    if (decode(actual) !== expected) return undefined;
+    if (decodePercent(actual) !== expected) return undefined;
     score++;
   }
   return score;

@@ -1,18 +1,10 @@
+import { decodePercent } from '../../../core/percent-decoding.js';
 import { singular } from '../../../core/type-words.js';
 import { ID } from '../endpoints/path-normalizer.js';
 import { titleField } from './request-intent.js';
 
 /** The separator between a title and the run's marker, as every tier writes it (`Smoke · 3fa9c1`). */
 export const MARKER_SEPARATOR = ' · ';
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch (error) {
-    if (!(error instanceof URIError)) throw error;
-    return segment;
-  }
-}
 
 /**
  * Whether a POST to this path makes a resource rather than acting on one: the path does not
@@ -24,7 +16,7 @@ function createsResource(path: string, normalize: (path: string) => string): boo
   const pattern = normalize(bare).split('/').filter(Boolean);
   const last = pattern.at(-1);
   if (last === undefined || last === ID) return false;
-  const word = decoded(last).toLowerCase();
+  const word = decodePercent(last).toLowerCase();
   return singular(word) !== word || !pattern.includes(ID);
 }
 
