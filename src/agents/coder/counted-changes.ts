@@ -1,5 +1,6 @@
 import { numberWordValue } from '../../core/number-words.js';
 import type { ChangeFlag, FileChange } from './chat-record.js';
+import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
 /** `I updated 3 files`, `edited two files`, `created 2 new files`: a verb, a count, `files`. */
 const COUNTED =
@@ -23,14 +24,14 @@ function kindCount(verb: string, changes: readonly FileChange[]): number {
  * a negation or intent (`you could update 3 files`, `I did not edit two files`) are no claims.
  */
 export function countedChangeFlags(text: string, changes: readonly FileChange[]): ChangeFlag[] {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '));
+  const prose = withoutCodeBlocks(text);
   const flags: ChangeFlag[] = [];
-  for (const sentence of prose.split(/\n+|(?<=[.!?])\s+/)) {
+  for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const match of sentence.matchAll(COUNTED)) {
       const said = numberWordValue((match[2] as string).toLowerCase());
       if (said === undefined) continue;
-      const lead = sentence.slice(0, match.index).split(/\s+/).filter(Boolean).slice(-4).join(' ');
+      const lead = leadWords(sentence, match.index);
       if (NOT_A_CLAIM.test(lead)) continue;
       const verb = (match[1] as string).toLowerCase();
       const real = kindCount(verb, changes);

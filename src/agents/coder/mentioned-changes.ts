@@ -1,4 +1,5 @@
 import { decodePercent } from '../../core/percent-decoding.js';
+import { sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
 /**
  * How the model's text describes a change: `written` covers both created and updated;
@@ -360,8 +361,7 @@ export function changeBlocks(text: string): ChangeBlock[] {
  * and paths under dot-directories (`.github/workflows/ci.yml`) are files like any other.
  */
 export function mentionedChanges(text: string): MentionedChange[] {
-  const prose = text
-    .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
+  const prose = withoutCodeBlocks(text)
     // A file:// URL names a file: read as its path (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`).
     .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
       const decoded = decodePercent(path);
@@ -383,6 +383,6 @@ export function mentionedChanges(text: string): MentionedChange[] {
     claims.push(...listedClaims(checked[1] as string));
   }
   const rest = lines.map((line, index) => (listed.has(index) ? '' : line)).join('\n');
-  claims.push(...rest.split(/\n+|(?<=[.!?])\s+/).flatMap(claimsIn));
+  claims.push(...sentencesOf(rest).flatMap(claimsIn));
   return claims;
 }

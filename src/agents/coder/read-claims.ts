@@ -1,6 +1,7 @@
 import type { ChangeFlag } from './chat-record.js';
 import { canonicalOf, type TurnFacts } from './flag-false-statements.js';
 import { fileSpellings } from './mentioned-changes.js';
+import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
 /** `I read X`, `I reviewed X`, `according to X`, `after reading X`: the file right after the phrase. */
 const READ_PHRASE =
@@ -15,15 +16,13 @@ const NOT_A_CLAIM =
  * claims; a file the turn wrote counts as known to it.
  */
 export async function readClaimFlags(text: string, facts: TurnFacts): Promise<ChangeFlag[]> {
-  const prose = text
-    .replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '))
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
+  const prose = withoutCodeBlocks(text).replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
   const flags: ChangeFlag[] = [];
   const seen = new Set<string>();
-  for (const sentence of prose.split(/\n+|(?<=[.!?])\s+/)) {
+  for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const match of sentence.matchAll(READ_PHRASE)) {
-      const lead = sentence.slice(0, match.index).split(/\s+/).filter(Boolean).slice(-4).join(' ');
+      const lead = leadWords(sentence, match.index);
       if (NOT_A_CLAIM.test(lead)) continue;
       const spelling = fileSpellings((match[1] as string).replaceAll('`', ''))[0];
       // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).

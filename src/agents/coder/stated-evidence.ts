@@ -1,6 +1,7 @@
 import type { ChangeFlag } from './chat-record.js';
 import { canonicalOf, type TurnFacts } from './flag-false-statements.js';
 import { fileSpellings } from './mentioned-changes.js';
+import { sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
 const SHA = /\bsha-?256\b[\s:=`*(]*(?:is\s+|of\s+)?`?([0-9a-f]{8,64})\b/gi;
 const BYTES = /\b(\d{1,12}(?:,\d{3})*)\s*(?:bytes?\b|B\b)/g;
@@ -12,9 +13,9 @@ const BYTES = /\b(\d{1,12}(?:,\d{3})*)\s*(?:bytes?\b|B\b)/g;
  * here (the change and read checks speak to it).
  */
 export async function statedEvidenceFlags(text: string, facts: TurnFacts): Promise<ChangeFlag[]> {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, (block) => block.replace(/[^\n]/g, ' '));
+  const prose = withoutCodeBlocks(text);
   const flags: ChangeFlag[] = [];
-  for (const sentence of prose.split(/\n+|(?<=[.!?])\s+/)) {
+  for (const sentence of sentencesOf(prose)) {
     const shas = [...sentence.matchAll(SHA)];
     const sizes = [...sentence.matchAll(BYTES)];
     if (shas.length === 0 && sizes.length === 0) continue;
