@@ -6,6 +6,8 @@
  * attributes in either order, quoted either way or not at all.
  */
 
+import { decodeHtmlEntities } from './html-entities.js';
+
 /**
  * A meta or input tag (`tag`, `attributes`), a property list's `<key>NAME</key><string>VALUE</string>`
  * (`key`, `keyValue`), or an element with text only (`element`, `content`; `<\/` as a JSON
@@ -48,18 +50,6 @@ const ATTRIBUTE =
  */
 const NAMES_A_NAME = /[-_.](?:param|header|name)$/i;
 
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-
-function unescapeEntities(text: string): string {
-  return text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] as string);
-}
-
 /** A value worth masking: not blank, not masked already. */
 function maskable(value: string): boolean {
   return value !== '' && !value.startsWith('[redacted');
@@ -77,7 +67,7 @@ export function scrubMarkupSecrets(
   mask: (secret: string) => string,
 ): string {
   const masked = (value: string): string => {
-    const plain = unescapeEntities(value);
+    const plain = decodeHtmlEntities(value);
     if (plain !== value) mask(plain);
     return mask(value);
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtOnce } from '../../../core/built-once.js';
 import { TallyError } from '../../../core/errors.js';
+import { decodeHtmlEntities } from '../../../core/html-entities.js';
 import { parseFailure } from '../../../core/parse-error-place.js';
 import { decodePercent } from '../../../core/percent-decoding.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
@@ -332,18 +333,6 @@ async function reach(url: URL, request: TransportRequest): Promise<TransportResp
   }
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
-
-/** An attribute value as the browser submits it: `&amp;`, `&#43;`, `&#x2F;` decoded. */
-function htmlUnescaped(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
-    if (entity[0] !== '#') return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
-    const hex = entity[1] === 'x' || entity[1] === 'X';
-    const code = hex ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
-
 /**
  * The login page's part of the login (`loginPage`): its cookies, its CSRF token in the form
  * (a hidden field the form lacks) or in a header (from a CSRF cookie), and a Referer, as the
@@ -366,7 +355,9 @@ async function fromLoginPage(
   const headers: Record<string, string> = { referer: pageUrl.href };
   const field = csrfField(page.text);
   const withField =
-    form && field && !Object.hasOwn(form, field[0]) ? { ...form, [field[0]]: htmlUnescaped(field[1]) } : form;
+    form && field && !Object.hasOwn(form, field[0])
+      ? { ...form, [field[0]]: decodeHtmlEntities(field[1]) }
+      : form;
   const csrf = csrfFromCookies(jar, recipe);
   if (csrf) headers[csrf.header] = csrf.token;
   return { form: withField, headers };
