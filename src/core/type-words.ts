@@ -67,8 +67,8 @@ export function singular(name: string): string {
   return at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
 }
 
-function singularWord(word: string): string {
-  const lower = word;
+/** One lower-case word's singular. */
+function singularWord(lower: string): string {
   if (Object.hasOwn(IRREGULAR, lower)) return IRREGULAR[lower] as string;
   if (INVARIANT.has(lower)) return lower;
   if (lower.endsWith('ies') && IE_SINGULARS.has(lower.slice(0, -1))) return lower.slice(0, -1);
