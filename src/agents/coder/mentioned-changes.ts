@@ -1,5 +1,5 @@
 import { decodePercent } from '../../core/percent-decoding.js';
-import { sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
+import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
 /**
  * How the model's text describes a change: `written` covers both created and updated;
@@ -255,7 +255,7 @@ function claimsIn(sentence: string): MentionedChange[] {
       }
     }
     if (!verb) continue;
-    const lead = sentence.slice(0, verb.start).split(/\s+/).filter(Boolean).slice(-4).join(' ');
+    const lead = leadWords(sentence, verb.start);
     if (verb.start < file.start && NOT_A_CLAIM.test(lead)) continue;
     let said = VERBS[verb.text] as SaidChange;
     const gapHasFile = others.some((other) => other.start >= verb.end && other.end <= file.start);

@@ -6,7 +6,9 @@ import type { ChangeFlag } from './chat-record.js';
  * command, so "All tests pass" or "I ran the build" is never backed by a turn's ledger. A
  * hedged, negated, conditional or imperative sentence ("should pass", "I did not run the
  * tests", "run npm test to check") states nothing and is left alone, as is anything inside a
- * code block (output the user is shown to expect).
+ * code block (output the user is shown to expect). A denial, intent or condition holds its own
+ * clause (and a condition the clause after it), not the whole sentence: in "I ran the tests, so
+ * you can merge" the advice's "can" does not unsay the run.
  */
 
 const CHECK = String.raw`(?:tests?|test suites?|test runs?|specs?|builds?|compilation|type ?-?checks?|typecheck(?:ing)?|tsc|lint(?:er|ing)?|CI|checks)`;
@@ -38,10 +40,31 @@ const STATEMENTS = [
   ),
 ];
 
-// A sentence that hedges, denies, asks or instructs states no run.
+// A sentence that hedges or asks states no run, whichever clause the word is in ("All tests
+// pass, I think").
+const HEDGED_SENTENCE =
+  /\b(?:hopefully|probably|likely|presumably|I think|I believe|I guess|I assume|expect(?:ed|s)?|untested|unverified|without running|did you|do you)\b|\?\s*$/i;
+// A clause that denies, intends, conditions or instructs states no run; another clause of the
+// sentence still can: "All tests pass, so you can merge" reports one ("can" is the advice's).
 const NOT_A_REPORT =
-  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|expect(?:ed|s)?|hopefully|probably|likely|not|no longer|never|n't|without running|unable|untested|unverified|did you|do you|try|next step)\b|\?\s*$/i;
-const IMPERATIVE = /^\s*(?:[-*•]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
+  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|not|no longer|never|n't|unable|try|next step)\b/i;
+const IMPERATIVE =
+  /^\s*(?:[-*\u2022]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
+// A condition opening a clause holds the clause after it too: "If the build succeeds, the tests pass."
+const CONDITION = /^\s*(?:if|unless|once|when|whenever|assuming|provided|after you|before you)\b/i;
+// Clauses: at a comma, semicolon, colon, dash or bracket, and before `but`/`so`.
+const CLAUSE_BREAK = /[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so)\s)/;
+
+/** Whether a clause of a sentence (its clauses in order) reports a check run. */
+function reportingClause(clauses: readonly string[]): boolean {
+  return clauses.some(
+    (clause, index) =>
+      !NOT_A_REPORT.test(clause) &&
+      !IMPERATIVE.test(clause) &&
+      !(index > 0 && CONDITION.test(clauses[index - 1] as string)) &&
+      STATEMENTS.some((pattern) => pattern.test(clause)),
+  );
+}
 
 /** The sentences of a text outside code blocks and inline code. */
 function sentencesOf(text: string): string[] {
@@ -58,9 +81,8 @@ function sentencesOf(text: string): string[] {
 export function reportedChecks(text: string): string[] {
   const found: string[] = [];
   for (const sentence of sentencesOf(text)) {
-    if (NOT_A_REPORT.test(sentence) || IMPERATIVE.test(sentence)) continue;
-    if (STATEMENTS.some((pattern) => pattern.test(sentence)) && !found.includes(sentence))
-      found.push(sentence);
+    if (HEDGED_SENTENCE.test(sentence) || IMPERATIVE.test(sentence)) continue;
+    if (reportingClause(sentence.split(CLAUSE_BREAK)) && !found.includes(sentence)) found.push(sentence);
   }
   return found;
 }

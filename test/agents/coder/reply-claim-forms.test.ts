@@ -52,6 +52,41 @@ describe('the reply checker reads common claim forms', () => {
   });
 });
 
+describe("a negation or intent counts only in the claim's own clause", () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('an opening clause of its own does not excuse the claim after it', () => {
+    expect(claimed('No problem, I created src/z.ts.')).toEqual(['src/z.ts: created']);
+    expect(claimed('To be safe, I deleted src/a.ts.')).toEqual(['src/a.ts: deleted']);
+    expect(claimed('No worries - I updated src/a.ts.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('Nothing else was needed, so I deleted src/a.ts.')).toEqual(['src/a.ts: deleted']);
+    expect(claimed("I couldn't run the tests, but I created src/z.ts.")).toEqual(['src/z.ts: created']);
+  });
+
+  it('a negation that reaches over an aside, or in the clause itself, still makes no claim', () => {
+    for (const text of [
+      'I did not, however, delete src/a.ts.',
+      'I did not, as you asked, delete src/a.ts.',
+      'No, I did not create src/z.ts.',
+      'If you want, I can create src/z.ts.',
+      'You should, once reviewed, delete src/a.ts.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+
+  it('"No problem, I created …" for a file never written is flagged, and so is its count', async () => {
+    const { result, printed } = await judgedTurn(sampleProject(), [
+      callTool('fs_read', { path: 'src/a.ts' }),
+      say('No problem, I created src/z.ts. To be safe, I updated 2 files.'),
+    ]);
+    expect(result.status).toBe('partial');
+    expect(printed).toContain(
+      'FLAGGED: the reply says src/z.ts was created; the ledger shows: not touched this turn.',
+    );
+    expect(printed).toMatch(/FLAGGED: the reply says .*2 files/);
+  });
+});
+
 describe('claims in the texts a turn shows before its reply', () => {
   it('a false claim in an intermediate message is flagged though the final reply says only "Done."', async () => {
     const { result, printed, end } = await judgedTurn(sampleProject(), [

@@ -17,6 +17,10 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     'CI is green.',
     'tsc reports no errors.',
     'All unit tests passed (42/42).',
+    'All tests pass, so you can merge it.',
+    "I ran the tests; they pass, and you can ship once you're happy.",
+    "I couldn't find a changelog, but the build succeeds.",
+    'No problem: I ran npm test and it is green.',
   ])('"%s" reports a run', (text) => {
     expect(reportedChecks(text)).toHaveLength(1);
   });
@@ -38,6 +42,11 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     'These tests will fail until the API exists.',
     '```\n$ npm test\nAll tests pass.\n```',
     'Updated the test so it passes the new flag.',
+    'If the build succeeds, the tests pass.',
+    'When you run it, the build succeeds.',
+    'All tests pass, I think.',
+    'I did not, in the end, run the tests.',
+    'The tests, I expect, pass.',
   ])('"%s" reports none', (text) => {
     expect(reportedChecks(text)).toEqual([]);
   });
