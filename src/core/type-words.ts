@@ -43,6 +43,11 @@ const IE_SINGULARS = new Set([
 ]);
 const INVARIANT = new Set(['series', 'species', 'news']);
 
+/** Bounds the caches below: a long-lived server sees new names. */
+const MAX_KNOWN_TYPE_NAMES = 4096;
+/** Names already spelled as words: each item of a run asks again for the same few (issue 22). */
+const knownSpellings = new Map<string, string>();
+
 /**
  * A name in lower case with its camelCase word breaks kept as spaces: `testCases` → `test cases`,
  * `user-groups` stays. Lower-casing `testCases` alone would make it one word (`testcases`) that no
@@ -50,11 +55,19 @@ const INVARIANT = new Set(['series', 'species', 'news']);
  * then saw a `testcase` it was not asked for.
  */
 export function spelledAsWords(name: string): string {
-  return name
-    .trim()
-    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
-    .toLowerCase();
+  let known = knownSpellings.get(name);
+  if (known === undefined) {
+    known = name
+      .trim()
+      .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
+      .toLowerCase();
+    if (knownSpellings.size >= MAX_KNOWN_TYPE_NAMES) knownSpellings.clear();
+    knownSpellings.set(name, known);
+  }
+  return known;
 }
+/** Singulars already made: a run asks for the same few names for every item (issue 22). */
+const knownSingulars = new Map<string, string>();
 
 /**
  * `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular
@@ -62,10 +75,17 @@ export function spelledAsWords(name: string): string {
  * `order-status`, `testCases` → `test case`).
  */
 export function singular(name: string): string {
-  const words = spelledAsWords(name);
-  const at = words.search(/[^\s_\-./]*$/);
-  return at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
+  let known = knownSingulars.get(name);
+  if (known === undefined) {
+    const words = spelledAsWords(name);
+    const at = words.search(/[^\s_\-./]*$/);
+    known = at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
+    if (knownSingulars.size >= MAX_KNOWN_TYPE_NAMES) knownSingulars.clear();
+    knownSingulars.set(name, known);
+  }
+  return known;
 }
+
 
 /** One lower-case word's singular. */
 function singularWord(lower: string): string {
@@ -84,7 +104,6 @@ function singularWord(lower: string): string {
  * created item (issue 22: ~1 ms per 30 items at 220). Bounded, as a long-lived server sees new names.
  */
 const knownTypeWords = new Map<string, readonly string[]>();
-const MAX_KNOWN_TYPE_NAMES = 4096;
 
 /** A type name as singular words: `test_cases` → [test, case], `User Stories` → [user, story]. */
 export function typeWords(name: string): readonly string[] {
