@@ -3,6 +3,7 @@ import { type Claim, evidenceView } from '../../core/agent/claims.js';
 import type { VerifiedItem } from '../../core/agent/ending.js';
 import { runAgent } from '../../core/agent/run-agent.js';
 import { recordClaimResolver, recordsTools } from '../../packs/records/tools/records-tools.js';
+import { correctedLabelNote, FoundBy } from './confirm-labels.js';
 import type { ScoutOptions, ScoutReport } from './deterministic-scout.js';
 import { createScoutAgent, scoutVerifier } from './scout-agent.js';
 import { budgetedScoutTools, SCOUT_TOOL_BUDGET } from './scout-budget.js';
@@ -55,6 +56,9 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
   };
   const candidates = await findCandidates(direct, terms, repo.repo);
   const read = new Map<string, string>();
+  // What found each record, as the system saw it: the tier-without-a-model's searches, then the model's.
+  const found = new FoundBy();
+  for (const [path, label] of candidates.labels) found.add(label, [path]);
   const maxCalls = options.maxToolCalls ?? SCOUT_TOOL_BUDGET;
   const tools = budgetedScoutTools(plainTools, {
     maxCalls,
@@ -62,6 +66,7 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     onRead: (records) => {
       for (const record of records) read.set(record.path, record.content);
     },
+    onFound: (label, paths) => found.add(label, paths),
   });
   const agent = createScoutAgent(context, {
     tools,
@@ -76,6 +81,7 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     ],
     // A scout speaks through its report, not to a user: no silence nudges; the round cap bounds it.
     guards: { maxRounds: maxCalls + 3, silence: false },
+    found,
   });
   const established = establishedPaths(options.priorDigests);
   const task = [
@@ -143,6 +149,7 @@ export async function runModelScout(options: ModelScoutOptions): Promise<ScoutRe
     notFound: terms.filter((term) => !readText.includes(term)),
     notes: [
       `model tier: ${recordCalls} records tool call(s) of ${maxCalls}, one records_cat batch; ended ${result.endingReason}.`,
+      ...relevant.verified.flatMap((item) => correctedLabelNote(item) ?? []),
       ...(added > 0
         ? [
             `${added} governing record(s) the model did not claim were added from the tier without a model (read in this run).`,

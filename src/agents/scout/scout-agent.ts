@@ -14,6 +14,7 @@ import {
   recordClaimResolver,
   recordsTools,
 } from '../../packs/records/tools/records-tools.js';
+import { confirmLabel, type FoundBy } from './confirm-labels.js';
 
 const scoutFinishInput = z.object({
   summary: z.string(),
@@ -37,9 +38,10 @@ const scoutFinish: FinishSpec<ScoutFinish> = {
 /**
  * GOVERNS paths must have a `read` effect (records_cat) in this run — spelled any way a
  * query accepts; COMMANDS must appear verbatim in a record read in this run. Recall hits and
- * query results are not reads.
+ * query results are not reads. With `found` (what this run's searches returned, seen by the
+ * system), a GOVERNS label is held to it too (see confirmLabel).
  */
-export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
+export function scoutVerifier(resolver: ClaimResolver, found?: FoundBy): ClaimVerifier {
   const reads = verifyAgainstEffects({ defaultEffect: 'read', resolvers: [resolver] });
   return async (claims, view) => {
     const records = [...view.net.values()].filter((net) => net.space === resolver.space && net.read);
@@ -92,17 +94,14 @@ export function scoutVerifier(resolver: ClaimResolver): ClaimVerifier {
           ...(verdict.resource !== undefined ? { resource: verdict.resource } : {}),
         };
       }
-      return {
-        claim,
-        verified: true,
-        item: {
-          ...verdict.item,
-          target: String(verdict.item.resource),
-          type: 'governs',
-          label: claim.label,
-          via: `records_cat ${String(verdict.item.resource)}`,
-        },
+      const item = {
+        ...verdict.item,
+        target: String(verdict.item.resource),
+        type: 'governs',
+        label: claim.label,
+        via: `records_cat ${String(verdict.item.resource)}`,
       };
+      return { claim, verified: true, item: found ? confirmLabel(item, found) : item };
     });
   };
 }
@@ -113,6 +112,8 @@ export interface ScoutAgentOverrides {
   instructions?: string;
   gates?: GateRule[];
   guards?: AgentOptions['guards'];
+  /** What this run's searches returned: GOVERNS labels are held to it. */
+  found?: FoundBy;
 }
 
 export function createScoutAgent(context: RecordsToolContext, overrides: ScoutAgentOverrides = {}): Agent {
@@ -124,7 +125,7 @@ export function createScoutAgent(context: RecordsToolContext, overrides: ScoutAg
     tools: overrides.tools ?? recordsTools(context),
     finish: scoutFinish,
     // The rule stays the same for every tier: GOVERNS read in this run, COMMANDS verbatim.
-    verifier: scoutVerifier(recordClaimResolver(context.root)),
+    verifier: scoutVerifier(recordClaimResolver(context.root), overrides.found),
     ...(overrides.gates ? { gates: overrides.gates } : {}),
     ...(overrides.guards ? { guards: overrides.guards } : {}),
   });

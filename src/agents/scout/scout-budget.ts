@@ -1,5 +1,6 @@
 import { TallyError } from '../../core/errors.js';
 import type { ToolDefinition } from '../../core/tool.js';
+import { queryLabel } from './confirm-labels.js';
 
 /** Tool calls per goal for the model scout: recall, up to two probes, one batch read. */
 export const SCOUT_TOOL_BUDGET = 4;
@@ -12,6 +13,8 @@ export interface ScoutBudget {
   alsoRead: string[];
   /** Told what each successful batch read (path and content). */
   onRead: (records: { path: string; content: string }[]) => void;
+  /** Told what each successful search returned: its label (`recall`, `keyword: …`) and paths. */
+  onFound?: (label: string, paths: string[]) => void;
 }
 
 /**
@@ -32,7 +35,11 @@ export function budgetedScoutTools(tools: ToolDefinition[], budget: ScoutBudget)
           `The scout's budget is ${budget.maxCalls} tool calls per goal and it is spent. Call finish now with the records you read.`,
           { calls: spent.calls, maxCalls: budget.maxCalls },
         );
-      if (tool.name !== 'records_cat') return tool.execute(input, context);
+      if (tool.name !== 'records_cat') {
+        const outcome = await tool.execute(input, context);
+        if (budget.onFound) reportFound(tool.name, input, outcome.result, budget.onFound);
+        return outcome;
+      }
       if (spent.batches >= 1)
         throw new ScoutBudgetError(
           'SCOUT_TOOL_BUDGET',
@@ -51,4 +58,26 @@ export function budgetedScoutTools(tools: ToolDefinition[], budget: ScoutBudget)
       };
     },
   }));
+}
+
+/** What a search returned, as the system saw its result: recall's record hits, a query's rows. */
+function reportFound(
+  toolName: string,
+  input: unknown,
+  result: unknown,
+  onFound: (label: string, paths: string[]) => void,
+): void {
+  if (toolName === 'records_recall') {
+    const hits = (result as { hits?: { source?: string; where?: string }[] } | undefined)?.hits ?? [];
+    onFound(
+      'recall',
+      hits.flatMap((hit) => (hit.source === 'record' && typeof hit.where === 'string' ? [hit.where] : [])),
+    );
+  } else if (toolName === 'records_query') {
+    const rows = (result as { records?: { path?: string }[] } | undefined)?.records ?? [];
+    onFound(
+      queryLabel(input as Record<string, unknown>),
+      rows.flatMap((row) => (typeof row.path === 'string' ? [row.path] : [])),
+    );
+  }
 }
