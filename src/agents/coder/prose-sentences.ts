@@ -19,9 +19,11 @@ const CLAUSE_END = /[,;:\u2013\u2014()]|\s-\s/g;
 /**
  * A clause opened by its subject, perhaps after a connective (`No problem, I created x`, `…, so
  * we deleted y`); a subject inside the clause (`I did not, as you asked, delete z`) opens none.
+ * The languages the change checks read open theirs too (`…; j'ai modifié x`, `ich habe`, and
+ * the auxiliaries Spanish and Italian open with: `he modificado`, `ho modificato`).
  */
 const OPENS_WITH_SUBJECT =
-  /^\s*(?:(?:so|and|but|then|thus|hence|instead|also|finally|next|now|therefore|afterwards)\s+)?(?:i|we|i've|we've|i'd|we'd|i'm|we're)(?![\p{L}'\u2019])/iu;
+  /^\s*(?:(?:so|and|but|then|thus|hence|instead|also|finally|next|now|therefore|afterwards|puis|et|y|e|und|dann)\s+)?(?:i|we|i've|we've|i'd|we'd|i'm|we're|je|j['\u2019]ai|nous|yo|he|hemos|eu|io|ho|abbiamo|ich|wir)(?![\p{L}'\u2019])/iu;
 
 /**
  * The last four words before `at` in `sentence`, where a negation or an intent ("you could")

@@ -3,11 +3,47 @@ import { canonicalOf, type TurnFacts } from './flag-false-statements.js';
 import { fileSpellings } from './mentioned-changes.js';
 import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
 
-/** `I read X`, `I reviewed X`, `according to X`, `after reading X`: the file right after the phrase. */
-const READ_PHRASE =
-  /\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+)?(?:read|reviewed|inspected|examined|opened|looked\s+(?:at|through|over)|went\s+through)|after\s+(?:reading|reviewing|inspecting|opening)|according\s+to|as\s+(?:stated|described|shown)\s+in|based\s+on)\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+)?(`?[^\s`,;()]+`?)/gi;
+/** The file a read phrase names: a path token, perhaps in backticks. */
+const FILE = '(`?[^\\s`,;()]+`?)';
+/**
+ * `I read X`, `I reviewed X`, `according to X`, `after reading X`, and the same in French,
+ * Spanish, Portuguese, Italian and German (`j'ai lu X`, `he leído X`, `li o arquivo X`, `ho
+ * letto X`, `ich habe X gelesen`, `laut X`): the file right after the phrase (German: before
+ * its participle). The replies the change checks read in those languages are read for reads too.
+ */
+const READ_PHRASES = [
+  new RegExp(
+    String.raw`\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+)?(?:read|reviewed|inspected|examined|opened|looked\s+(?:at|through|over)|went\s+through)|after\s+(?:reading|reviewing|inspecting|opening)|according\s+to|as\s+(?:stated|described|shown)\s+in|based\s+on)\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+)?${FILE}`,
+    'gi',
+  ),
+  // French: j'ai lu / examiné / consulté / parcouru / ouvert (le fichier) X; d'après X, selon X.
+  new RegExp(
+    String.raw`(?:(?:\bj['\u2019]ai|\bnous\s+avons)\s+(?:d['\u2019]abord\s+)?(?:lu|relu|examin\u00e9|consult\u00e9|parcouru|ouvert|v\u00e9rifi\u00e9)|\bd['\u2019]apr\u00e8s|\bselon)\s+(?:le\s+fichier\s+|le\s+|la\s+|l['\u2019])?${FILE}`,
+    'giu',
+  ),
+  // Spanish: he/hemos leído / revisado / examinado / abierto (el archivo) X; según X.
+  new RegExp(
+    String.raw`(?:\b(?:he|hemos)\s+(?:le\u00eddo|revisado|examinado|abierto|consultado)|\bseg\u00fan)\s+(?:el\s+archivo\s+|el\s+fichero\s+|el\s+)?${FILE}`,
+    'giu',
+  ),
+  // Portuguese: li / revisei / examinei / abri (o arquivo) X; de acordo com X, segundo X.
+  new RegExp(
+    String.raw`(?:\b(?:eu\s+)?(?:li|revisei|examinei|abri|consultei)|\bde\s+acordo\s+com|\bsegundo)\s+(?:o\s+arquivo\s+|o\s+ficheiro\s+|o\s+)?${FILE}`,
+    'giu',
+  ),
+  // Italian: ho letto / esaminato / aperto / controllato / consultato (il file) X; secondo X.
+  new RegExp(
+    String.raw`\bho\s+(?:letto|esaminato|aperto|controllato|consultato)\s+(?:il\s+file\s+|il\s+|lo\s+|l['\u2019])?${FILE}`,
+    'giu',
+  ),
+  // German: ich habe / wir haben (die Datei) X gelesen / geprüft / geöffnet / durchgesehen; laut X, gemäß X.
+  new RegExp(
+    String.raw`(?:\b(?:ich\s+habe|wir\s+haben)\s+(?:die\s+Datei\s+|zuerst\s+)?${FILE}\s+(?:gelesen|gepr\u00fcft|ge\u00f6ffnet|durchgesehen|angesehen)(?![\p{L}])|\b(?:laut|gem\u00e4\u00df)\s+(?:der\s+Datei\s+)?${FILE})`,
+    'giu',
+  ),
+];
 const NOT_A_CLAIM =
-  /\b(not|never|didn't|haven't|hasn't|couldn't|can't|without|will|would|should|could|can|may|might|must|need|going|plan|if|to|you|please)\b/i;
+  /\b(not|never|didn't|haven't|hasn't|couldn't|can't|without|will|would|should|could|can|may|might|must|need|going|plan|if|to|you|please|no|pas|jamais|n['\u2019]|nunca|n\u00e3o|non|mai|nicht|kein|nie)\b/i;
 
 /**
  * Read claims: a sentence that says the model read a file (`I read src/a.ts`, `according to
@@ -21,10 +57,12 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
   const seen = new Set<string>();
   for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
-    for (const match of sentence.matchAll(READ_PHRASE)) {
+    for (const match of READ_PHRASES.flatMap((phrase) => [...sentence.matchAll(phrase)])) {
       const lead = leadWords(sentence, match.index);
       if (NOT_A_CLAIM.test(lead)) continue;
-      const spelling = fileSpellings((match[1] as string).replaceAll('`', ''))[0];
+      const file = match[1] ?? match[2];
+      if (file === undefined) continue;
+      const spelling = fileSpellings(file.replaceAll('`', ''))[0];
       // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).
       if (!spelling || spelling.endsWith('/') || !/\./.test(spelling.split('/').at(-1) ?? '')) continue;
       const resolved = await canonicalOf(spelling, facts);
