@@ -194,6 +194,12 @@ export interface RedactorOptions {
   /** Values the caller KNOWS are secret (a login's password, a session cookie): scrubbed wherever they appear. */
   knownSecrets?: Iterable<string>;
   /**
+   * A list that only grows, followed for the redactor's life (the ledger's known secrets): a
+   * value appended to it (a session cookie rotated mid-run) is learned before the next
+   * redaction, so a run already under way scrubs it too.
+   */
+  followedSecrets?: readonly string[];
+  /**
    * Exact field names (any case) that are secret in this context besides what
    * `isSecretName` decides: capture redaction adds `otp`, `pin` — too common elsewhere
    * (`pin: true` on a post) to redact in every ledger.
@@ -331,6 +337,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     learnParts(value);
   };
   for (const value of options.knownSecrets ?? []) remember(value);
+  const followed = options.followedSecrets;
+  let followedTaken = 0;
+  /** Learns what was appended to `followedSecrets` since the last redaction (one comparison when nothing was). */
+  const catchUp = (): void => {
+    if (!followed || followed.length === followedTaken) return;
+    const added = followed.slice(followedTaken);
+    followedTaken = followed.length;
+    for (const value of added) remember(value);
+  };
+  catchUp();
 
   const label = (secret: string): string =>
     options.hashSecrets
@@ -595,13 +611,17 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   return {
     redact<T>(value: T): T {
+      catchUp();
       // A second pass only when this value taught us a new secret: it scrubs echoes of it
       // that the first pass had already walked past.
       const known = seen.size;
       const once = walk(value);
       return (seen.size === known ? once : walk(value)) as T;
     },
-    redactText,
+    redactText: (text) => {
+      catchUp();
+      return redactText(text);
+    },
     remember,
   };
 }

@@ -8,6 +8,7 @@ import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
 import { configuredHeaders } from './configured-headers.js';
 import type { FishContext, FishContextOptions } from './fish-context.js';
 import { openSession } from './open-session.js';
+import { sessionSecretsLearner } from './session-secrets-learner.js';
 
 /** The first absolute http(s) server URL the documents declare. */
 function serverBaseUrl(servers: string[]): string | undefined {
@@ -48,11 +49,12 @@ export async function buildAchieveContext(
     );
   const headers = configuredHeaders(options.headers, options.env ?? process.env);
   const { session, secrets } = await openSession(options, baseUrl);
+  const knownSecrets = [...secrets, ...Object.values(headers)];
   const client = new ApiClient({
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth: {},
-    ...(session ? { session } : {}),
+    ...(session ? { session, onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger) } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),
@@ -64,7 +66,7 @@ export async function buildAchieveContext(
     client,
     index: specAwareIndex([], spec, baseUrl),
     scope: resolveSpecScope(options.scope, spec),
-    knownSecrets: [...secrets, ...Object.values(headers)],
+    knownSecrets,
     spec,
   };
 }

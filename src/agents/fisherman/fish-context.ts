@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TallyError } from '../../core/errors.js';
+import type { Ledger } from '../../core/ledger/ledger.js';
 import type { CaptureSet } from '../../packs/http/captures/capture.js';
 import { currentAuthHeaders, loadCaptures } from '../../packs/http/captures/load-captures.js';
 import { ApiClient } from '../../packs/http/client/api-client.js';
@@ -10,6 +11,7 @@ import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
 import { configuredHeaders } from './configured-headers.js';
 import { openSession, type SessionOptions } from './open-session.js';
+import { sessionSecretsLearner } from './session-secrets-learner.js';
 
 export interface FishContextOptions extends SessionOptions {
   captures: string[];
@@ -26,6 +28,11 @@ export interface FishContextOptions extends SessionOptions {
   marker?: string;
   /** Cleanup by marker: the cleaned run's marker and the fields it stamped, per collection. */
   markedBy?: { marker: string; fields: Record<string, string[]> };
+  /**
+   * Told the values the session learns mid-run (a rotated cookie): every run it records, those
+   * under way included, scrubs them from then on.
+   */
+  ledger?: Pick<Ledger, 'knowSecrets'>;
 }
 
 export interface FishContext extends HttpToolContext {
@@ -34,7 +41,8 @@ export interface FishContext extends HttpToolContext {
   /**
    * Values this run knows are secret — the recipe's fields, configured header values, the
    * live session's cookies and CSRF token, capture auth headers. Runs register them with
-   * the ledger so an echo anywhere (a request body, a response, an error) is scrubbed.
+   * the ledger so an echo anywhere (a request body, a response, an error) is scrubbed. It
+   * grows as the session does (session-secrets-learner.ts).
    */
   knownSecrets: string[];
   /** The endpoint model of the OpenAPI documents, when the run was given any. */
@@ -97,7 +105,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth,
-    ...(session ? { session } : {}),
+    ...(session ? { session, onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger) } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),

@@ -26,7 +26,10 @@ export interface Ledger {
   /** The file, or the URL with its password removed: safe to print. */
   readonly path: string;
   withKnownSecrets<T>(secrets: Iterable<string>, work: () => T): T;
-  /** Values secret for every run started from now on (the process's own credentials). */
+  /**
+   * Values secret for every run recorded from now on, runs under way included (the process's
+   * own credentials; a session cookie rotated mid-run).
+   */
   knowSecrets(secrets: Iterable<string>): void;
   startRun(options: StartRunOptions): RunRecorder;
   recorderFor(runId: string, redactor?: Redactor): RunRecorder;

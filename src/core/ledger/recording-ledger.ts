@@ -168,8 +168,9 @@ export abstract class RecordingLedger {
   }
 
   /**
-   * Values secret for every run this ledger starts from now on, in any scope: the credentials
-   * the process itself was given (a model's API key that a provider's error message echoes).
+   * Values secret for every run this ledger records from now on, in any scope, runs already
+   * under way included: the credentials the process itself was given (a model's API key that a
+   * provider's error message echoes), a session cookie an app rotated mid-run.
    */
   knowSecrets(secrets: Iterable<string>): void {
     this.ledgerSecrets.push(...secrets);
@@ -178,11 +179,8 @@ export abstract class RecordingLedger {
   startRun(options: StartRunOptions): RunRecorder {
     const redactor = createRedactor({
       ...options.redaction,
-      knownSecrets: [
-        ...(options.knownSecrets ?? []),
-        ...(this.secretsScope.getStore() ?? []),
-        ...this.ledgerSecrets,
-      ],
+      knownSecrets: [...(options.knownSecrets ?? []), ...(this.secretsScope.getStore() ?? [])],
+      followedSecrets: this.ledgerSecrets,
     });
     const runId = this.newRunId();
     this.queueRun({
@@ -196,7 +194,10 @@ export abstract class RecordingLedger {
   }
 
   /** Append to an existing run, e.g. from a second process that shares the run id. */
-  recorderFor(runId: string, redactor: Redactor = createRedactor()): RunRecorder {
+  recorderFor(
+    runId: string,
+    redactor: Redactor = createRedactor({ followedSecrets: this.ledgerSecrets }),
+  ): RunRecorder {
     return {
       runId,
       redactor,

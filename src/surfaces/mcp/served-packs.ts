@@ -68,7 +68,11 @@ export const servedHttpPack = definePack({
   },
   tools: async (context) => {
     const fish = fishOptions(context);
-    const fishContext = await buildFishContext(fish);
+    // With the ledger: a cookie the app rotates mid-session is scrubbed like the login's.
+    const fishContext = await buildFishContext({
+      ...fish,
+      ...(context.ledger ? { ledger: context.ledger } : {}),
+    });
     const tools = [
       ...httpTools(fishContext),
       ...(context.ledger ? [prepareDataTool(context.ledger, fish)] : []),

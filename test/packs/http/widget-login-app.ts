@@ -52,15 +52,31 @@ export function widgetServers(): { listen(server: Server): Promise<string> } {
 }
 
 /**
- * `tally fish "2 widgets" --spec … --login recipe.json --json` against `url`; with the bytes of
- * everything the run wrote under `.tally` (ledger, logs), where no secret may be.
+ * `tally fish "2 widgets" --spec … --login recipe.json --json` against `url` (another request and
+ * more flags when given); with the bytes of everything the run wrote under `.tally` (ledger,
+ * logs), where no secret may be.
  */
-export async function fishWidgetsWith(url: string, recipe: Record<string, unknown>) {
+export async function fishWidgetsWith(
+  url: string,
+  recipe: Record<string, unknown>,
+  options: { request?: string; flags?: string[] } = {},
+) {
   const dir = tempDir();
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(SPEC));
   writeFileSync(join(dir, 'login.json'), JSON.stringify(recipe));
   const run = await runTally(
-    ['fish', '2 widgets', '--spec', 'openapi.json', '--base-url', url, '--login', 'login.json', '--json'],
+    [
+      'fish',
+      options.request ?? '2 widgets',
+      '--spec',
+      'openapi.json',
+      '--base-url',
+      url,
+      '--login',
+      'login.json',
+      '--json',
+      ...(options.flags ?? []),
+    ],
     { cwd: dir, env: CREDENTIALS_ENV },
   );
   const written = readdirSync(join(dir, '.tally'), { recursive: true, withFileTypes: true })

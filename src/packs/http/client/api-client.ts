@@ -11,6 +11,7 @@ import {
   type Transport,
   type TransportResponse,
 } from './http-transport.js';
+import { currentCsrf, keepResponseCookies } from './keep-response-cookies.js';
 import type { LiveSession } from './login-recipe.js';
 
 export interface ApiRequest {
@@ -87,8 +88,13 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** Layer 1: auth headers from THIS capture session (never cookies). */
   captureAuth?: Record<string, string>;
-  /** Layer 2: the live session (cookies for the origin, CSRF token). */
+  /** Layer 2: the live session (cookies for the origin, CSRF token); every response's Set-Cookie goes into its jar. */
   session?: LiveSession;
+  /**
+   * Told, before `send` returns, the values a response added to the session (a rotated session
+   * cookie, a refreshed CSRF token): secrets from then on, to be scrubbed like the login's.
+   */
+  onSessionSecrets?: (values: string[]) => void;
   /** Layer 3: configured headers; they win. */
   headers?: Record<string, string>;
   /** Allow DELETE of entities this client did not create. */
@@ -225,7 +231,8 @@ export class ApiClient {
     if (session) {
       const cookie = session.jar.header(url.pathname);
       if (cookie) headers.cookie = cookie;
-      if (session.csrf) headers[session.csrf.header] = session.csrf.token;
+      const csrf = currentCsrf(session);
+      if (csrf) headers[csrf.header] = csrf.token;
       if (session.token) headers[session.token.header] = session.token.value;
     }
     for (const [name, value] of Object.entries(this.options.headers ?? {}))
@@ -407,6 +414,10 @@ export class ApiClient {
         `${method} ${url.pathname} got no response (${reason}): ${method === 'GET' ? 'nothing was read' : 'the server may or may not have acted'}. Check that the app is running at ${this.origin}; after a lost create, lookup the collection before retrying.`,
         { method, path: url.pathname },
       );
+    }
+    if (this.options.session) {
+      const learned = keepResponseCookies(this.options.session, response.setCookies());
+      if (learned.length > 0) this.options.onSessionSecrets?.(learned);
     }
     const text = response.text;
     let body: unknown = text;

@@ -161,10 +161,21 @@ export function readLoginRecipe(path: string): LoginRecipe {
   return parsed.data;
 }
 
+/** The CSRF token a session sends, the header it goes in, and the cookie it is read from, if one. */
+export interface SessionCsrf {
+  header: string;
+  token: string;
+  /**
+   * The cookie that carries it (`XSRF-TOKEN`): a response that sets it anew refreshes the
+   * token, and one that deletes it stops the header, as the page's script would.
+   */
+  cookie?: string;
+}
+
 /** A session made NOW: cookies, a CSRF token and a login token in memory, never a captured credential. */
 export interface LiveSession {
   jar: CookieJar;
-  csrf?: { header: string; token: string };
+  csrf?: SessionCsrf;
   /** A token the login answered with, and the header it is sent in (`authorization: Bearer …`). */
   token?: { header: string; value: string; token: string };
   startedAt: string;
@@ -245,13 +256,13 @@ function csrfField(page: string): [name: string, value: string] | undefined {
  * URL-encoded (`XSRF-TOKEN` is): the header carries the decoded token, as the page's script
  * would send it.
  */
-function csrfFromCookies(jar: CookieJar, recipe: LoginRecipe): { header: string; token: string } | undefined {
+function csrfFromCookies(jar: CookieJar, recipe: LoginRecipe): Required<SessionCsrf> | undefined {
   const candidates = recipe.csrfCookie
     ? [{ cookie: recipe.csrfCookie, header: recipe.csrfHeader }]
     : CSRF_COOKIES;
   for (const { cookie, header } of candidates) {
     const value = jar.get(cookie);
-    if (value !== undefined) return { header: header.toLowerCase(), token: decodePercent(value) };
+    if (value !== undefined) return { header: header.toLowerCase(), token: decodePercent(value), cookie };
   }
   return undefined;
 }
