@@ -60,6 +60,22 @@ describe('tally fish', () => {
     expect(unmet.stderr).toMatch(/no model is configured: pass --model/);
   });
 
+  it.each([
+    ['10 tests in a new suite', '1 suite with 10 tests', 1, 10],
+    ['3 suites (3 tests each)', '3 suites, each with 3 tests', 3, 9],
+  ])('"%s" needs no model: planned, made and met as "%s"', async (request, contract, suites, tests) => {
+    const { app } = await demoApp();
+    const run = await tally(fishArgs(request, app.url, '--json'), tempDir());
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'success',
+      tier: 'deterministic',
+      unmet: [],
+      contract: { description: contract },
+    });
+    expect([app.store.suites.size, app.store.tests.size]).toEqual([suites, tests]);
+  });
+
   it('says exactly what it needs, and rejects malformed captures, with exit 2', async () => {
     const cwd = tempDir();
     const nothing = await tally(['fish', '1 suite'], cwd);

@@ -71,7 +71,8 @@ export function toDataRequest(contract: FishContract, scope?: Scope): DataReques
 /**
  * The deterministic tier's grammar, as a view of the contract parser: "N <type> [with M
  * <child type> each | in it] [in <parent type> <id>] [in project <name of the run's scope>]"
- * and its wordings ("a dozen", "under suite #7", ", each with"), with or without the words
+ * and its wordings ("a dozen", "under suite #7", ", each with", "(3 tests each)", "10 tests in
+ * a new suite", which is "a suite with 10 tests"), with or without the words
  * that only ask for it ("create …", "please make …", "… for me"): those name no other action,
  * and the contract the run is judged by reads them the same way. Anything else is `why` it is not, where the contract parser read it
  * (the model tier may take it).

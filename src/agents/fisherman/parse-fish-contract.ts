@@ -1,5 +1,12 @@
-import { sameType, singular, typeWords } from '../../core/type-words.js';
-import { type ContractEntity, contractIssues, type FishContract, MAX_COUNT } from './fish-contract.js';
+import { sameType, singular, spelledAsWords, typeWords } from '../../core/type-words.js';
+import { ChildrenClauses, type DraftEntity } from './children-clauses.js';
+import {
+  type ContractEntity,
+  contractIssues,
+  type FishContract,
+  MAX_COUNT,
+  pluralOf,
+} from './fish-contract.js';
 import { readCount } from './read-count.js';
 import {
   GRAMMAR,
@@ -10,7 +17,6 @@ import {
   slugLike,
   TITLE_WORDS,
   type Token,
-  TokenCursor,
   TRAILING,
   TYPE_WORD,
   tokenize,
@@ -30,8 +36,10 @@ export interface ParseFishContractOptions {
 }
 
 interface Draft {
-  entity: Omit<ContractEntity, 'ref'>;
-  children: Omit<ContractEntity, 'ref'>[];
+  entity: DraftEntity;
+  children: DraftEntity[];
+  /** "10 tests in a new suite": the one parent made for the items, read as "a suite with 10 tests". */
+  container?: DraftEntity;
 }
 
 interface ScopeSeen {
@@ -42,7 +50,7 @@ interface ScopeSeen {
   leading: boolean;
 }
 
-class ContractParser extends TokenCursor {
+class ContractParser extends ChildrenClauses {
   readonly scopes: ScopeSeen[] = [];
 
   constructor(
@@ -202,7 +210,7 @@ class ContractParser extends TokenCursor {
     }
   }
 
-  private entity(): Omit<ContractEntity, 'ref'> {
+  protected entity(): DraftEntity {
     let count = this.count();
     if (this.word() === 'new') this.at++;
     if (count === 1 && this.word() === 'single') this.at++;
@@ -220,18 +228,36 @@ class ContractParser extends TokenCursor {
     let located = false;
     while (!this.done) {
       const word = this.word();
+      // Items in a new container take no children: in "5 tests in a new suite with 2 steps each"
+      // the steps may be the suite's or each test's.
+      const childless = draft.children.length === 0 && !draft.container;
       const commaEach =
         this.kind() === 'comma' && this.word(1) === 'each' && WITH_WORDS.has(this.word(2) ?? '');
-      if (draft.children.length === 0 && (commaEach || (word && (word === 'each' || WITH_WORDS.has(word))))) {
+      if (childless && (commaEach || (word && (word === 'each' || WITH_WORDS.has(word))))) {
         draft.children = this.withClause(draft.entity);
         continue;
       }
       // `3 suites and 2 tests in each`, `2 suites, 3 tests per suite`: children by their marker.
-      if (draft.children.length === 0 && (this.kind() === 'comma' || word === 'and')) {
+      if (childless && (this.kind() === 'comma' || word === 'and')) {
         const children = this.attempt(() => this.andEachClause(draft.entity));
         if (!children) break;
         draft.children = children;
         continue;
+      }
+      if (childless && this.kind() === 'open') {
+        const children = this.attempt(() => this.bracketedChildren(draft.entity));
+        if (!children) break;
+        draft.children = children;
+        continue;
+      }
+      // Children first ("2 tests with 3 steps each in a new suite") would nest three levels.
+      if (childless && word && PREPOSITIONS.has(word) && !located) {
+        const container = this.attempt(() => this.newContainer());
+        if (container) {
+          draft.container = container;
+          located = true;
+          continue;
+        }
       }
       if (word && PREPOSITIONS.has(word) && !located) {
         const place = this.attempt(() => this.location());
@@ -247,94 +273,26 @@ class ContractParser extends TokenCursor {
     return draft;
   }
 
-  /** `with 3 tests each`, `, each with 3 tests`, `with 2 tests and a tag in it`, `with 6 tests in total`. */
-  private withClause(parent: Omit<ContractEntity, 'ref'>): Omit<ContractEntity, 'ref'>[] {
-    if (this.kind() === 'comma') this.at++;
-    const eachFirst = this.word() === 'each';
-    if (eachFirst) this.at++;
-    if (!WITH_WORDS.has(this.word() ?? '')) unsure();
-    this.at++;
-    const children = [this.entity()];
-    for (;;) {
-      const next = this.attempt(() => {
-        // After ", each with …" a comma closes the list: ", and 3 users" is another item.
-        if (this.kind() === 'comma') {
-          if (eachFirst) unsure();
-          this.at++;
-        }
-        if (this.word() === 'and') this.at++;
-        else if (this.tokens[this.at - 1]?.kind !== 'comma') unsure();
-        return this.entity();
-      });
-      if (!next) break;
-      children.push(next);
-    }
-    const marker = this.marker(parent.type);
-    if (marker === 'total' && eachFirst) unsure();
-    if (marker === undefined && !eachFirst && children.length > 1) unsure();
-    const perParent = marker !== 'total';
-    return children.map((child) => ({ ...child, perParent }));
-  }
-
   /**
-   * `and 2 tests in each`, `, 3 tests per suite`, `and 3 tests for every suite`: a second entity
-   * is the first one's children only when a marker says "each"; without one (`2 suites and 3
-   * users`) it is another item, and the caller rewinds.
+   * `in a new suite`, `under one brand-new suite called "Checkout"`, `to new suite`: ONE parent
+   * made for the items. "New" is what says so: `in suite 101` and `in the suite` name one that
+   * exists, `in a suite` may mean either, and `in 2 new suites` does not say how the items are
+   * spread; all of those are left to `location` or the model.
    */
-  private andEachClause(parent: Omit<ContractEntity, 'ref'>): Omit<ContractEntity, 'ref'>[] {
-    if (this.kind() === 'comma') this.at++;
-    if (this.word() === 'and') this.at++;
-    const child = this.entity();
-    if (this.marker(parent.type) !== 'each') unsure();
-    return [{ ...child, perParent: true }];
-  }
-
-  private marker(parentType: string): 'each' | 'total' | undefined {
-    const word = this.word();
-    const next = this.word(1);
-    const namesParent = (offset: number) => {
-      const said = this.word(offset);
-      return said !== undefined && (sameType(said, parentType) || sameType(parentType, said));
-    };
-    if (word === 'each' || word === 'apiece') {
-      this.at += next === 'one' ? 2 : 1;
-      return 'each';
-    }
-    if (word === 'altogether') {
-      this.at++;
-      return 'total';
-    }
-    if ((word === 'in' || word === 'between') && (next === 'total' || next === 'all' || next === 'them')) {
-      if (word === 'in' && next === 'them') return undefined;
-      this.at += 2;
-      return 'total';
-    }
-    // `for each (suite)`, `in every suite`, `for every one`.
-    if ((word === 'for' && next === 'each') || ((word === 'in' || word === 'for') && next === 'every')) {
-      this.at += 2;
-      if (this.word() === 'one') this.at++;
-      else if (namesParent(0)) this.at++;
-      else if (next === 'every') unsure();
-      return 'each';
-    }
-    if (word === 'in' || word === 'under' || word === 'inside') {
-      if (next === 'it') {
-        this.at += 2;
-        return 'each';
-      }
-      if (next === 'each') {
-        this.at += 2;
-        if (this.word() === 'one') this.at++;
-        else if (namesParent(0)) this.at++;
-        return 'each';
-      }
-    }
-    if (word === 'per') {
-      if (!namesParent(1)) unsure();
-      this.at += 2;
-      return 'each';
-    }
-    return undefined;
+  private newContainer(): DraftEntity {
+    this.at++;
+    const count = this.count();
+    if (count !== undefined && count !== 1) unsure();
+    if (count === 1 && this.word() === 'single') this.at++;
+    if (this.phraseAt(['brand', 'new'])) this.at += 2;
+    else if (this.word() === 'new' || this.word() === 'brand-new') this.at++;
+    else unsure();
+    const type = this.type();
+    // Without "a" or "one" only the word itself says one: `in new suite`, never `in new series`.
+    if (count === undefined && !namesOneItem(type)) unsure();
+    const titles = this.titles();
+    if (titles && titles.length !== 1) unsure();
+    return { type, count: 1, ...(titles ? { titles } : {}) };
   }
 
   /** `in project alpha-shop`, `in the alpha-shop project`, `in alpha-shop`, `in suite 101`, `under suite #7`. */
@@ -394,6 +352,12 @@ class ContractParser extends TokenCursor {
   }
 }
 
+/** A singular word with a plural of its own: `suite`, not `suites` or `series`. */
+function namesOneItem(type: string): boolean {
+  const said = spelledAsWords(type);
+  return singular(said) === said && pluralOf(said) !== said;
+}
+
 function refsFor(drafts: Draft[]): ContractEntity[] {
   const entities: ContractEntity[] = [];
   const used = new Set<string>();
@@ -405,7 +369,17 @@ function refsFor(drafts: Draft[]): ContractEntity[] {
     return ref;
   };
   for (const draft of drafts) {
-    const parent: ContractEntity = { ref: refOf(draft.entity.type), ...draft.entity };
+    // "10 tests in a new suite" is "a suite with 10 tests": one contract for both wordings.
+    const container: ContractEntity | undefined = draft.container && {
+      ref: refOf(draft.container.type),
+      ...draft.container,
+    };
+    if (container) entities.push(container);
+    const parent: ContractEntity = {
+      ref: refOf(draft.entity.type),
+      ...draft.entity,
+      ...(container ? { parent: { ref: container.ref }, perParent: true } : {}),
+    };
     entities.push(parent);
     for (const child of draft.children)
       entities.push({ ref: refOf(child.type), ...child, parent: { ref: parent.ref } });
@@ -416,10 +390,11 @@ function refsFor(drafts: Draft[]): ContractEntity[] {
 /**
  * Reads a data request's structure when its wording is certain: counts (digits or words:
  * "two", "a dozen", "a"), types (singular or plural), children ("with 3 tests each", "in
- * it", "apiece", "per suite", ", each with …", "in total"), an existing parent ("in suite
- * 101", "under suite #7"), quoted titles, several items ("2 suites and 3 users"), and a
- * scope ("in project alpha-shop", "for alpha-shop"). Anything it is not sure of — vague
- * counts, several children with no marker, a scope between items — is undefined.
+ * it", "apiece", "per suite", ", each with …", "in total", in brackets: "(3 tests each)"), one
+ * new parent ("10 tests in a new suite"), an existing parent ("in suite 101", "under suite #7"),
+ * quoted titles, several items ("2 suites and 3 users"), and a scope ("in project alpha-shop",
+ * "for alpha-shop"). Anything it is not sure of — vague counts, several children with no
+ * marker, a scope between items, a parent that may or may not be new — is undefined.
  */
 export function parseFishContract(
   request: string,

@@ -229,5 +229,5 @@ function notAPlanWhy(request: string): string {
     .find((count) => count > MAX_COUNT);
   return tooMany !== undefined
     ? `the request asks for ${tooMany.toLocaleString('en')} of a type, and one run makes at most ${MAX_COUNT.toLocaleString('en')} (split it into several runs)`
-    : 'the request is not of the form "N <type> [with M <type> each]"';
+    : 'the request is not of the form "N <type> [with M <type> each | in a new <type>]"';
 }

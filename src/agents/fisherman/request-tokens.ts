@@ -1,9 +1,11 @@
-/** One piece of a request: a word (with its lower case), a quoted string, a comma or a colon. */
+/** One piece of a request: a word (with its lower case), a quoted string, a comma, a colon or a bracket. */
 export type Token =
   | { kind: 'word'; text: string; lower: string }
   | { kind: 'quote'; text: string }
   | { kind: 'comma' }
-  | { kind: 'colon' };
+  | { kind: 'colon' }
+  | { kind: 'open' }
+  | { kind: 'close' };
 
 /** Thrown inside the parser when the wording is not certain; never escapes it. */
 export class Unsure extends Error {}
@@ -17,7 +19,7 @@ const QUOTES: Record<string, string> = { '"': '"', '“': '”', '„': '“', '
 const WORD = /[\p{L}\p{N}#][\p{L}\p{N}._~#'\u2019-]*/uy;
 const SINGLE_QUOTED = /'([^']+)'(?=[\s,;:.!]|$)/y;
 
-/** Words, quoted strings, commas and colons; undefined on punctuation the grammar has no use for. */
+/** Words, quoted strings, commas, colons and round brackets; undefined on punctuation the grammar has no use for. */
 export function tokenize(request: string): Token[] | undefined {
   const text = request
     .normalize('NFC')
@@ -33,6 +35,10 @@ export function tokenize(request: string): Token[] | undefined {
       at++;
     } else if (char === ':') {
       tokens.push({ kind: 'colon' });
+      at++;
+    } else if (char === '(' || char === ')') {
+      // "3 suites (3 tests each)": the parser takes a bracket only around a children clause.
+      tokens.push({ kind: char === '(' ? 'open' : 'close' });
       at++;
     } else if (char === '&') {
       tokens.push({ kind: 'word', text: 'and', lower: 'and' });

@@ -142,6 +142,19 @@ describe('children under an older parent', () => {
     ]);
   });
 
+  it('"2 tests in a new suite" is not met by tests put into a suite that existed before, as "2 tests" is', () => {
+    const context = run(readSuite('55'), test('1', '55'), test('2', '55'));
+    expect(check('2 tests', context)).toEqual([]);
+    expect(check('2 tests in a new suite', context)).toEqual([
+      'asked for 1 suite, this run created 0',
+      `test 1 is not linked to a suite this run created (it points at ${P}/suites/55, which existed before this run)`,
+      `test 2 is not linked to a suite this run created (it points at ${P}/suites/55, which existed before this run)`,
+    ]);
+    expect(check('2 tests in a new suite', run(suite('102'), test('1', '102'), test('2', '102')))).toEqual(
+      [],
+    );
+  });
+
   it('the same by a link field naming the older suite', () => {
     const context = run(readSuite('55'), suite('102'), {
       key: `${P}/tests/1`,

@@ -72,6 +72,23 @@ describe('grammar breadth', () => {
   it('leaves "3 tests in suite" (a parent with no id) to the model', () => {
     expect(parseDataRequest('3 tests in suite')).toBeUndefined();
   });
+
+  it.each([
+    ['10 tests in a new suite', { count: 1, type: 'suite', children: { count: 10, type: 'tests' } }],
+    ['3 tests under a new suite', { count: 1, type: 'suite', children: { count: 3, type: 'tests' } }],
+    ['3 suites (3 tests each)', { count: 3, type: 'suites', children: { count: 3, type: 'tests' } }],
+    ['3 suites (with 2 tests each)', { count: 3, type: 'suites', children: { count: 2, type: 'tests' } }],
+    ['10 tests in suite 101', { count: 10, type: 'tests', parent: { type: 'suite', id: '101' } }],
+  ])('plans "%s" as the structure it words, the one the contract reads', (text, expected) => {
+    expect(parseDataRequest(text)).toEqual(expected);
+  });
+
+  it.each(['tests in a new suite', '10 tests in a suite', '10 tests in 2 new suites', '3 suites (3 tests)'])(
+    'leaves "%s" (no count, or not said which suite or how many each) to the model',
+    (text) => {
+      expect(parseDataRequest(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('deterministic breadth against the demo app', () => {
@@ -118,6 +135,46 @@ describe('deterministic breadth against the demo app', () => {
       seen.some((request) => request.method === 'GET' && request.path === '/api/alpha-shop/suites/101'),
     ).toBe(true);
     expect(apiWrites(seen)).toHaveLength(5);
+  });
+
+  it('"10 tests in a new suite" makes one suite for them even where a suite exists; the run is held to that', async () => {
+    const { app, seen } = await demoApp();
+    // "3 tests" alone would go into this suite; "in a new suite" must not.
+    seedSuite(app, 140);
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, '10 tests in a new suite');
+    expect(result).toMatchObject({ status: 'success', tier: 'deterministic', unmet: [] });
+    expect(result.contract?.description).toBe('1 suite with 10 tests');
+    const made = [...app.store.suites.values()].filter((suite) => suite.id !== 140);
+    expect(made).toHaveLength(1);
+    expect([...app.store.tests.values()].map((test) => test.suite_id)).toEqual(Array(10).fill(made[0]?.id));
+    expect(result.verified.map((item) => item.type)).toEqual(['suite', ...Array(10).fill('test')]);
+    expect(apiWrites(seen)).toHaveLength(11);
+  });
+
+  it.each([
+    ['3 suites (3 tests each)', 3, '3 suites, each with 3 tests'],
+    ['3 suites (with 2 tests each)', 2, '3 suites, each with 2 tests'],
+  ])('"%s": the bracketed children of every suite, planned and met', async (request, tests, contract) => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    const result = await fish(app.url, ledger, request);
+    expect(result).toMatchObject({ status: 'success', tier: 'deterministic', unmet: [] });
+    expect(result.contract?.description).toBe(contract);
+    expect(app.store.suites.size).toBe(3);
+    for (const suite of app.store.suites.values())
+      expect([...app.store.tests.values()].filter((test) => test.suite_id === suite.id)).toHaveLength(tests);
+    expect(apiWrites(seen)).toHaveLength(3 + 3 * tests);
+  });
+
+  it('"5 tests in a new suite called Checkout" is held to the title: without a model, says so and makes nothing', async () => {
+    const { app, seen } = await demoApp();
+    const ledger = tempLedger();
+    await expect(fish(app.url, ledger, '5 tests in a new suite called Checkout')).rejects.toMatchObject({
+      code: 'FISHERMAN_NEEDS_MODEL',
+      message: expect.stringMatching(/names titles, which only the model tier sets/),
+    });
+    expect(apiWrites(seen)).toEqual([]);
   });
 
   it('"5 tests in suite 999" (no such suite here) creates nothing and says why', async () => {

@@ -50,6 +50,48 @@ const parsed: [string, FishContract][] = [
   ['create 2 suites and 3 tests each, please', { entities: suitesWithTests(2, 3) }],
   // Without a marker, "and" joins two items; "in every" without what it is every one of is unsure.
   ['2 suites and 3 users', { entities: [entity('suite', 'suites', 2), entity('user', 'users', 3)] }],
+  // Children in brackets, read as without them.
+  ['3 suites (3 tests each)', { entities: suitesWithTests(3, 3) }],
+  ['3 suites (with 2 tests each)', { entities: suitesWithTests(3, 2) }],
+  ['3 suites (each with 2 tests)', { entities: suitesWithTests(3, 2) }],
+  ['2 suites (each containing 3 tests)', { entities: suitesWithTests(2, 3) }],
+  ['2 suites (3 tests per suite)', { entities: suitesWithTests(2, 3) }],
+  ['2 suites (3 tests in each)', { entities: suitesWithTests(2, 3) }],
+  ['2 suites (with 6 tests in total)', { entities: suitesWithTests(2, 6, 'suites', false) }],
+  [
+    '3 suites (3 tests each) in project alpha-shop',
+    { entities: suitesWithTests(3, 3), scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  // Items in ONE new parent: the contract of "a suite with 10 tests".
+  ['10 tests in a new suite', { entities: suitesWithTests(1, 10, 'suite') }],
+  ['3 tests under a new suite', { entities: suitesWithTests(1, 3, 'suite') }],
+  ['add 3 tests to a new suite', { entities: suitesWithTests(1, 3, 'suite') }],
+  ['5 tests in one new suite', { entities: suitesWithTests(1, 5, 'suite') }],
+  ['5 tests in a single new suite', { entities: suitesWithTests(1, 5, 'suite') }],
+  ['5 tests in a brand new suite', { entities: suitesWithTests(1, 5, 'suite') }],
+  ['create 10 tests in new suite, please', { entities: suitesWithTests(1, 10, 'suite') }],
+  [
+    '5 tests in a new suite called Checkout',
+    {
+      entities: [
+        entity('suite', 'suite', 1, { titles: ['Checkout'] }),
+        entity('test', 'tests', 5, under('suite')),
+      ],
+    },
+  ],
+  [
+    '2 tests in a new suite in project alpha-shop',
+    { entities: suitesWithTests(1, 2, 'suite'), scope: 'alpha-shop', scopeType: 'project' },
+  ],
+  [
+    '10 tests in a new suite and 2 milestones',
+    { entities: [...suitesWithTests(1, 10, 'suite'), entity('milestone', 'milestones', 2)] },
+  ],
+  // Already read: other wordings of the same structures.
+  ['a suite containing 4 tests', { entities: suitesWithTests(1, 4, 'suite') }],
+  ['2 suites each containing 3 tests', { entities: suitesWithTests(2, 3) }],
+  ['2 suites, each with 3 tests', { entities: suitesWithTests(2, 3) }],
+  ['one suite with five tests', { entities: suitesWithTests(1, 5, 'suite') }],
   ['2 suites with 6 tests in total', { entities: suitesWithTests(2, 6, 'suites', false) }],
   ['2 suites with 6 tests between them', { entities: suitesWithTests(2, 6, 'suites', false) }],
   ['a dozen tests', { entities: [entity('test', 'tests', 12)] }],
@@ -180,6 +222,27 @@ const parsed: [string, FishContract][] = [
 ];
 
 const unsure = [
+  // "New" must say the parent is made, and how many: one.
+  'tests in a new suite',
+  '10 tests in a suite',
+  '10 tests in the new suite',
+  '10 tests in 2 new suites',
+  '10 tests in new suites',
+  '10 tests in a new suite in suite 101',
+  '10 tests in suite 101 in a new suite',
+  '10 tests in a new suite with 3 steps each',
+  '2 tests with 3 steps each in a new suite',
+  '5 tests in a new suite called "A" and "B"',
+  '5 tests in a new suite named Checkout flow',
+  // Brackets only around a children clause that says "each" (or "in total" after "with").
+  '3 suites (3 tests)',
+  '3 suites (3 tests in total)',
+  '3 suites (3 tests each',
+  '3 suites 3 tests each)',
+  '(3 suites)',
+  '3 suites ()',
+  '3 suites (3 tests each) with 2 milestones each',
+  'a suite (with 3 tests) called X',
   '2 suites with 3 tests in every',
   '2 suites, and 3 tests in total',
   'make me some suites',
@@ -352,7 +415,14 @@ describe('the old grammar is a view of the contract', () => {
 const countWord = fc.constantFrom('2', 'two', 'a dozen', 'twenty-one', '3', 'five');
 const typeWord = fc.constantFrom('suites', 'tests', 'users', 'test cases', 'milestones', 'categories');
 const titleWord = fc.constantFrom('"Smoke"', '“Lo"gin”', "'Nightly run'", '"a, b"');
-const location = fc.constantFrom('in suite 101', 'under suite #7', 'to folder x-9', '');
+const location = fc.constantFrom(
+  'in suite 101',
+  'under suite #7',
+  'to folder x-9',
+  'in a new suite',
+  'into one new folder called "Q3"',
+  '',
+);
 const marker = fc.constantFrom('each', 'apiece', 'in total', 'in it', '');
 const item = fc
   .record({
@@ -361,13 +431,14 @@ const item = fc
     titled: fc.boolean(),
     title: titleWord,
     location,
-    child: fc.option(fc.record({ count: countWord, type: typeWord, marker }), { nil: undefined }),
+    child: fc.option(fc.record({ count: countWord, type: typeWord, marker, bracketed: fc.boolean() }), {
+      nil: undefined,
+    }),
   })
   .map(({ count, type, titled, title, location, child }) => {
     const head = titled ? `a ${type.replace(/s$/, '')} called ${title}` : `${count} ${type}`;
-    const children = child
-      ? ` with ${child.count} ${child.type}${child.marker ? ` ${child.marker}` : ''}`
-      : '';
+    const clause = child && `with ${child.count} ${child.type}${child.marker ? ` ${child.marker}` : ''}`;
+    const children = child ? (child.bracketed ? ` (${clause})` : ` ${clause}`) : '';
     return `${head}${location ? ` ${location}` : ''}${children}`;
   });
 const request = fc
@@ -407,6 +478,9 @@ const noise = fc
       'for',
       'the',
       'under',
+      'new',
+      '(',
+      ')',
     ),
     { maxLength: 14 },
   )

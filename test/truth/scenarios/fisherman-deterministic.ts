@@ -151,4 +151,21 @@ export const fishermanDeterministicScenarios: Scenario[] = [
     expect: suitesWithTests(2, 3),
     faults: lose(SUITES, { kind: 'status' }, 2, false),
   }),
+  // --- one new parent, and children in brackets ----------------------------------------------
+  deterministic('honest: "10 tests in a new suite" while an older suite exists: a new one is made', {
+    request: '10 tests in a new suite',
+    expect: suitesWithTests(1, 10),
+    seed: seedDemo(async (world) => {
+      await world.create('alpha-shop', 'suites', { title: 'Existing' });
+    }),
+  }),
+  deterministic('unlucky: "3 tests under a new suite", the suite’s response lost', {
+    request: '3 tests under a new suite',
+    expect: suitesWithTests(1, 3),
+    faults: lose(SUITES, { kind: 'status' }, 1),
+  }),
+  deterministic('honest: "3 suites (3 tests each)"', {
+    request: '3 suites (3 tests each)',
+    expect: suitesWithTests(3, 3),
+  }),
 ];
