@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { KnownSecretsIndex } from './known-secrets-index.js';
 import { decodeFormValue, decodePercent } from './percent-decoding.js';
 import { scrubMarkupSecrets } from './redact-markup.js';
 import { scrubSecretShapes } from './secret-shapes.js';
@@ -278,8 +279,8 @@ const TOO_DEEP = '[too deeply nested]';
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const seen = new Set<string>();
-  // Longest first, so a secret that contains another is scrubbed whole, not leaving a tail.
-  let ordered: string[] | undefined;
+  // What scrubKnown hunts: every secret learned, indexed as it is learned (known-secrets-index.ts).
+  const known = new KnownSecretsIndex();
   // Entries repeat the same short strings (a method, a path, a status word, a field's value):
   // each is redacted once while the known secrets stay the same. Only a redaction that taught
   // nothing is kept, and learning a secret empties the memo, since a string's redaction depends
@@ -288,7 +289,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const learn = (value: string): void => {
     if (seen.has(value)) return;
     seen.add(value);
-    ordered = undefined;
+    known.add(value);
     memo.clear();
   };
   const extraNames = new Set([...(options.secretNames ?? [])].map((name) => name.toLowerCase()));
@@ -454,17 +455,12 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
    * else (a URL's path keeps its `name=value`).
    */
   const scrubKnown = (text: string): string => {
-    let out = scrubSecretShapes(
+    const out = scrubSecretShapes(
       text.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`),
       mask,
       label,
     );
-    ordered ??= [...seen].sort((a, b) => b.length - a.length);
-    // The check first: most texts hold no secret, and a replace would copy them anyway.
-    for (const secret of ordered) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    return out;
+    return known.scrub(out, REDACTED);
   };
 
   const markupHides = (name: string, value: string): boolean => hides(decide(name), value);
