@@ -49,4 +49,21 @@ describe('CookieJar keeps cookies as a browser keeps them', () => {
     jar.store(['sid=; Path=/api; Max-Age=0'], NOW);
     expect(jar.header('/api/x', NOW)).toBe('sid=root');
   });
+
+  it('holds no cookie over 4,096 bytes and no more than 180, as a browser: a hostile server cannot grow it', () => {
+    const jar = new CookieJar();
+    expect(jar.store([`big=${'x'.repeat(5000)}; Path=/`], NOW)).toEqual([]);
+    expect(jar.get('big', NOW)).toBeUndefined();
+    jar.store(['sid=first; Path=/'], NOW);
+    jar.store(
+      Array.from({ length: 1000 }, (_, n) => `flood${n}=v${n}; Path=/`),
+      NOW,
+    );
+    expect(jar.size).toBe(180);
+    // The oldest went first: the session cookie set before the flood is gone, the last ones stay.
+    expect(jar.get('sid', NOW)).toBeUndefined();
+    expect(jar.get('flood999', NOW)).toBe('v999');
+    expect(jar.get('flood819', NOW)).toBeUndefined();
+    expect(jar.get('flood820', NOW)).toBe('v820');
+  });
 });

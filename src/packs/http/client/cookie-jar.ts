@@ -41,10 +41,16 @@ function pathMatches(requestPath: string, cookiePath: string): boolean {
   return cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/';
 }
 
+/** A browser's limits (RFC 6265 §6.1, Chromium's per-domain cap): an app, or a hostile server, cannot grow the jar without end. */
+const MAX_COOKIE_BYTES = 4096;
+const MAX_COOKIES = 180;
+
 /**
  * A minimal in-memory cookie jar for one origin, kept the way a browser keeps its store: a
  * cookie is known by its name and path, a later Set-Cookie replaces it, Max-Age or Expires in
- * the past deletes it, and one that lapses is no longer sent. Nothing here is ever written to disk.
+ * the past deletes it, and one that lapses is no longer sent. As a browser does, a cookie over
+ * 4,096 bytes (name and value) is ignored, and past 180 cookies the one set longest ago goes.
+ * Nothing here is ever written to disk.
  */
 export class CookieJar {
   private readonly cookies = new Map<string, Cookie>();
@@ -63,11 +69,13 @@ export class CookieJar {
         this.cookies.delete(key);
         continue;
       }
+      if (Buffer.byteLength(cookie.name) + Buffer.byteLength(cookie.value) > MAX_COOKIE_BYTES) continue;
       if (this.cookies.get(key)?.value !== cookie.value) learned.push(cookie.value);
       const { expired: _expired, ...kept } = cookie;
       // Re-inserted: the map's order is then the order cookies were last set in (see `get`).
       this.cookies.delete(key);
       this.cookies.set(key, kept);
+      if (this.cookies.size > MAX_COOKIES) this.cookies.delete(this.cookies.keys().next().value as string);
     }
     return learned;
   }
