@@ -70,4 +70,16 @@ describe("the model scout's labels say what found each record, as the run's sear
     expect(governsLine(report.text, DIRTY)).toBe(`- ${DIRTY} [recall] newly found`);
     expect(report.text).not.toContain('corrected');
   });
+
+  it('a wrong label of any length is quoted in the note cut to a line', async () => {
+    const report = await scout([
+      callTool('records_recall', { terms: 'release version' }),
+      callTool('records_query', { keyword: 'release' }),
+      callTool('records_cat', { paths: [RELEASE] }),
+      finish([{ path: RELEASE, label: `because ${'very '.repeat(20_000)}obvious` }]),
+    ]);
+    const note = report.text.split('\n').find((line) => line.includes(`label of ${RELEASE} corrected`));
+    expect(note?.length).toBeLessThan(300);
+    expect(governsLine(report.text, RELEASE)).toBe(`- ${RELEASE} [keyword: version] newly found`);
+  });
 });

@@ -51,8 +51,15 @@ export function confirmLabel(item: VerifiedItem, found: FoundBy): VerifiedItem {
 /** The label of a record read though no search of the run returned it. */
 export const NOT_SEARCHED = 'read; no search of this run returned it';
 
+/** How much of a wrong label the report quotes: a model may write pages there. */
+const SHOWN_LABEL_CHARS = 80;
+
 /** The report's line for a label the model got wrong, or undefined. */
 export function correctedLabelNote(item: VerifiedItem): string | undefined {
   if (typeof item.modelLabel !== 'string') return undefined;
-  return `label of ${item.target} corrected: the model wrote "${item.modelLabel}"; the run's searches show "${String(item.label)}".`;
+  const said =
+    item.modelLabel.length > SHOWN_LABEL_CHARS
+      ? `${item.modelLabel.slice(0, SHOWN_LABEL_CHARS - 1)}…`
+      : item.modelLabel;
+  return `label of ${item.target} corrected: the model wrote "${said}"; the run's searches show "${String(item.label)}".`;
 }
