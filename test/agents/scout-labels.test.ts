@@ -32,7 +32,8 @@ async function scout(steps: Parameters<typeof scriptedModel>[0]) {
   });
 }
 
-const governsLine = (text: string, path: string) => text.split('\n').find((line) => line.startsWith(`- ${path} [`));
+const governsLine = (text: string, path: string) =>
+  text.split('\n').find((line) => line.startsWith(`- ${path} [`));
 
 describe("the model scout's labels say what found each record, as the run's searches show", () => {
   it('a label no search backs ("recall" for a record only a keyword query returned) is corrected, and the report says so', async () => {
