@@ -86,7 +86,6 @@ export function singular(name: string): string {
   return known;
 }
 
-
 /** One lower-case word's singular. */
 function singularWord(lower: string): string {
   if (Object.hasOwn(IRREGULAR, lower)) return IRREGULAR[lower] as string;
