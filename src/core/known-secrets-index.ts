@@ -38,7 +38,7 @@ export class KnownSecretsIndex {
 
   /**
    * `text` with every known secret in it replaced by `replacement`. Occurrences that overlap
-   * are replaced as one, so no secret keeps a visible head or tail (replacing one secret after
+   * or touch are replaced as one, so no secret keeps a visible head or tail (replacing one secret after
    * another would leave the part of a second that reaches past the first).
    */
   scrub(text: string, replacement: string): string {
@@ -79,14 +79,14 @@ function occurrences(text: string, secrets: readonly string[], spans: Span[]): v
   }
 }
 
-/** `text` with each run of overlapping spans replaced once; spans that only touch stay two. */
+/** `text` with each run of overlapping or touching spans replaced once. */
 function replaceSpans(text: string, spans: Span[], replacement: string): string {
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   let out = '';
   let kept = 0;
   let end = -1;
   for (const [start, stop] of spans) {
-    if (start < end) {
+    if (start <= end) {
       end = Math.max(end, stop);
       continue;
     }
