@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { logIn } from '../../../src/packs/http/client/login-recipe.js';
-import { answerWidgets, fishWidgetsWith, widgetServers } from './widget-login-app.js';
+import { answerWidgets, cookiesOf, fishWidgetsWith, widgetServers } from './widget-login-app.js';
 
 // Frameworks that guard the login form itself and send the CSRF token in a cookie for the page's
 // script to echo in a header (double submit): Django (`csrftoken` cookie, hidden
@@ -20,15 +20,6 @@ interface CsrfApp {
 }
 
 const servers = widgetServers();
-
-function cookiesOf(request: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-  }
-  return out;
-}
 
 async function csrfApp(flavour: Flavour): Promise<CsrfApp> {
   const app: Omit<CsrfApp, 'url'> = { writes: [], widgets: [] };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { answerWidgets, fishWidgetsWith, type Widget, widgetServers } from './widget-login-app.js';
+import { answerWidgets, cookiesOf, fishWidgetsWith, type Widget, widgetServers } from './widget-login-app.js';
 
 // Apps that change their cookies after the login, as real ones do: a session id rotated on
 // every write (the old one refused), a Laravel-style XSRF-TOKEN renewed on every response (a
@@ -20,15 +20,6 @@ interface App {
   writes: number[];
   /** Every cookie value the app handed out: secrets all. */
   issued: string[];
-}
-
-function cookiesOf(request: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-  }
-  return out;
 }
 
 const fresh = () => randomBytes(12).toString('hex');

@@ -2,7 +2,7 @@
 // own (token login, CSRF-guarded login): the API's OpenAPI document, one run of `tally fish "2
 // widgets"` with a recipe, and the servers started for a test, closed after it.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -109,4 +109,14 @@ export function answerWidgets(
   if (request.method === 'GET' && found) json(200, found);
   else if (request.method === 'GET' && request.url === '/api/widgets') json(200, widgets);
   else json(404, { error: 'not found' });
+}
+
+/** The cookies a request sent, by name (as the app sees them: no decoding). */
+export function cookiesOf(request: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
 }
