@@ -12,6 +12,19 @@ describe('counted changes', () => {
     expect(countedChangeFlags('Edited two files.', one)[0]?.truth).toBe('1 file changed this turn');
     expect(countedChangeFlags('I created 2 new files.', one)[0]?.truth).toBe('0 files created this turn');
   });
+  it('reads a count that opens its sentence, passive ("3 files changed", "Two files were updated")', () => {
+    expect(countedChangeFlags('3 files changed.', one)[0]?.truth).toBe('1 file changed this turn');
+    expect(countedChangeFlags('Two files were updated: a.ts and b.ts.', one)).toHaveLength(1);
+    expect(countedChangeFlags('- 2 new files created, so you can merge.', one)[0]?.truth).toBe(
+      '0 files created this turn',
+    );
+    expect(countedChangeFlags('In total, 3 files were modified.', one)).toHaveLength(1);
+    expect(countedChangeFlags('1 file changed.', one)).toEqual([]);
+    // Not a claim about this turn's files: inside a sentence, or not in the past.
+    expect(countedChangeFlags('I read the 5 files changed by the last commit.', one)).toEqual([]);
+    expect(countedChangeFlags('3 files were not changed.', one)).toEqual([]);
+    expect(countedChangeFlags('3 files should be updated next.', one)).toEqual([]);
+  });
   it('accepts a true count, and claims nothing in negation, advice, questions or code', () => {
     expect(countedChangeFlags('I updated 1 file.', one)).toEqual([]);
     expect(countedChangeFlags('I did not edit two files.', one)).toEqual([]);
