@@ -11,7 +11,8 @@ import type { ChangeFlag } from './chat-record.js';
  * you can merge" the advice's "can" does not unsay the run.
  */
 
-const CHECK = '(?:tests?|test suites?|test runs?|specs?|builds?|compilation|type ?-?checks?|typecheck(?:ing)?|tsc|lint(?:er|ing)?|CI|checks)';
+const CHECK =
+  '(?:tests?|test suites?|test runs?|specs?|builds?|compilation|type ?-?checks?|typecheck(?:ing)?|tsc|lint(?:er|ing)?|CI|checks)';
 // The check's words may be preceded by its kind: "all unit tests", "the whole test suite".
 const KIND = String.raw`(?:(?:all|the|every|each|whole|full|entire|existing|new|unit|integration|e2e|end-to-end|other|remaining|\d+|of the)\s+)*`;
 // "pass" only where the clause ends, or goes on as a verdict does: "the tests pass an object
