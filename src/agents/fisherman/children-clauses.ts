@@ -15,7 +15,7 @@ export abstract class ChildrenClauses extends TokenCursor {
 
   /** `with 3 tests each`, `, each with 3 tests`, `with 2 tests and a tag in it`, `with 6 tests in total`. */
   protected withClause(parent: DraftEntity): DraftEntity[] {
-    if (this.kind() === 'comma') this.at++;
+    if (this.kind() === 'comma' || this.kind() === 'colon') this.at++;
     const eachFirst = this.word() === 'each';
     if (eachFirst) this.at++;
     if (!WITH_WORDS.has(this.word() ?? '')) unsure();
@@ -48,7 +48,7 @@ export abstract class ChildrenClauses extends TokenCursor {
    * users`) it is another item, and the caller rewinds.
    */
   protected andEachClause(parent: DraftEntity): DraftEntity[] {
-    if (this.kind() === 'comma') this.at++;
+    if (this.kind() === 'comma' || this.kind() === 'colon') this.at++;
     if (this.word() === 'and') this.at++;
     return this.markedChildren(parent);
   }

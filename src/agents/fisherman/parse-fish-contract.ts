@@ -231,14 +231,15 @@ class ContractParser extends ChildrenClauses {
       // Items in a new container take no children: in "5 tests in a new suite with 2 steps each"
       // the steps may be the suite's or each test's.
       const childless = draft.children.length === 0 && !draft.container;
-      const commaEach =
-        this.kind() === 'comma' && this.word(1) === 'each' && WITH_WORDS.has(this.word(2) ?? '');
+      // A colon after the item introduces its children as a comma does: "3 suites: 3 tests each".
+      const separator = this.kind() === 'comma' || this.kind() === 'colon';
+      const commaEach = separator && this.word(1) === 'each' && WITH_WORDS.has(this.word(2) ?? '');
       if (childless && (commaEach || (word && (word === 'each' || WITH_WORDS.has(word))))) {
         draft.children = this.withClause(draft.entity);
         continue;
       }
       // `3 suites and 2 tests in each`, `2 suites, 3 tests per suite`: children by their marker.
-      if (childless && (this.kind() === 'comma' || word === 'and')) {
+      if (childless && (separator || word === 'and')) {
         const children = this.attempt(() => this.andEachClause(draft.entity));
         if (!children) break;
         draft.children = children;

@@ -78,6 +78,7 @@ describe('grammar breadth', () => {
     ['3 tests under a new suite', { count: 1, type: 'suite', children: { count: 3, type: 'tests' } }],
     ['3 suites (3 tests each)', { count: 3, type: 'suites', children: { count: 3, type: 'tests' } }],
     ['3 suites (with 2 tests each)', { count: 3, type: 'suites', children: { count: 2, type: 'tests' } }],
+    ['3 suites: 3 tests each', { count: 3, type: 'suites', children: { count: 3, type: 'tests' } }],
     ['10 tests in suite 101', { count: 10, type: 'tests', parent: { type: 'suite', id: '101' } }],
   ])('plans "%s" as the structure it words, the one the contract reads', (text, expected) => {
     expect(parseDataRequest(text)).toEqual(expected);
@@ -155,6 +156,7 @@ describe('deterministic breadth against the demo app', () => {
   it.each([
     ['3 suites (3 tests each)', 3, '3 suites, each with 3 tests'],
     ['3 suites (with 2 tests each)', 2, '3 suites, each with 2 tests'],
+    ['3 suites: 2 tests each', 2, '3 suites, each with 2 tests'],
   ])('"%s": the bracketed children of every suite, planned and met', async (request, tests, contract) => {
     const { app, seen } = await demoApp();
     const ledger = tempLedger();

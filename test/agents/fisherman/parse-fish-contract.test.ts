@@ -58,6 +58,14 @@ const parsed: [string, FishContract][] = [
   ['2 suites (3 tests per suite)', { entities: suitesWithTests(2, 3) }],
   ['2 suites (3 tests in each)', { entities: suitesWithTests(2, 3) }],
   ['2 suites (with 6 tests in total)', { entities: suitesWithTests(2, 6, 'suites', false) }],
+  // A colon introduces the children as a comma does.
+  ['3 suites: 3 tests each', { entities: suitesWithTests(3, 3) }],
+  ['3 suites: each with 2 tests', { entities: suitesWithTests(3, 2) }],
+  ['2 suites: 3 tests per suite', { entities: suitesWithTests(2, 3) }],
+  [
+    'for project alpha-shop: 3 suites: 3 tests each',
+    { entities: suitesWithTests(3, 3), scope: 'alpha-shop', scopeType: 'project' },
+  ],
   [
     '3 suites (3 tests each) in project alpha-shop',
     { entities: suitesWithTests(3, 3), scope: 'alpha-shop', scopeType: 'project' },
@@ -237,6 +245,9 @@ const unsure = [
   // Brackets only around a children clause that says "each" (or "in total" after "with").
   '3 suites (3 tests)',
   '3 suites (3 tests in total)',
+  // A colon with no "each": as "3 suites, 3 tests", neither per suite nor in total.
+  '3 suites: 3 tests',
+  '3 suites:: 3 tests each',
   '3 suites (3 tests each',
   '3 suites 3 tests each)',
   '(3 suites)',
