@@ -7,7 +7,7 @@ import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js
 import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
 import { configuredHeaders } from './configured-headers.js';
 import type { FishContext, FishContextOptions } from './fish-context.js';
-import { openSession } from './open-session.js';
+import { openSession, renewSessionWith } from './open-session.js';
 import { sessionSecretsLearner } from './session-secrets-learner.js';
 
 /** The first absolute http(s) server URL the documents declare. */
@@ -54,7 +54,14 @@ export async function buildAchieveContext(
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth: {},
-    ...(session ? { session, onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger) } : {}),
+    ...(session
+      ? {
+          session,
+          onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger),
+          // A session the recipe made can be made again when it expires mid-run.
+          ...(options.login ? { renewSession: () => renewSessionWith(baseUrl, options) } : {}),
+        }
+      : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),

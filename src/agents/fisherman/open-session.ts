@@ -36,3 +36,9 @@ export async function openSession(
     ],
   };
 }
+
+/** The recipe's login again, for a session that expired mid-run (undefined without a recipe). */
+export function renewSessionWith(baseUrl: string, options: SessionOptions): Promise<LiveSession> {
+  if (!options.login) return Promise.reject(new Error('no login recipe to renew the session with'));
+  return logIn(baseUrl, options.login, options.env);
+}

@@ -12,7 +12,7 @@ import {
   type TransportResponse,
 } from './http-transport.js';
 import { currentCsrf, keepResponseCookies } from './keep-response-cookies.js';
-import type { LiveSession } from './login-recipe.js';
+import { type LiveSession, sessionSecrets } from './login-recipe.js';
 
 export interface ApiRequest {
   method: string;
@@ -46,6 +46,8 @@ export interface ApiResponse {
   before?: 'existing' | 'absent';
   /** Listed items carrying a cleaned run's marker (GET only, with `markedBy`). */
   marked?: MarkedItem[];
+  /** The first answer was 401; the run logged in again and this is the answer to the same request resent. */
+  renewedSession?: true;
 }
 
 /** Canonical form of a resource path: no trailing slash, percent-decoding of unreserved text. */
@@ -95,6 +97,11 @@ export interface ApiClientOptions {
    * cookie, a refreshed CSRF token): secrets from then on, to be scrubbed like the login's.
    */
   onSessionSecrets?: (values: string[]) => void;
+  /**
+   * Logs in again (the run's login recipe): an API answer of 401 after the session worked is
+   * taken as the session having expired. See `renewAfterExpiry`.
+   */
+  renewSession?: () => Promise<LiveSession>;
   /** Layer 3: configured headers; they win. */
   headers?: Record<string, string>;
   /** Allow DELETE of entities this client did not create. */
@@ -177,6 +184,10 @@ export class ApiClient {
   private readonly created = new Set<string>();
   private readonly runs = new Map<string, RunMemory>();
   private readonly transport: Transport;
+  /** Which login the session's values come from: bumped by each renewal (see renewAfterExpiry). */
+  private sessionGeneration = 0;
+  private renewing: Promise<void> | undefined;
+  private renewalRefused = false;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -374,50 +385,17 @@ export class ApiClient {
     const memory = this.memory(run);
     const hasBody = request.body !== undefined && method !== 'GET' && method !== 'DELETE';
     const started = monotonicMs();
-    let response: TransportResponse;
-    try {
-      response = await this.transport(url, {
-        method,
-        headers: this.headersFor(url, hasBody),
-        ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
-        ...(signal ? { signal } : {}),
-      });
-    } catch (error) {
-      // The request may have reached the server: a create can exist without its id.
-      this.rememberLost(
-        memory,
-        method,
-        url,
-        request.path,
-        request.body,
-        `${method} ${url.pathname} → no response`,
-        'response lost',
-      );
-      if (isTallyError(error) && error.code === 'RESPONSE_TOO_LARGE')
-        throw new TallyError(
-          'RESPONSE_TOO_LARGE',
-          `${method} ${url.pathname}: ${error.message}. ${method === 'GET' ? 'Ask for less (a page, a filter).' : 'The server may have acted; lookup the collection before retrying.'}`,
-          { method, path: url.pathname, ...error.details },
-        );
-      // fetch wraps the system error in `cause`; node:http throws it as it is.
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const code = (error as { code?: unknown }).code;
-      const aborted = error instanceof Error && error.name === 'AbortError';
-      const reason = aborted
-        ? 'This operation was aborted'
-        : (cause?.code ??
-          (typeof code === 'string' ? code : undefined) ??
-          cause?.message ??
-          (error instanceof Error ? error.message : String(error)));
-      throw new TallyError(
-        'NETWORK_ERROR',
-        `${method} ${url.pathname} got no response (${reason}): ${method === 'GET' ? 'nothing was read' : 'the server may or may not have acted'}. Check that the app is running at ${this.origin}; after a lost create, lookup the collection before retrying.`,
-        { method, path: url.pathname },
-      );
-    }
-    if (this.options.session) {
-      const learned = keepResponseCookies(this.options.session, response.setCookies());
-      if (learned.length > 0) this.options.onSessionSecrets?.(learned);
+    const generation = this.sessionGeneration;
+    let response = await this.exchange(url, method, request, hasBody, memory, signal);
+    this.keepCookies(response);
+    let renewedSession = false;
+    if (response.status === 401 && (await this.renewAfterExpiry(generation))) {
+      renewedSession = true;
+      response = await this.exchange(url, method, request, hasBody, memory, signal);
+      this.keepCookies(response);
+      // A fresh session refused too: the 401 is no expiry (no right to this), and logging in
+      // again for every request would only double them.
+      if (response.status === 401) this.renewalRefused = true;
     }
     const text = response.text;
     let body: unknown = text;
@@ -491,6 +469,95 @@ export class ApiClient {
       ...(reconciled.length > 0 ? { reconciled } : {}),
       ...(before ? { before } : {}),
       ...(marked.length > 0 ? { marked } : {}),
+      ...(renewedSession ? { renewedSession: true as const } : {}),
     };
+  }
+
+  /** One send of a request with the session's headers as they are now; a lost response is remembered and thrown. */
+  private async exchange(
+    url: URL,
+    method: string,
+    request: ApiRequest,
+    hasBody: boolean,
+    memory: RunMemory,
+    signal: AbortSignal | undefined,
+  ): Promise<TransportResponse> {
+    try {
+      return await this.transport(url, {
+        method,
+        headers: this.headersFor(url, hasBody),
+        ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      // The request may have reached the server: a create can exist without its id.
+      this.rememberLost(
+        memory,
+        method,
+        url,
+        request.path,
+        request.body,
+        `${method} ${url.pathname} → no response`,
+        'response lost',
+      );
+      if (isTallyError(error) && error.code === 'RESPONSE_TOO_LARGE')
+        throw new TallyError(
+          'RESPONSE_TOO_LARGE',
+          `${method} ${url.pathname}: ${error.message}. ${method === 'GET' ? 'Ask for less (a page, a filter).' : 'The server may have acted; lookup the collection before retrying.'}`,
+          { method, path: url.pathname, ...error.details },
+        );
+      // fetch wraps the system error in `cause`; node:http throws it as it is.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const code = (error as { code?: unknown }).code;
+      const aborted = error instanceof Error && error.name === 'AbortError';
+      const reason = aborted
+        ? 'This operation was aborted'
+        : (cause?.code ??
+          (typeof code === 'string' ? code : undefined) ??
+          cause?.message ??
+          (error instanceof Error ? error.message : String(error)));
+      throw new TallyError(
+        'NETWORK_ERROR',
+        `${method} ${url.pathname} got no response (${reason}): ${method === 'GET' ? 'nothing was read' : 'the server may or may not have acted'}. Check that the app is running at ${this.origin}; after a lost create, lookup the collection before retrying.`,
+        { method, path: url.pathname },
+      );
+    }
+  }
+
+  /** A response's Set-Cookie into the session, its new values made secrets before anything records it. */
+  private keepCookies(response: TransportResponse): void {
+    if (!this.options.session) return;
+    const learned = keepResponseCookies(this.options.session, response.setCookies());
+    if (learned.length > 0) this.options.onSessionSecrets?.(learned);
+  }
+
+  /**
+   * After a 401 to a request sent with session `generation`: logs in again (once for requests
+   * in flight together) and says whether to resend. A session renewed meanwhile by another
+   * request is simply used. The new session replaces the old in place, its secrets made known
+   * first. No renewal where there is no recipe, after a login that failed, or once a fresh
+   * session was refused too.
+   */
+  private async renewAfterExpiry(generation: number): Promise<boolean> {
+    const { renewSession, session } = this.options;
+    if (!renewSession || !session || this.renewalRefused) return false;
+    if (generation !== this.sessionGeneration) return true;
+    this.renewing ??= (async () => {
+      const fresh = await renewSession();
+      this.options.onSessionSecrets?.(sessionSecrets(fresh));
+      session.jar = fresh.jar;
+      session.csrf = fresh.csrf;
+      session.token = fresh.token;
+      this.sessionGeneration += 1;
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    try {
+      await this.renewing;
+      return true;
+    } catch {
+      this.renewalRefused = true;
+      return false;
+    }
   }
 }

@@ -44,6 +44,7 @@ export function requestTool(context: HttpToolContext) {
           ...(stamped ? { marked: { [stamped.field]: stamped.value } } : {}),
           ...(found ? { found } : {}),
           body: previewBody(response.body),
+          ...(response.renewedSession ? { renewedSession: true } : {}),
         },
         evidence: {
           via: `${response.method} ${pathOnly} → ${response.status}`,
@@ -57,6 +58,8 @@ export function requestTool(context: HttpToolContext) {
           ...(response.category ? { category: response.category } : {}),
           ...(stamped ? { marked: stamped.field } : {}),
           durationMs: response.durationMs,
+          // The first answer was 401: the run logged in again and resent the request.
+          ...(response.renewedSession ? { renewedSession: true } : {}),
         },
       };
     },
