@@ -7,8 +7,7 @@ import { resolveSpecScope } from '../../packs/http/openapi/resolve-spec-scope.js
 import { SpecAwareIndex } from '../../packs/http/openapi/spec-aware-index.js';
 import { configuredHeaders } from './configured-headers.js';
 import type { FishContext, FishContextOptions } from './fish-context.js';
-import { openSession, renewSessionWith } from './open-session.js';
-import { sessionSecretsLearner } from './session-secrets-learner.js';
+import { liveSessionOptions, openSession } from './open-session.js';
 
 /** The first absolute http(s) server URL the documents declare. */
 function serverBaseUrl(servers: string[]): string | undefined {
@@ -54,14 +53,7 @@ export async function buildAchieveContext(
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth: {},
-    ...(session
-      ? {
-          session,
-          onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger),
-          // A session the recipe made can be made again when it expires mid-run.
-          ...(options.login ? { renewSession: () => renewSessionWith(baseUrl, options) } : {}),
-        }
-      : {}),
+    ...liveSessionOptions(session, baseUrl, options, knownSecrets),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),

@@ -10,8 +10,7 @@ import { resolveScope } from '../../packs/http/endpoints/scope.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import type { HttpToolContext } from '../../packs/http/tools/index.js';
 import { configuredHeaders } from './configured-headers.js';
-import { openSession, renewSessionWith, type SessionOptions } from './open-session.js';
-import { sessionSecretsLearner } from './session-secrets-learner.js';
+import { liveSessionOptions, openSession, type SessionOptions } from './open-session.js';
 
 export interface FishContextOptions extends SessionOptions {
   captures: string[];
@@ -105,14 +104,7 @@ export async function buildFishContext(options: FishContextOptions): Promise<Fis
     baseUrl,
     marker: options.marker ?? randomBytes(3).toString('hex'),
     captureAuth,
-    ...(session
-      ? {
-          session,
-          onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger),
-          // A session the recipe made can be made again when it expires mid-run.
-          ...(options.login ? { renewSession: () => renewSessionWith(baseUrl, options) } : {}),
-        }
-      : {}),
+    ...liveSessionOptions(session, baseUrl, options, knownSecrets),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(options.allowDelete ? { allowDelete: true } : {}),
     ...(options.created ? { created: options.created } : {}),

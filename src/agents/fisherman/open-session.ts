@@ -1,3 +1,5 @@
+import type { Ledger } from '../../core/ledger/ledger.js';
+import type { ApiClientOptions } from '../../packs/http/client/api-client.js';
 import {
   type LiveSession,
   type LoginRecipe,
@@ -5,6 +7,7 @@ import {
   recipeSecrets,
   sessionSecrets,
 } from '../../packs/http/client/login-recipe.js';
+import { sessionSecretsLearner } from './session-secrets-learner.js';
 
 /** How a run gets its live session: the part of a Fisherman run's options this module reads. */
 export interface SessionOptions {
@@ -37,8 +40,22 @@ export async function openSession(
   };
 }
 
-/** The recipe's login again, for a session that expired mid-run (undefined without a recipe). */
-export function renewSessionWith(baseUrl: string, options: SessionOptions): Promise<LiveSession> {
-  if (!options.login) return Promise.reject(new Error('no login recipe to renew the session with'));
-  return logIn(baseUrl, options.login, options.env);
+/**
+ * The ApiClient options of a live session (none without one): the session, where the values it
+ * learns mid-run go (`knownSecrets`, the ledger), and, for a session the recipe made, how to
+ * make it again when it expires mid-run. Replicate and achieve mode build their clients alike.
+ */
+export function liveSessionOptions(
+  session: LiveSession | undefined,
+  baseUrl: string,
+  options: SessionOptions & { ledger?: Pick<Ledger, 'knowSecrets'> },
+  knownSecrets: string[],
+): Pick<ApiClientOptions, 'session' | 'onSessionSecrets' | 'renewSession'> {
+  if (!session) return {};
+  const { login, env } = options;
+  return {
+    session,
+    onSessionSecrets: sessionSecretsLearner(knownSecrets, options.ledger),
+    ...(login ? { renewSession: () => logIn(baseUrl, login, env) } : {}),
+  };
 }
