@@ -43,10 +43,22 @@ const IE_SINGULARS = new Set([
 ]);
 const INVARIANT = new Set(['series', 'species', 'news']);
 
-/** Bounds the caches below: a long-lived server sees new names. */
-const MAX_KNOWN_TYPE_NAMES = 4096;
-/** Names already spelled as words: each item of a run asks again for the same few (issue 22). */
-const knownSpellings = new Map<string, string>();
+/**
+ * `make(name)`, remembered: a run asks for the same few names for every item (issue 22: ~1 ms
+ * per 30 items at 220). Bounded, as a long-lived server sees new names.
+ */
+function remembered<T>(make: (name: string) => T): (name: string) => T {
+  const known = new Map<string, T>();
+  return (name) => {
+    let value = known.get(name);
+    if (value === undefined) {
+      value = make(name);
+      if (known.size >= 4096) known.clear();
+      known.set(name, value);
+    }
+    return value;
+  };
+}
 
 /**
  * A name in lower case with its camelCase word breaks kept as spaces: `testCases` → `test cases`,
@@ -54,37 +66,23 @@ const knownSpellings = new Map<string, string>();
  * longer names a `test case`: the planner matched `3 test cases` to `/testCases`, and the verdict
  * then saw a `testcase` it was not asked for.
  */
-export function spelledAsWords(name: string): string {
-  let known = knownSpellings.get(name);
-  if (known === undefined) {
-    known = name
-      .trim()
-      .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
-      .toLowerCase();
-    if (knownSpellings.size >= MAX_KNOWN_TYPE_NAMES) knownSpellings.clear();
-    knownSpellings.set(name, known);
-  }
-  return known;
-}
-/** Singulars already made: a run asks for the same few names for every item (issue 22). */
-const knownSingulars = new Map<string, string>();
+export const spelledAsWords = remembered((name) =>
+  name
+    .trim()
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
+    .toLowerCase(),
+);
 
 /**
  * `suites` → `suite`, `categories` → `category`, `boxes` → `box`, `movies` → `movie`; singular
  * words stay. A name of several words singularises its last one (`order-statuses` →
  * `order-status`, `testCases` → `test case`).
  */
-export function singular(name: string): string {
-  let known = knownSingulars.get(name);
-  if (known === undefined) {
-    const words = spelledAsWords(name);
-    const at = words.search(/[^\s_\-./]*$/);
-    known = at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
-    if (knownSingulars.size >= MAX_KNOWN_TYPE_NAMES) knownSingulars.clear();
-    knownSingulars.set(name, known);
-  }
-  return known;
-}
+export const singular = remembered((name) => {
+  const words = spelledAsWords(name);
+  const at = words.search(/[^\s_\-./]*$/);
+  return at > 0 ? words.slice(0, at) + singularWord(words.slice(at)) : singularWord(words);
+});
 
 /** One lower-case word's singular. */
 function singularWord(lower: string): string {
@@ -99,27 +97,17 @@ function singularWord(lower: string): string {
 }
 
 /**
- * Type names already split: a run's verification compares the same few type names for every
- * created item (issue 22: ~1 ms per 30 items at 220). Bounded, as a long-lived server sees new names.
+ * A type name as singular words: `test_cases` → [test, case], `User Stories` → [user, story].
+ * Frozen: every caller shares the array.
  */
-const knownTypeWords = new Map<string, readonly string[]>();
-
-/** A type name as singular words: `test_cases` → [test, case], `User Stories` → [user, story]. */
-export function typeWords(name: string): readonly string[] {
-  let words = knownTypeWords.get(name);
-  if (words === undefined) {
-    // Frozen: every caller shares this array.
-    words = Object.freeze(
-      spelledAsWords(name)
-        .split(/[\s_\-./]+/)
-        .filter(Boolean)
-        .map(singularWord),
-    );
-    if (knownTypeWords.size >= MAX_KNOWN_TYPE_NAMES) knownTypeWords.clear();
-    knownTypeWords.set(name, words);
-  }
-  return words;
-}
+export const typeWords = remembered((name): readonly string[] =>
+  Object.freeze(
+    spelledAsWords(name)
+      .split(/[\s_\-./]+/)
+      .filter(Boolean)
+      .map(singularWord),
+  ),
+);
 
 /** Head nouns that only say "one of": in `test case` the thing is the test. */
 const GENERIC_HEADS = new Set(['case', 'item', 'entry', 'record', 'object', 'instance', 'thing', 'row']);
