@@ -1,5 +1,6 @@
 import type { RecallHit } from '../../packs/records/recall.js';
 import type { RecordRow } from '../../packs/records/record-query.js';
+import { queryLabel } from './confirm-labels.js';
 
 /** A records tool call, through the ledger (runPlan) or straight to the tool. */
 export type ScoutCall = (toolName: string, input: unknown) => Promise<{ result?: unknown }>;
@@ -44,7 +45,8 @@ export async function findCandidates(
       probed = ((plain.result as { records?: RecordRow[] } | undefined)?.records ?? []) as RecordRow[];
     }
   }
-  for (const row of probed)
-    if (!labels.has(row.path)) labels.set(row.path, `keyword: ${probeTerms.join(' ')}`);
+  // Labelled as the model tier's own queries are (confirm-labels.ts), so the two compare.
+  const probeLabel = queryLabel({ keyword: probeTerms.join(' ') });
+  for (const row of probed) if (!labels.has(row.path)) labels.set(row.path, probeLabel);
   return { labels, traps, probeTerms, queries };
 }
