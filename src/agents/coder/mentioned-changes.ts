@@ -1,5 +1,5 @@
-import { decodePercent } from '../../core/percent-decoding.js';
-import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
+import { claimProse } from './claim-prose.js';
+import { leadWords, sentencesOf } from './prose-sentences.js';
 
 /**
  * How the model's text describes a change: `written` covers both created and updated;
@@ -361,14 +361,7 @@ export function changeBlocks(text: string): ChangeBlock[] {
  * and paths under dot-directories (`.github/workflows/ci.yml`) are files like any other.
  */
 export function mentionedChanges(text: string): MentionedChange[] {
-  const prose = withoutCodeBlocks(text)
-    // A file:// URL names a file: read as its path (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`).
-    .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
-      const decoded = decodePercent(path);
-      // A name with a space cannot be one token of prose: left as spelled.
-      return /\s/.test(decoded) ? path : decoded;
-    })
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
+  const prose = claimProse(text);
   const lines = prose.split('\n');
   const claims: MentionedChange[] = [];
   const listed = new Set<number>();

@@ -1,7 +1,8 @@
 import type { ChangeFlag } from './chat-record.js';
+import { claimProse } from './claim-prose.js';
 import { canonicalOf, type TurnFacts } from './flag-false-statements.js';
 import { fileSpellings } from './mentioned-changes.js';
-import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
+import { leadWords, sentencesOf } from './prose-sentences.js';
 
 /** The file a read phrase names: a path token, perhaps in backticks. */
 const FILE = '(`?[^\\s`,;()]+`?)';
@@ -52,7 +53,7 @@ const NOT_A_CLAIM =
  * claims; a file the turn wrote counts as known to it.
  */
 export async function readClaimFlags(text: string, facts: TurnFacts): Promise<ChangeFlag[]> {
-  const prose = withoutCodeBlocks(text).replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ');
+  const prose = claimProse(text);
   const flags: ChangeFlag[] = [];
   const seen = new Set<string>();
   for (const sentence of sentencesOf(prose)) {
