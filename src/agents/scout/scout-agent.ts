@@ -65,8 +65,18 @@ export function scoutVerifier(resolver: ClaimResolver, found?: FoundBy): ClaimVe
         const record = records.find((net) =>
           (net.observed.commands as string[] | undefined)?.includes(claim.target),
         );
-        if (!record)
-          return { claim, verified: false, why: 'no record read in this run states this command verbatim' };
+        if (!record) {
+          const warning = records.find((net) =>
+            (net.observed.warned as string[] | undefined)?.includes(claim.target),
+          );
+          return {
+            claim,
+            verified: false,
+            why: warning
+              ? `${warning.key} states this command only as one not to run`
+              : 'no record read in this run states this command verbatim',
+          };
+        }
         const read = [...record.history].reverse().find((step) => step.kind === 'read');
         commands.add(claim.target);
         return {

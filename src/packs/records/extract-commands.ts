@@ -1,27 +1,87 @@
 const COMMAND_START =
   /^(npm|npx|node|pnpm|yarn|git|psql|docker|kubectl|make|curl|tally|python3?|pip|cargo|go|bash|sh|ssh|rsync|terraform|helm)\b/;
 
+/** What a record states as commands: those it says to run, and those it states only to warn against. */
+export interface StatedCommands {
+  /** Command lines the record states, verbatim, not as a warning: what a scout may report. */
+  commands: string[];
+  /** Command lines the record states only where it says not to run them ("Never run `git push --force`"). */
+  warned: string[];
+}
+
+/**
+ * A word that turns a clause against what follows it: a prohibition, not any "not" ("make sure
+ * the tree is not dirty before `git tag -s`" still asks for the tag). Another one after it
+ * turns it back ("never deploy without running `npm test`": the test run is what is asked).
+ */
+const NEGATOR =
+  /\b(?:never|neither|avoid(?:ing)?|without|instead\s+of|rather\s+than|(?:do|does|did|must|should|shall|can|could|may|will|would|need)\s+not|(?:do|does|did|must|should|shall|ca|wo|would|need)n['\u2019]t|cannot)\b/gi;
+/** After a negator, a verb that undoes it: "don't forget to run …", "never skip …". */
+const NEGATED_NEGATION = /\b(?:forget|skip|omit|neglect|fail)\b/gi;
+/** Where a clause of prose ends: what is before it says nothing about a code span after it. */
+const CLAUSE_END = /[.;!?,:]\s|\s[\u2013\u2014-]\s|\(|\)/g;
+/** A label that introduces an example of what not to do: "**Wrong:**", "Dangerous:" (a negated line is read by `endsWithWarning`). */
+const WARNING_LABEL = /^\s*(?:[*_#>-]\s*)*(?:wrong|bad|incorrect|dangerous|unsafe)\b[^:]*:[\s*_]*$/i;
+
+/** Whether the negations in `text` leave it against what follows (an odd count, doubles undone). */
+function turnsAgainst(text: string): boolean {
+  const negators = [...text.matchAll(NEGATOR)];
+  // A clause opened by "not" is a contrast: "use `a`, not `b`".
+  const contrast = /^\s*(?:(?:and|but|or)\s+)?not\b/i.test(text) ? 1 : 0;
+  if (negators.length + contrast === 0) return false;
+  const first = negators.length > 0 ? ((negators[0] as RegExpMatchArray).index as number) : 0;
+  // "Don't forget to …" — such a verb after a negator cancels one.
+  const undone = [...text.matchAll(NEGATED_NEGATION)].filter((match) => (match.index as number) > first);
+  return (negators.length + contrast + undone.length) % 2 === 1;
+}
+
+/** The text from the start of the clause a position is in up to that position. */
+function clauseBefore(line: string, at: number): string {
+  let start = 0;
+  for (const match of line.slice(0, at).matchAll(CLAUSE_END)) start = match.index + match[0].length;
+  return line.slice(start, at);
+}
+
 /**
  * Command lines a record states, verbatim: lines of fenced code blocks, and inline code spans
- * that start with a known command. The scout may only report a command found this way.
+ * that start with a known command. The scout may report only `commands`; a command the record
+ * states only as a warning — an inline span in a clause that says not to run it ("Never run
+ * `git push --force` on main", "use `a`, not `b`"), or a block introduced as what not to do
+ * ("Do not run this:", "Wrong:") — is in `warned` instead. A command stated both ways is a
+ * command the record asks for somewhere, and stays in `commands`.
  */
-export function extractCommands(markdown: string): string[] {
-  const commands: string[] = [];
+export function statedCommands(markdown: string): StatedCommands {
+  const commands = new Set<string>();
+  const warned = new Set<string>();
   let fenced = false;
+  let blockWarned = false;
+  let lastProse = '';
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) {
       fenced = !fenced;
+      if (fenced) blockWarned = WARNING_LABEL.test(lastProse) || endsWithWarning(lastProse);
+      // A label introduces the block right after it, not one after that.
+      else lastProse = '';
       continue;
     }
     if (fenced) {
       const text = line.trim().replace(/^\$\s+/, '');
-      if (text) commands.push(text);
+      if (text) (blockWarned ? warned : commands).add(text);
       continue;
     }
+    if (line.trim()) lastProse = line;
     for (const match of line.matchAll(/`([^`\n]+)`/g)) {
       const span = (match[1] as string).trim();
-      if (COMMAND_START.test(span) && span.includes(' ')) commands.push(span);
+      if (!COMMAND_START.test(span) || !span.includes(' ')) continue;
+      (turnsAgainst(clauseBefore(line, match.index)) ? warned : commands).add(span);
     }
   }
-  return [...new Set(commands)];
+  for (const command of commands) warned.delete(command);
+  return { commands: [...commands], warned: [...warned] };
+}
+
+/** A prose line ending in a colon whose last clause says not to do what follows ("Never run this:"). */
+function endsWithWarning(line: string): boolean {
+  const trimmed = line.trimEnd().replace(/[*_]+$/, '');
+  return trimmed.endsWith(':') && turnsAgainst(clauseBefore(trimmed, trimmed.length - 1));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ClaimResolver } from '../../../core/agent/claims.js';
 import { defineTool, type ToolDefinition } from '../../../core/tool.js';
 import { catRecords, normalizeRecordPath } from '../cat-records.js';
-import { extractCommands } from '../extract-commands.js';
+import { statedCommands } from '../extract-commands.js';
 import { parseRecord } from '../parse-record.js';
 import { type FailureLogMemo, recall } from '../recall.js';
 import type { RecordSource } from '../record-query.js';
@@ -68,11 +68,16 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
       const records = catRecords(context.root, input.paths, context.source.paths(), 'records_cat');
       const paths = records.map((record) => record.path);
       // Evidence is read from disk: what was read, its hash, and the commands it states.
-      const files = records.map((record) => ({
-        path: record.path,
-        sha256: createHash('sha256').update(record.content).digest('hex'),
-        commands: extractCommands(parseRecord(record.content).body),
-      }));
+      const files = records.map((record) => {
+        const { commands, warned } = statedCommands(parseRecord(record.content).body);
+        return {
+          path: record.path,
+          sha256: createHash('sha256').update(record.content).digest('hex'),
+          commands,
+          // Stated only as what not to run: kept so a claim of one is refused for that reason.
+          ...(warned.length > 0 ? { warned } : {}),
+        };
+      });
       return {
         result: { ok: true, records },
         evidence: {
@@ -83,7 +88,11 @@ export function recordsTools(context: RecordsToolContext): ToolDefinition[] {
             key: file.path,
             id: file.path,
             type: 'record',
-            observed: { sha256: file.sha256, commands: file.commands },
+            observed: {
+              sha256: file.sha256,
+              commands: file.commands,
+              ...(file.warned ? { warned: file.warned } : {}),
+            },
           })),
           files,
         },

@@ -1,0 +1,73 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runDeterministicScout } from '../../src/agents/scout/deterministic-scout.js';
+import { runModelScout } from '../../src/agents/scout/model-scout.js';
+import { openRecordSource } from '../../src/packs/records/open-record-source.js';
+import { listStores } from '../../src/packs/records/stores.js';
+import { callTool, scriptedModel } from '../../src/testing/scripted-model.js';
+import { tempLedger } from '../helpers.js';
+import { corpus } from '../packs/records/records-fixture.js';
+
+const RELEASE = 'references/procedures/release-a-version.md';
+const GOAL = 'how do I release a version of acme/shop';
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** The fixture corpus with the release procedure warning against a force publish. */
+function warningCorpus() {
+  const root = corpus();
+  appendFileSync(
+    join(root, RELEASE),
+    '3. Never run `npm publish --force`: the registry keeps a broken version for good.\n',
+  );
+  const source = openRecordSource(root, listStores(root, {}), { env: {} });
+  closers.push(() => source.close());
+  return { root, source };
+}
+
+const commandsBlock = (text: string) => /COMMANDS:\n((?:- .*\n?)*)/.exec(text)?.[1] ?? '';
+
+describe('a command a record warns against is never reported as one to run', () => {
+  it('the deterministic scout lists the commands the record asks for, not the one it forbids', async () => {
+    const { root, source } = warningCorpus();
+    const report = await runDeterministicScout({
+      goal: GOAL,
+      root,
+      source,
+      ledger: tempLedger(),
+      priorDigests: [],
+    });
+    expect(report.result.endingReason).toBe('finished');
+    expect(commandsBlock(report.text)).toBe('- npm run release -- --dry-run\n- git tag -s vX.Y.Z\n');
+    expect(report.text).not.toMatch(/^- npm publish --force$/m);
+  });
+
+  it("the model scout's claim of the forbidden command is dropped, saying the record warns against it", async () => {
+    const { root, source } = warningCorpus();
+    const report = await runModelScout({
+      goal: GOAL,
+      root,
+      source,
+      ledger: tempLedger(),
+      priorDigests: [],
+      maxRetries: 0,
+      model: scriptedModel([
+        callTool('records_recall', { terms: 'release version' }),
+        callTool('records_cat', { paths: [RELEASE] }),
+        callTool('finish', {
+          summary: 'The release procedure governs.',
+          governs: [{ path: RELEASE, label: 'recall' }],
+          commands: ['npm run release -- --dry-run', 'npm publish --force'],
+        }),
+      ]),
+    });
+    expect(commandsBlock(report.text)).toBe('- npm run release -- --dry-run\n');
+    const dropped = report.result.dropped.find((entry) => entry.claim.target === 'npm publish --force');
+    expect(dropped?.why).toBe(`${RELEASE} states this command only as one not to run`);
+    expect(report.result.status).not.toBe('success');
+  });
+});

@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { statedCommands } from '../../../src/packs/records/extract-commands.js';
+
+const split = (markdown: string) => statedCommands(markdown);
+
+describe('a record states commands to run, and warns against others', () => {
+  it('an inline command in a clause that says not to run it is a warning, not a command', () => {
+    for (const line of [
+      'Never run `git push --force` on main.',
+      'Do not run `git push --force` on main.',
+      "Don't run `git push --force` on main.",
+      'You must not run `git push --force` on main.',
+      'Avoid `git push --force` on shared branches.',
+      'Use `git push --force-with-lease`, not `git push --force`.',
+      'Instead of `git push --force`, push a revert.',
+      'Neither `git push --force` nor a rebase is allowed here.',
+    ])
+      expect(split(line).warned, line).toContain('git push --force');
+  });
+
+  it('a command the clause asks for stays a command: double negatives, a "not" about something else, another clause', () => {
+    for (const [line, command] of [
+      ["Don't forget to run `npm test` first.", 'npm test'],
+      ['Never skip `npm test` before a release.', 'npm test'],
+      ['Never deploy without running `npm run build` first.', 'npm run build'],
+      ['Make sure the tree is not dirty before `git tag -s v1`.', 'git tag -s v1'],
+      ['Check there are no changes with `git status --short`.', 'git status --short'],
+      ['If the lock is stale, run `psql -c "select 1"`; do not run it twice.', 'psql -c "select 1"'],
+      ['Never push on Friday: run `git push origin main` on Monday.', 'git push origin main'],
+      ['Use `git push --force-with-lease`, not a plain force push.', 'git push --force-with-lease'],
+    ] as const)
+      expect(split(line), line).toEqual({ commands: [command], warned: [] });
+  });
+
+  it('a fenced block introduced as what not to do is warned against; any other block is stated', () => {
+    expect(split('Do not run this:\n```\nrm -rf node_modules\n```\nRun:\n```\n$ npm ci\n```')).toEqual({
+      commands: ['npm ci'],
+      warned: ['rm -rf node_modules'],
+    });
+    expect(split('**Wrong:**\n\n```sh\ngit push --force\n```')).toEqual({
+      commands: [],
+      warned: ['git push --force'],
+    });
+    expect(split('Never skip this step:\n```\nnpm test\n```')).toEqual({
+      commands: ['npm test'],
+      warned: [],
+    });
+    // The label reaches the block right after it only.
+    expect(split('Do not run this:\n```\nmake clean\n```\n```\nmake build\n```')).toEqual({
+      commands: ['make build'],
+      warned: ['make clean'],
+    });
+  });
+
+  it('a command stated both as one to run and as a warning is a command the record asks for', () => {
+    expect(
+      split('Run `git push --force` only on your own branch.\nNever run `git push --force` on main.'),
+    ).toEqual({
+      commands: ['git push --force'],
+      warned: [],
+    });
+  });
+
+  it('every code line or command span is exactly one of the two, and nothing else is', () => {
+    const word = fc.constantFrom(
+      'run',
+      'never',
+      'not',
+      'do not',
+      "don't",
+      'use',
+      'the',
+      'without',
+      'skip',
+      ',',
+      ';',
+      ':',
+    );
+    const command = fc.constantFrom('npm test', 'git push --force', 'make build', 'psql -c x');
+    const line = fc.oneof(
+      fc
+        .tuple(fc.array(word, { maxLength: 5 }), command, fc.array(word, { maxLength: 3 }))
+        .map(([before, cmd, after]) => `${before.join(' ')} \`${cmd}\` ${after.join(' ')}`),
+      command.map((cmd) => `\`\`\`\n${cmd}\n\`\`\``),
+      fc.array(word, { maxLength: 6 }).map((words) => `${words.join(' ')}:`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), (lines) => {
+        const markdown = lines.join('\n');
+        const { commands, warned } = statedCommands(markdown);
+        // Disjoint, and together exactly the commands the record spells out.
+        expect(commands.filter((cmd) => warned.includes(cmd))).toEqual([]);
+        const spelled = ['npm test', 'git push --force', 'make build', 'psql -c x'].filter((cmd) =>
+          markdown.includes(cmd),
+        );
+        expect(new Set([...commands, ...warned])).toEqual(new Set(spelled));
+      }),
+    );
+  });
+});
