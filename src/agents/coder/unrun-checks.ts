@@ -19,6 +19,13 @@ const KIND = String.raw`(?:(?:all|the|every|each|whole|full|entire|existing|new|
 // to the handler" describes code, "all tests pass." or "tests pass now" reports a run.
 const PASS_END = String.raw`(?=\s*(?:[.,;:!)\]]|$|\n|—|–|-\s|\((?!\w+\))|\s(?:now|again|locally|successfully|cleanly|green|as expected|and\s+(?:the|lint|tsc|build|type)|on\s|in\s+CI\b|after\b|with\s+(?:no|zero|\d))))`;
 
+// Check commands named as such: "npm test passes", "Ran vitest", "ESLint reports no problems".
+const TOOL = String.raw`(?:npm\s+(?:test|run\s+[\w:-]+)|npx\s+[\w@/-]+|pnpm\s+\w+|yarn\s+\w+|vitest|jest|pytest|mocha|tsc|eslint|biome|ruff|mypy|clippy|cargo\s+(?:test|build|clippy)|go\s+(?:test|vet|build)|make(?:\s+\w+)?)`;
+// A check mark, as a verdict.
+const MARK = String.raw`[\u2705\u2713\u2714\u2611]\uFE0F?`;
+// A one-word verdict after a check's label.
+const VERDICT = String.raw`(?:pass(?:ed|es|ing)?|green|ok(?:ay)?|clean|success(?:ful)?|succeeded|fine)\b`;
+
 const STATEMENTS = [
   // "All tests pass", "the build succeeds", "tests are passing", "lint is clean", "CI is green".
   new RegExp(
@@ -39,7 +46,45 @@ const STATEMENTS = [
     String.raw`\b(?:verified|confirmed|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:by\s+running|with|using|via)\s+(?:the\s+)?(?:${CHECK}|npm\s+(?:test|run)|pytest|jest|vitest)\b`,
     'i',
   ),
+  // "12/12 tests passing", "42 passing", "All unit tests: 10 passed" (not "3 passing tests were added").
+  new RegExp(
+    String.raw`\b\d+\s*(?:\/\s*\d+\s*)?(?:${KIND})?(?:tests?\s+|specs?\s+|checks?\s+|suites?\s+)?(?:passed|passing)\b(?!\s+(?:tests?|specs?|checks?)\b)`,
+    'i',
+  ),
+  // "There are no failing tests", "zero test failures", "0 failures".
+  /\b(?:no|zero|0)\s+(?:(?:failing|failed|broken)\s+(?:tests?|specs?|checks?)|(?:test\s+|spec\s+)?failures)\b/i,
+  // "The typecheck is clean", "tsc is happy", "lint was fine".
+  new RegExp(
+    String.raw`\b${CHECK}\s+(?:is|are|was|were)\s+(?:now\s+|all\s+)?(?:clean|happy|fine|ok(?:ay)?)\b`,
+    'i',
+  ),
+  // "ESLint reports no problems", "mypy found 0 errors".
+  new RegExp(
+    String.raw`\b${TOOL}\s+(?:reports|reported|shows|showed|gives|gave|finds|found)\s+(?:no|zero|0)\s+(?:errors|problems|issues|warnings|failures)\b`,
+    'i',
+  ),
+  // "Tests were run and pass", "the build has been run".
+  new RegExp(String.raw`\b${CHECK}\s+(?:were|was|have\s+been|has\s+been)\s+(?:re-?)?run\b`, 'i'),
+  // A run with no subject, opening its clause: "Ran the tests", "Re-ran npm test".
+  new RegExp(
+    String.raw`^\s*(?:[-*\u2022]\s*)?(?:also\s+|then\s+|and\s+)?(?:ran|re-?ran|executed)\s+(?:the\s+|all\s+|both\s+|full\s+|whole\s+|entire\s+)*(?:${CHECK}|${TOOL})`,
+    'i',
+  ),
+  // "Tested locally", "I tested it and it works" (a page tried in the browser, which the Coder's
+  // console tool can back, is left to that tool's evidence).
+  /^\s*(?:[-*\u2022]\s*)?(?:I\s+(?:have\s+|'ve\s+|also\s+)*)?tested\s+(?:it|this|that|everything|the\s+(?:change|changes|fix|feature|code)|locally|manually|end[- ]to[- ]end|thoroughly)\b(?![^.!?\n]*\b(?:browser|page|console)\b)/i,
+  // The same reports in French, Spanish, Portuguese, Italian and German ("Tous les tests passent").
+  /\btests?\s+(?:passent|r\u00e9ussissent)\b|\b(?:tests|pruebas)\s+(?:pasan|pasaron)\b|\btestes\s+(?:passam|passaram)\b|\btest\s+(?:passano|sono\s+superati)\b|\bTests\s+(?:bestehen|sind\s+gr\u00fcn|laufen\s+durch)\b/iu,
 ];
+
+/**
+ * A check spelled as its label and verdict, read before the sentence is cut at its colon:
+ * "Tests: 12 passed", "Build: \u2705", "vitest \u2192 all green", "\u2705 Build", "Tests \u2713".
+ */
+const LABELLED_VERDICT = new RegExp(
+  String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:${MARK})\s*)?(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*(?:(?:[:=]|\u2192|->|\u2014|\u2013|\s-)\s*(?:${MARK}|${VERDICT}|\d+\s*(?:\/\s*\d+\s*)?(?:tests?\s+|specs?\s+)?(?:passed|passing|pass|ok)\b|all\s+(?:pass(?:ed|ing)?|green)\b|(?:0|no|zero)\s+(?:failures?|failed|errors?|problems?)\b)|\s*(?:${MARK}))|^\s*(?:[-*\u2022]\s*)?(?:${MARK})\s*(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*[.!]?\s*$`,
+  'iu',
+);
 
 // A sentence that hedges or asks states no run, whichever clause the word is in ("All tests
 // pass, I think").
@@ -48,7 +93,11 @@ const HEDGED_SENTENCE =
 // A clause that denies, intends, conditions or instructs states no run; another clause of the
 // sentence still can: "All tests pass, so you can merge" reports one ("can" is the advice's).
 const NOT_A_REPORT =
-  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|not|no longer|never|n't|unable|try|next step)\b/i;
+  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|not|no longer|never|n't|unable|try|next step|nicht|kein|pas|jamais|non|n\u00e3o|nunca)\b/iu;
+// "No tests were run", "none of the checks ran": a denial spelled with "no" (which alone, as in
+// "no failing tests", is a verdict).
+const NO_RUN =
+  /\b(?:no|none\s+of\s+the|zero)\s+(?:\w+\s+)?(?:tests?|checks?|builds?|specs?|suites?)\s+(?:were|was|have|has|had|ran|run|got)\b/i;
 const IMPERATIVE =
   /^\s*(?:[-*\u2022]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
 // A condition opening a clause holds the clause after it too: "If the build succeeds, the tests pass."
@@ -61,6 +110,7 @@ function reportingClause(clauses: readonly string[]): boolean {
   return clauses.some(
     (clause, index) =>
       !NOT_A_REPORT.test(clause) &&
+      !NO_RUN.test(clause) &&
       !IMPERATIVE.test(clause) &&
       !(index > 0 && CONDITION.test(clauses[index - 1] as string)) &&
       STATEMENTS.some((pattern) => pattern.test(clause)),
@@ -71,7 +121,8 @@ function reportingClause(clauses: readonly string[]): boolean {
 function sentencesOf(text: string): string[] {
   const prose = text
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
-    .replace(/`[^`\n]*`/g, (code) => code.replace(/[.!?]/g, ' '));
+    // Inline code is read as its words ("`npm test` passes"), its stops no sentence end.
+    .replace(/`([^`\n]*)`/g, (_code, inner: string) => inner.replace(/[.!?]/g, ' '));
   return prose
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
@@ -83,7 +134,9 @@ export function reportedChecks(text: string): string[] {
   const found: string[] = [];
   for (const sentence of sentencesOf(text)) {
     if (HEDGED_SENTENCE.test(sentence) || IMPERATIVE.test(sentence)) continue;
-    if (reportingClause(sentence.split(CLAUSE_BREAK)) && !found.includes(sentence)) found.push(sentence);
+    const labelled = LABELLED_VERDICT.test(sentence) && !NOT_A_REPORT.test(sentence);
+    if ((labelled || reportingClause(sentence.split(CLAUSE_BREAK))) && !found.includes(sentence))
+      found.push(sentence);
   }
   return found;
 }

@@ -39,6 +39,19 @@ describe('a Coder turn that ends with finish', () => {
     expect(String(end.summary)).toMatch(/^Partly done/);
   });
 
+  it('a test report spelled as a label and its verdict ("Tests: 12 passed") is flagged like a sentence', async () => {
+    const { result, printed } = await judgedTurn(sampleProject(), [
+      callTool('fs_write', { path: 'src/c.ts', content: 'export const c = 3;\n' }),
+      say('Created src/c.ts.\n\nTests: 12 passed, 0 failed.\nLint: \u2705'),
+    ]);
+    expect(result.status).toBe('partial');
+    expect(result.flags.map((flag) => flag.statement)).toEqual([
+      'Tests: 12 passed, 0 failed.',
+      'Lint: \u2705',
+    ]);
+    expect(printed).toContain('FLAGGED: the reply says "Tests: 12 passed, 0 failed."');
+  });
+
   it('a reply that says the tests pass, in a turn that ran none, is flagged: partial, in the CLI, end entry and report', async () => {
     const root = sampleProject();
     const { result, printed, end } = await judgedTurn(root, [

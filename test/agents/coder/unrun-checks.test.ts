@@ -21,6 +21,27 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     "I ran the tests; they pass, and you can ship once you're happy.",
     "I couldn't find a changelog, but the build succeeds.",
     'No problem: I ran npm test and it is green.',
+    // Labels and verdicts, counts, "no failures", subjectless and passive runs.
+    'Tests: 12 passed, 0 failed.',
+    'Build: \u2705',
+    '\u2705 Build',
+    'Tests \u2713',
+    'vitest: 10 passed',
+    '12/12 tests passing.',
+    'Ran npm test \u2014 42 passing.',
+    'Ran the tests: all pass.',
+    'Tests were run and pass.',
+    'There are no failing tests.',
+    'Zero test failures.',
+    'The typecheck is clean.',
+    'tsc is happy.',
+    'ESLint reports no problems.',
+    '`npm test` passes.',
+    'Tested locally.',
+    'I tested it and it works.',
+    'Tous les tests passent.',
+    'Todos los tests pasan.',
+    'Alle Tests bestehen.',
   ])('"%s" reports a run', (text) => {
     expect(reportedChecks(text)).toHaveLength(1);
   });
@@ -47,6 +68,20 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     'All tests pass, I think.',
     'I did not, in the end, run the tests.',
     'The tests, I expect, pass.',
+    'I added 3 passing tests for the parser.',
+    'Tests: I added two cases to src/a.test.ts.',
+    'Build: run npm run build to produce dist/.',
+    'Tests: not run (no tool for it).',
+    'No tests were run.',
+    'There are no tests yet.',
+    '\u2705 Added tests for the parser',
+    'vitest: 3 new tests added',
+    'The test file is clean and readable.',
+    'I tested the parser logic by reading src/parse.ts.',
+    'I tested it in the browser: the console shows no errors.',
+    'Les tests ne passent pas.',
+    'Die Tests bestehen nicht.',
+    'Tests \u2713 (I did not run them)',
   ])('"%s" reports none', (text) => {
     expect(reportedChecks(text)).toEqual([]);
   });
