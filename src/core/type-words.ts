@@ -112,6 +112,9 @@ export const typeWords = remembered((name): readonly string[] =>
 /** Head nouns that only say "one of": in `test case` the thing is the test. */
 const GENERIC_HEADS = new Set(['case', 'item', 'entry', 'record', 'object', 'instance', 'thing', 'row']);
 
+/** Whether a singular word only says "one of" what precedes it (`case` in `test case`). */
+export const isGenericHead = (word: string) => GENERIC_HEADS.has(word);
+
 /**
  * True when a claimed type names the actual one: singular/plural (`suite`/`suites`), spelling
  * (`test case`/`test_cases`), a longer phrase whose head noun is the collection (`test suite`

@@ -221,7 +221,7 @@ function scopeProblems(contract: FishContract, scope: Scope, created: NetEffect[
   const named = contract.scope;
   if (named === undefined) return problems;
   const scopeType = contract.scopeType ?? 'project';
-  if (scope.path.trim() && !scopeNamesRun(named, scope))
+  if (scope.path.trim() && !scopeNamesRun(named, scope, contract.scopeType))
     problems.push(`the request names ${scopeType} ${named}, but the run's scope is ${scope.path}`);
   if (runKey && slugOf(runKey) === slugOf(named)) return problems;
   for (const net of created)

@@ -1,7 +1,9 @@
+import { singular } from '../../core/type-words.js';
 import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { type FishContract, isRefParent } from './fish-contract.js';
 import { parseFishContract } from './parse-fish-contract.js';
+import { SCOPE_WORDS } from './request-tokens.js';
 
 /** The shape the deterministic planners and recipes take: one type, optional children, an optional existing parent. */
 export interface DataRequest {
@@ -19,10 +21,25 @@ export const slugOf = (name: string) =>
     .toLowerCase()
     .replace(/[\s_]+/g, '-');
 
-/** Whether a scope named in a request is one of the segments of the run's `--scope` path. */
-export function scopeNamesRun(name: string, scope: Scope): boolean {
+/** `orgs`, `organisation` and `organization` are one kind of scope; `projects` and `project` another. */
+const scopeKind = (word: string) => {
+  const one = singular(word.toLowerCase());
+  return one === 'org' || one === 'organisation' ? 'organization' : one;
+};
+
+/**
+ * Whether a scope named in a request is one of the segments of the run's `--scope` path. With
+ * the word that named it (`team` in "in team alpha-shop"), a segment the path files under
+ * another scope word (`/projects/alpha-shop`) is another thing of the same name, not it.
+ */
+export function scopeNamesRun(name: string, scope: Scope, type?: string): boolean {
   const path = scope.path.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0] ?? '';
-  return splitPath(path).some((segment) => slugOf(decodeURIComponent(segment)) === slugOf(name));
+  const segments = splitPath(path).map((segment) => decodeURIComponent(segment));
+  return segments.some((segment, index) => {
+    if (slugOf(segment) !== slugOf(name)) return false;
+    const before = segments[index - 1]?.toLowerCase();
+    return !(type && before && SCOPE_WORDS.has(before) && scopeKind(before) !== scopeKind(type));
+  });
 }
 
 /**
@@ -36,10 +53,16 @@ export function planShapeOf(
   contract: FishContract,
   scope?: Scope,
 ): { request: DataRequest } | { why: string } {
-  if (contract.scope !== undefined && !(scope && scopeNamesRun(contract.scope, scope)))
+  if (contract.scope !== undefined && !(scope && scopeNamesRun(contract.scope, scope, contract.scopeType))) {
+    const named = `${contract.scopeType ?? 'scope'} ${contract.scope}`;
+    const where = scope?.path || '(none given)';
     return {
-      why: `the request names ${contract.scopeType ?? 'scope'} ${contract.scope}, which is not a segment of --scope ${scope?.path || '(none given)'}: pass --scope for it`,
+      why:
+        scope && scopeNamesRun(contract.scope, scope)
+          ? `the request names ${named}, and in --scope ${where} ${contract.scope} is another kind of scope: pass --scope for the ${contract.scopeType}`
+          : `the request names ${named}, which is not a segment of --scope ${where}: pass --scope for it`,
     };
+  }
   const top = contract.entities.filter((entity) => !isRefParent(entity.parent));
   const children = contract.entities.filter((entity) => isRefParent(entity.parent));
   const [parent] = top;

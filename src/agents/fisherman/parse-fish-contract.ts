@@ -1,4 +1,4 @@
-import { sameType, singular, spelledAsWords, typeWords } from '../../core/type-words.js';
+import { isGenericHead, singular, spelledAsWords, typeWords } from '../../core/type-words.js';
 import { ChildrenClauses, type DraftEntity } from './children-clauses.js';
 import {
   type ContractEntity,
@@ -161,15 +161,27 @@ class ContractParser extends ChildrenClauses {
     if (words.length === 0) unsure();
     const type = words.join(' ');
     if (words.length === 1 && VAGUE.has(type)) unsure();
-    if (words.length > 1 && !this.certainType(type, words)) unsure();
+    if (!this.certainType(type)) unsure();
     return type;
   }
 
-  private certainType(type: string, words: string[]): boolean {
-    // `test cases`: the head only says "one of" a test (core/type-words' generic heads).
-    if (sameType(type, words.at(-2) as string)) return true;
-    const said = typeWords(type).join(' ');
-    return (this.knownTypes ?? []).some((known) => typeWords(known).join(' ') === said);
+  /**
+   * Whether a type of several words — spaced (`test cases`) or joined (`smoke-tests`,
+   * `testCases`) — names one thing: the app knows it by exactly those words, or what is left
+   * when heads that only say "one of" (core/type-words' generic heads: `cases`, `records`) are
+   * taken off is one word or such a known type. A qualifier is not the thing: `flaky test
+   * cases` and `smoke-tests` were read, and matched to `/tests` by their head noun, so plain
+   * tests were made and reported as the flaky ones asked for.
+   */
+  private certainType(type: string): boolean {
+    const said = [...typeWords(type)];
+    const known = (words: string[]) =>
+      (this.knownTypes ?? []).some((name) => typeWords(name).join(' ') === words.join(' '));
+    for (;;) {
+      if (said.length <= 1 || known(said)) return true;
+      if (!isGenericHead(said.at(-1) as string)) return false;
+      said.pop();
+    }
   }
 
   /** `"A" and "B"`, `called "Smoke"`, `named Smoke`, `with title "Smoke"`. */
@@ -261,7 +273,13 @@ class ContractParser extends ChildrenClauses {
         }
       }
       if (word && PREPOSITIONS.has(word) && !located) {
-        const place = this.attempt(() => this.location());
+        const place = this.attempt(() => {
+          const found = this.location();
+          // After a children clause an existing parent may be the children's or the item's:
+          // "2 suites with 2 tests in suite 1" (the first of them?). Before it, it is the item's.
+          if ('parent' in found && draft.children.length > 0) unsure();
+          return found;
+        });
         if (!place) break;
         if ('parent' in place) {
           draft.entity.parent = place.parent;
@@ -339,6 +357,8 @@ class ContractParser extends ChildrenClauses {
         if (id?.kind !== 'word' || !/^#?[\p{L}\p{N}][\p{L}\p{N}._~-]*$/u.test(id.text)) return unsure();
         const bare = id.text.replace(/^#/, '');
         if (!(id.text.startsWith('#') || /[\p{N}._~-]/u.test(bare))) unsure();
+        // One existing parent: `in suites #7` and `in suite 101-103` name several.
+        if (singular(type) !== spelledAsWords(type) || /^\d+(?:-|\.\.)\d+$/.test(bare)) unsure();
         this.at++;
         return { type, id: bare };
       });
@@ -395,7 +415,9 @@ function refsFor(drafts: Draft[]): ContractEntity[] {
  * new parent ("10 tests in a new suite"), an existing parent ("in suite 101", "under suite #7"),
  * quoted titles, several items ("2 suites and 3 users"), and a scope ("in project alpha-shop",
  * "for alpha-shop"). Anything it is not sure of — vague counts, several children with no
- * marker, a scope between items, a parent that may or may not be new — is undefined.
+ * marker, a scope between items, a parent that may or may not be new, a type with a qualifier
+ * (`flaky test cases`, `smoke-tests`), a parent that names several (`in suites 1-3`) or is
+ * named after a children clause (whose is it?) — is undefined.
  */
 export function parseFishContract(
   request: string,

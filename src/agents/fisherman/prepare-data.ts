@@ -219,7 +219,43 @@ function failOpenOf(options: PrepareDataOptions): FailOpen {
 const OTHER_ACTIONS =
   /^(?:(?:please|kindly|can you|could you|would you)\s+)*(delete|remove|destroy|drop|erase|purge|clear|clean|update|edit|modify|change|rename|move|archive|close|copy|duplicate|clone|list|find|show|get|read|count|check|verify)\b/i;
 
-/** Why the deterministic tier read no plan from `request`: another action, a count past its limit, else the form. */
+/** Words that leave a count open ("at least 3 tests"): the deterministic tier makes exact counts only. */
+const OPEN_COUNTS =
+  'at least|at most|up to|no more than|no fewer than|no less than|not more than|more than|fewer than|less than|or more|or fewer|or less|or so|about|around|approximately|roughly|maximum|minimum|max|min|some|a few|several|many|a couple|a lot|a bunch|a handful|dozens|hundreds'.split(
+    '|',
+  );
+/** Words that single out or leave out some items ("except the last", "the first with 2", "no tests"). */
+const SINGLED_OUT =
+  'except|but|without|no|none|not|only|half|first|second|last|other|another|rest|remaining'.split('|');
+/** Words that spread items over parents ("5 tests split across 2 suites", "3 tests in each of 2 suites"). */
+const SPREAD = 'each of|split|across|spread|among|distributed|divided'.split('|');
+/** Each kind of word the grammar refuses on purpose, and what it does that the tier does not. */
+const UNREAD: [string[], string][] = [
+  [OPEN_COUNTS, 'leaves a count open, and the deterministic tier makes exact counts only'],
+  [SINGLED_OUT, 'singles out or leaves out some items, which the deterministic tier does not read'],
+  [
+    SPREAD,
+    'spreads items over parents, which the deterministic tier reads only as "N <parent type> with M <type> each"',
+  ],
+];
+
+/** The first of `phrases` the request says outside its quoted titles, if any. */
+function saysPhrase(request: string, phrases: readonly string[]): string | undefined {
+  const words = request
+    // Curly quotes as \u escapes: the CLI bundle stays ASCII (scripts/ascii-bundle.mjs).
+    .replace(/"[^"]*"|\u201c[^\u201d]*\u201d|'[^']*'(?=[\s,;:.!]|$)/gu, ' ')
+    .toLowerCase()
+    .split(/[\s,;:.!?()]+/u)
+    .filter(Boolean);
+  const said = ` ${words.join(' ')} `;
+  return phrases.find((phrase) => said.includes(` ${phrase} `));
+}
+
+/**
+ * Why the deterministic tier read no plan from `request`: another action, a count past its
+ * limit, a word that leaves a count open or singles out some items (which its grammar refuses
+ * on purpose: reading past it would make something else than what was asked), else the form.
+ */
 function notAPlanWhy(request: string): string {
   const action = OTHER_ACTIONS.exec(request.trim())?.[1]?.toLowerCase();
   if (action)
@@ -227,7 +263,12 @@ function notAPlanWhy(request: string): string {
   const tooMany = (request.match(/\d[\d,_]*/g) ?? [])
     .map((digits) => Number(digits.replace(/[,_]/g, '')))
     .find((count) => count > MAX_COUNT);
-  return tooMany !== undefined
-    ? `the request asks for ${tooMany.toLocaleString('en')} of a type, and one run makes at most ${MAX_COUNT.toLocaleString('en')} (split it into several runs)`
-    : 'the request is not of the form "N <type> [with M <type> each | in a new <type>]"';
+  if (tooMany !== undefined)
+    return `the request asks for ${tooMany.toLocaleString('en')} of a type, and one run makes at most ${MAX_COUNT.toLocaleString('en')} (split it into several runs)`;
+  const form = 'the request is not of the form "N <type> [with M <type> each | in a new <type>]"';
+  for (const [phrases, why] of UNREAD) {
+    const said = saysPhrase(request, phrases);
+    if (said) return `${form}: "${said}" ${why}`;
+  }
+  return form;
 }

@@ -118,13 +118,17 @@ export class TokenCursor {
   }
 }
 
-/** Words that are grammar, never part of a type. */
+/**
+ * Words that are grammar, never part of a type. Number words among them: in "a thousand and
+ * one tests" `thousand` is no type (it was read as 1 thousand and 1 test).
+ */
 export const GRAMMAR = new Set(
   (
     'with and in under inside within into to for each apiece called named titled per plus it them total all ' +
     'of or but except without not no nor on at from by that which where having containing the a an is are ' +
     'than more less some few several many any every please also as well one new single altogether between ' +
-    'their its me us some whose only just about around approximately roughly up least most dozen hundred half'
+    'their its me us some whose only just about around approximately roughly up least most dozen hundred half ' +
+    'thousand thousands million millions billion billions dozens hundreds'
   ).split(' '),
 );
 /** Types too vague to plan for ("2 things"). */

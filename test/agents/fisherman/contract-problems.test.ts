@@ -114,6 +114,12 @@ describe('wrong project', () => {
     ]);
   });
 
+  it('a team named in the request is not the project of that name the run is scoped to', () => {
+    expect(check('a suite in team alpha-shop', run(suite('101')), alphaShop)).toEqual([
+      "the request names team alpha-shop, but the run's scope is /projects/alpha-shop",
+    ]);
+  });
+
   it('the run scope is checked once when the request names the same project', () => {
     expect(check('a suite in project alpha-shop', run(inBeta), alphaShop)).toEqual([
       'suite 7 (/api/beta/suites/7) is outside the requested scope /projects/alpha-shop',

@@ -120,6 +120,11 @@ describe('deterministic tier against the demo app (captures recorded on another 
         '2 suites in project beta-blog',
         /names project beta-blog, which is not a segment of --scope \/projects\/alpha-shop: pass --scope/,
       ],
+      [
+        '2 suites in team alpha-shop',
+        /names team alpha-shop, and in --scope \/projects\/alpha-shop alpha-shop is another kind of scope/,
+      ],
+      ['2 flaky test cases', /not of the form/],
       ['a suite called "Login" with 2 tests', /names titles, which only the model tier sets/],
       ['2 suites and 3 tests', /asks for suites, tests: the deterministic tier makes one type/],
     ] as const)

@@ -8,7 +8,11 @@ import {
   type FishContract,
   pluralOf,
 } from '../../../src/agents/fisherman/fish-contract.js';
-import { parseDataRequest, toDataRequest } from '../../../src/agents/fisherman/parse-data-request.js';
+import {
+  parseDataRequest,
+  planShapeOf,
+  toDataRequest,
+} from '../../../src/agents/fisherman/parse-data-request.js';
 import { parseFishContract } from '../../../src/agents/fisherman/parse-fish-contract.js';
 
 const entity = (
@@ -110,6 +114,9 @@ const parsed: [string, FishContract][] = [
   ['one hundred users', { entities: [entity('user', 'users', 100)] }],
   ['2 Suites', { entities: [entity('suite', 'suites', 2)] }],
   ['create 10 test cases.', { entities: [entity('test-case', 'test cases', 10)] }],
+  // Heads that only say "one of" come off whole: what is left is one word.
+  ['2 suite records', { entities: [entity('suite-record', 'suite records', 2)] }],
+  ['2 test case items', { entities: [entity('test-case-item', 'test case items', 2)] }],
   ['2 test_cases', { entities: [entity('test-case', 'test_cases', 2)] }],
   ['please make 2 suites for me', { entities: [entity('suite', 'suites', 2)] }],
   [
@@ -123,6 +130,16 @@ const parsed: [string, FishContract][] = [
   [
     'add 3 tests to suite 101',
     { entities: [entity('test', 'tests', 3, { parent: { type: 'suite', id: '101' } })] },
+  ],
+  // A parent named before the children clause is the item's.
+  [
+    '2 suites in suite 101 with 3 tests each',
+    {
+      entities: [
+        entity('suite', 'suites', 2, { parent: { type: 'suite', id: '101' } }),
+        entity('test', 'tests', 3, under('suite')),
+      ],
+    },
   ],
   [
     '3 tests for suite login-flow',
@@ -288,6 +305,29 @@ const unsure = [
   '-2 suites',
   '2 suites 3 tests',
   '2 suites each',
+  // A qualifier is not the thing: these are not tests, whatever head noun they end in.
+  '2 flaky test cases',
+  '2 smoke test cases',
+  '2 high-priority test cases',
+  '3 suites with 2 failing test cases each',
+  '2 smoke-tests',
+  '2 smoke_tests',
+  '2 failingTests',
+  'a suite with 2 smoke-tests',
+  // Number words are no type ("1 thousand and 1 test").
+  'a thousand and one tests',
+  '3 tests and a thousand',
+  '2 suites and a million',
+  // One existing parent: a plural type or a range of ids names several.
+  '3 tests in suites #7',
+  '3 tests in suites 101 and 102',
+  '3 tests in suite 101-103',
+  '3 tests in suite 101..103',
+  // After a children clause, a parent may be the children's ("the first of the 2 suites"?).
+  '2 suites with 2 tests in suite 1',
+  '2 suites with 3 tests each in suite 101',
+  '3 tests with 2 steps each in suite 101',
+  '3 suites (3 tests each) in suite 101',
   '',
   '   ',
 ];
@@ -308,6 +348,22 @@ describe('parseFishContract', () => {
     });
     // A known `suites` does not account for "smoke": that may be a title, not a type.
     expect(parseFishContract('one smoke suite', { knownTypes: ['suites'] })).toBeUndefined();
+  });
+
+  it('reads words joined into one type (`user-groups`, `smoke_tests`) only as spaced ones are read', () => {
+    expect(parseFishContract('2 user-groups')).toBeUndefined();
+    expect(parseFishContract('2 user-groups', { knownTypes: ['user_groups'] })).toEqual({
+      entities: [entity('user-group', 'user-groups', 2)],
+    });
+    // `tests` known does not make `smoke-tests` or `flaky test cases` tests.
+    for (const text of ['2 smoke-tests', '2 flaky test cases', '2 flakyTests'])
+      expect(parseFishContract(text, { knownTypes: ['tests', 'suites'] }), text).toBeUndefined();
+    expect(parseFishContract('2 smoke-tests', { knownTypes: ['smoke_tests'] })).toEqual({
+      entities: [entity('smoke-test', 'smoke-tests', 2)],
+    });
+    expect(parseFishContract('2 smoke test cases', { knownTypes: ['smoke-tests'] })).toEqual({
+      entities: [entity('smoke-test-case', 'smoke test cases', 2)],
+    });
   });
 });
 
@@ -411,6 +467,31 @@ describe('the old grammar is a view of the contract', () => {
     ).toEqual({ count: 2, type: 'suites' });
     expect(toDataRequest(contract, { path: '/projects/beta', key: 'beta', fallback: false })).toBeUndefined();
     expect(toDataRequest(contract)).toBeUndefined();
+  });
+
+  it('a scope named as a team is not the project of that name the run is scoped to', () => {
+    const alpha = { path: '/projects/alpha-shop', key: 'alpha-shop', fallback: false };
+    const team = parseFishContract('2 suites in team alpha-shop') as FishContract;
+    expect(toDataRequest(team, alpha)).toBeUndefined();
+    expect(planShapeOf(team, alpha)).toEqual({
+      why: 'the request names team alpha-shop, and in --scope /projects/alpha-shop alpha-shop is another kind of scope: pass --scope for the team',
+    });
+    expect(
+      toDataRequest(team, { path: '/teams/alpha-shop/projects/web', key: 'web', fallback: false }),
+    ).toEqual({ count: 2, type: 'suites' });
+    // One kind in its spellings; a path segment that is no scope word says nothing.
+    const org = parseFishContract('2 suites for org acme') as FishContract;
+    expect(toDataRequest(org, { path: '/organizations/acme', key: 'acme', fallback: false })).toEqual({
+      count: 2,
+      type: 'suites',
+    });
+    expect(toDataRequest(org, { path: '/o/acme', key: 'acme', fallback: false })).toEqual({
+      count: 2,
+      type: 'suites',
+    });
+    expect(
+      toDataRequest(parseFishContract('2 suites in projects alpha-shop') as FishContract, alpha),
+    ).toEqual({ count: 2, type: 'suites' });
   });
 
   it('a single parent takes a total as its per-parent count', () => {

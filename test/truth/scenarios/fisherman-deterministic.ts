@@ -168,4 +168,20 @@ export const fishermanDeterministicScenarios: Scenario[] = [
     request: '3 suites (3 tests each)',
     expect: suitesWithTests(3, 3),
   }),
+  // --- words the tier must not drop: refused, never plain tests or another scope -------------
+  deterministic('refused: "2 flaky test cases" are not plain tests (the qualifier was dropped)', {
+    request: '2 flaky test cases',
+    expect: alpha({ collection: 'flaky-tests', count: 2 }),
+  }),
+  deterministic('refused: "a suite with 2 smoke-tests", a qualifier joined to its type', {
+    request: 'a suite with 2 smoke-tests',
+    expect: alpha(
+      { collection: 'suites', count: 1 },
+      { collection: 'smoke-tests', count: 2, link: 'suite_id' },
+    ),
+  }),
+  deterministic('refused: "2 suites in team alpha-shop" while the run is scoped to project alpha-shop', {
+    request: '2 suites in team alpha-shop',
+    expect: { scope: 'team alpha-shop', parent: { collection: 'suites', count: 2 } },
+  }),
 ];
