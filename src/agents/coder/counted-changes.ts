@@ -15,7 +15,7 @@ const COUNTED_PASSIVE =
   /^\s*(?:[-*\u2022]\s*)?(?:(?:in\s+total|overall|total|summary|done|result|all\s+in\s+all)\s*[,:]\s*)?(\d{1,4}|[a-z]+)\s+(?:new\s+)?files?\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+|got\s+|are\s+)?(updated|edited|changed|modified|touched|created|added|written|deleted|removed)\b/i;
 /** Words before the verb that make the count no claim: negation, intent, condition, advice. */
 const NOT_A_CLAIM =
-  /\b(not|never|didn't|haven't|hasn't|wasn't|won't|will|would|should|could|can|may|might|must|need|needs|going|plan|if|to|you|please)\b/i;
+  /\b(not|never|neither|nor|didn't|haven't|hasn't|wasn't|won't|will|would|should|could|can|may|might|must|need|needs|going|plan|if|to|you|please)\b/i;
 
 function kindCount(verb: string, changes: readonly FileChange[]): number {
   const kind = verb.toLowerCase();

@@ -1,11 +1,17 @@
+import {
+  afterOnly,
+  needsAuxiliary,
+  type SaidChange,
+  saidOf,
+  VERB_PATTERN,
+  verbText,
+} from './change-verbs.js';
 import { claimProse } from './claim-prose.js';
+import { exceptedChange } from './excepted-changes.js';
+import { annotationAfter } from './file-annotations.js';
 import { leadWords, sentencesOf } from './prose-sentences.js';
 
-/**
- * How the model's text describes a change: `written` covers both created and updated;
- * `changed` is a file named in a change list without a verb (any change fits).
- */
-export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed' | 'restored';
+export type { SaidChange } from './change-verbs.js';
 
 export interface MentionedChange {
   /** The file as the text spells it. */
@@ -28,84 +34,9 @@ const REPEAT =
 /** Clause boundaries inside a sentence: a recap word reaches only the clause it stands in. */
 const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas)\s+/gi;
 
-/**
- * The common change verbs of French, Spanish, Portuguese, Italian and German reports
- * (`J'ai créé a.txt`, `He borrado a.txt`, `Ich habe a.txt gelöscht`), as past participles.
- */
-const FOREIGN_VERBS: Record<string, SaidChange> = Object.fromEntries(
-  (
-    [
-      ['created', 'créé créée creado creé criado criei creato erstellt angelegt'],
-      [
-        'written',
-        'ajouté écrit añadido agregado escrito escribí adicionado aggiunto scritto hinzugefügt geschrieben',
-      ],
-      [
-        'updated',
-        'modifié édité corrigé modificado actualizado editado corregido atualizado corrigido modificato aggiornato corretto geändert aktualisiert bearbeitet korrigiert',
-      ],
-      [
-        'deleted',
-        'supprimé effacé eliminado borrado excluído removido apagado eliminato cancellato rimosso gelöscht entfernt',
-      ],
-      ['moved', 'déplacé renommé movido renombrado renomeado spostato rinominato verschoben umbenannt'],
-    ] as const
-  ).flatMap(([said, words]) => words.split(' ').map((word) => [word, said as SaidChange])),
-);
-
-const VERBS: Record<string, SaidChange> = {
-  created: 'created',
-  generated: 'created',
-  scaffolded: 'created',
-  added: 'written',
-  wrote: 'written',
-  written: 'written',
-  saved: 'written',
-  rewrote: 'written',
-  rewritten: 'written',
-  replaced: 'written',
-  updated: 'updated',
-  modified: 'updated',
-  changed: 'updated',
-  edited: 'updated',
-  fixed: 'updated',
-  patched: 'updated',
-  refactored: 'updated',
-  adjusted: 'updated',
-  amended: 'updated',
-  tweaked: 'updated',
-  deleted: 'deleted',
-  removed: 'deleted',
-  moved: 'moved',
-  renamed: 'moved',
-  implemented: 'written',
-  introduced: 'written',
-  made: 'written',
-  authored: 'created',
-  'set up': 'created',
-  'cleaned up': 'updated',
-  new: 'created',
-  gone: 'deleted',
-  reverted: 'restored',
-  restored: 'restored',
-  undid: 'restored',
-  ...FOREIGN_VERBS,
-};
-/** Verbs that claim only after the file (`src/h.ts is new`): before it they describe (`the new src/h.ts`). */
-const AFTER_ONLY = new Set(['new', 'gone']);
-// `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
-// Word edges by Unicode letters, so accented verbs (`créé`, `gelöscht`) end where a word ends.
-const VERB_PATTERN = new RegExp(
-  `(?<![\\p{L}\\p{N}_])(?:${Object.keys(VERBS)
-    .filter((verb) => verb !== 'made')
-    .map((verb) => verb.replace(' ', '\\s+'))
-    .join('|')}|made(?!\\s+(?:sure|certain)\\b))(?![\\p{L}\\p{N}_])`,
-  'giu',
-);
-
 /** Words before a verb that make it no claim: negation, intent, condition. */
 const NOT_A_CLAIM =
-  /\b(not|never|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
+  /\b(not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
 /** Words between a verb and a file that detach the file from the verb. */
 const BREAKER =
   /\b(read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider)\b/i;
@@ -223,6 +154,63 @@ function recapAt(sentence: string, at: number): boolean {
   return RECAP.test(clause) && !REPEAT.test(clause);
 }
 
+/**
+ * Before a file, words that make a change said after it no claim: `Neither src/a.ts nor
+ * src/b.ts was changed`, `If src/a.ts was updated, …`. (A bare `no` is not one: in "No
+ * problem, src/a.ts was updated" it answers, it does not deny.)
+ */
+const NOT_A_CLAIM_AFTER = /\b(neither|nor|if|unless|whether)\b/i;
+/** A file that holds what the denial is about: `Nothing in src/b.ts was changed`, `no line of x`. */
+const DENIED_INSIDE =
+  /\b(?:nothing|none|no\s+\p{L}+)\s+(?:else\s+)?(?:in|inside|within|of|from)\s+[`*_"']*$/iu;
+
+/** The claim `sentence` makes about `file`, if any (`others`: the sentence's other files). */
+function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): MentionedChange | undefined {
+  const claim = (said: SaidChange, verb: string, at: number): MentionedChange => ({
+    spelling: file.text,
+    said,
+    verb,
+    recap: recapAt(sentence, at),
+  });
+  // The token keeps the colon of `src/a.ts: updated`: the annotation starts with it.
+  const swallowed = /[.:!?]*$/.exec(sentence.slice(file.start, file.end))?.[0] ?? '';
+  const noteFrom = file.end - swallowed.length;
+  const note = annotationAfter(sentence.slice(noteFrom));
+  const before = verbs.filter((verb) => verb.end <= file.start && !afterOnly(verb.text)).at(-1);
+  if (before && !note?.whole) {
+    const gap = without(sentence.slice(before.end, file.start), before.end, others);
+    if (gap.length <= 120 && !BREAKER.test(gap)) {
+      if (NOT_A_CLAIM.test(leadWords(sentence, before.start))) return undefined;
+      let said = saidOf(before.text);
+      const gapHasFile = others.some((other) => other.start >= before.end && other.end <= file.start);
+      // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
+      // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
+      const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
+      if (!(said === 'moved' && gapHasFile) && !renamedTo && said !== 'restored' && INSIDE.test(gap))
+        said = 'written';
+      return claim(said, before.text, before.start);
+    }
+  }
+  if (
+    NOT_A_CLAIM_AFTER.test(leadWords(sentence, file.start)) ||
+    DENIED_INSIDE.test(sentence.slice(0, file.start))
+  )
+    return undefined;
+  if (note) return note.said ? claim(note.said, note.verb, noteFrom + note.at) : undefined;
+  const after = verbs.find((candidate) => candidate.start >= file.end);
+  const passive = after ? without(sentence.slice(file.end, after.start), file.end, others) : '';
+  if (
+    after &&
+    ((PASSIVE_GAP.test(passive) && !needsAuxiliary(after.text)) ||
+      (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
+  )
+    return claim(saidOf(after.text), after.text, after.start);
+  const end = sentence.indexOf(';', file.end);
+  const clause = sentence.slice(sentence.lastIndexOf(';', file.start) + 1, end < 0 ? undefined : end);
+  const excepted = exceptedChange(without(sentence.slice(0, file.start), 0, others), clause);
+  return excepted ? claim(excepted, '', file.start) : undefined;
+}
+
 function claimsIn(sentence: string): MentionedChange[] {
   if (sentence.trim().endsWith('?')) return [];
   const files = filesIn(sentence);
@@ -230,43 +218,17 @@ function claimsIn(sentence: string): MentionedChange[] {
   const verbs: Span[] = [...sentence.matchAll(VERB_PATTERN)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
-    text: match[0].toLowerCase().replace(/\s+/g, ' '),
+    text: verbText(match[0]),
   }));
-  const claims: MentionedChange[] = [];
-  for (const file of files) {
-    const others = files.filter((other) => other !== file);
-    const before = verbs.filter((verb) => verb.end <= file.start && !AFTER_ONLY.has(verb.text)).at(-1);
-    let verb: Span | undefined;
-    let gap = '';
-    if (before) {
-      gap = without(sentence.slice(before.end, file.start), before.end, others);
-      if (gap.length <= 120 && !BREAKER.test(gap)) verb = before;
-    }
-    if (!verb) {
-      const after = verbs.find((candidate) => candidate.start >= file.end);
-      const passive = after ? without(sentence.slice(file.end, after.start), file.end, others) : '';
-      if (
-        after &&
-        ((PASSIVE_GAP.test(passive) && !AFTER_ONLY.has(after.text)) ||
-          (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
-      ) {
-        verb = after;
-        gap = '';
-      }
-    }
-    if (!verb) continue;
-    const lead = leadWords(sentence, verb.start);
-    if (verb.start < file.start && NOT_A_CLAIM.test(lead)) continue;
-    let said = VERBS[verb.text] as SaidChange;
-    const gapHasFile = others.some((other) => other.start >= verb.end && other.end <= file.start);
-    // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
-    // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
-    const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
-    if (!(said === 'moved' && gapHasFile) && !renamedTo && said !== 'restored' && INSIDE.test(gap))
-      said = 'written';
-    claims.push({ spelling: file.text, said, verb: verb.text, recap: recapAt(sentence, verb.start) });
-  }
-  return claims;
+  return files.flatMap((file) => {
+    const claim = claimOf(
+      sentence,
+      file,
+      files.filter((other) => other !== file),
+      verbs,
+    );
+    return claim ? [claim] : [];
+  });
 }
 
 /** Words on a listed line that make a bare file name no claim (`- src/a.ts: unchanged`). */
@@ -280,7 +242,7 @@ const NOT_LISTED_AS_CHANGED =
  */
 export function listedClaims(line: string): MentionedChange[] {
   const claims = claimsIn(line);
-  const verb = [...line.matchAll(VERB_PATTERN)].some((match) => !AFTER_ONLY.has(match[0].toLowerCase()));
+  const verb = [...line.matchAll(VERB_PATTERN)].some((match) => !afterOnly(verbText(match[0])));
   if (claims.length > 0 || verb || NOT_LISTED_AS_CHANGED.test(line)) return claims;
   const recap = recapAt(line, 0);
   return filesIn(line).map((file) => ({ spelling: file.text, said: 'changed', verb: '', recap }));
@@ -347,18 +309,24 @@ export function changeBlocks(text: string): ChangeBlock[] {
 
 /**
  * The file changes a reply asserts. The rule: fenced code blocks and URLs are ignored; the
- * bullets of a change list (see `changeBlocks`) are read one per line by `listedClaims`
- * (a file named without a verb is claimed `changed`); the rest of the text is cut into
- * sentences (line breaks, and `.`/`!`/`?` before whitespace); questions are skipped. A file-like token (contains `/`, or `name.ext`) is tied to the nearest change verb
- * before it in the sentence (past tense: created, added, wrote, updated, fixed, deleted,
- * moved, …) unless a reading word (read, checked, left, unchanged, but …) sits between them,
- * or else to a change verb right after it in passive form (`src/a.ts was updated`,
- * `src/a.ts: created`). A verb preceded within four words by a negation or intent (not,
- * didn't, will, should, to, if …) is no claim. A verb with a preposition before the file
- * (`added a test to src/a.ts`) claims a content change (`written`). A verb whose clause
- * places it in an earlier turn (`earlier`, `in turn 1`, `previously` …) is marked as a recap,
- * unless the sentence repeats it now (`again`, `as before`, `as earlier`). Dotfiles (`.env`)
- * and paths under dot-directories (`.github/workflows/ci.yml`) are files like any other.
+ * bullets of a change list (see `changeBlocks`) are read one per line by `listedClaims` (a
+ * file named without a verb is claimed `changed`); the rest of the text is cut into sentences
+ * (line breaks, and `.`/`!`/`?` before whitespace); questions are skipped. A file-like token
+ * (contains `/`, or `name.ext`) is tied to the nearest change verb before it in the sentence
+ * (past tense: created, added, wrote, updated, fixed, deleted, moved, …) unless a reading word
+ * (read, checked, left, unchanged, but …) sits between them, or else to a change verb right
+ * after it in passive form (`src/a.ts was updated`, `src/a.ts: created`, `src/b.ts no longer
+ * exists`). A summary line's change word right after the file (`src/a.ts → updated`,
+ * `` `src/z.ts` — added ``, `src/z.ts (new)`; see `annotationAfter`) speaks for that file,
+ * over a verb before it when it is the whole remark. `There's a new file, src/z.ts` claims a
+ * creation, and a file excepted from a denial (`nothing was changed except src/a.ts`) a
+ * change. A verb governed by a negation or intent (not, didn't, will, should, to, if …; see
+ * `leadWords` for how far one reaches) is no claim, nor is a change said after a file under
+ * `neither`/`nor` or a condition. A verb with a preposition before the file (`added a test to
+ * src/a.ts`) claims a content change (`written`). A verb whose clause places it in an earlier
+ * turn (`earlier`, `in turn 1`, `previously` …) is marked as a recap, unless the sentence
+ * repeats it now (`again`, `as before`, `as earlier`). Dotfiles (`.env`) and paths under
+ * dot-directories (`.github/workflows/ci.yml`) are files like any other.
  */
 export function mentionedChanges(text: string): MentionedChange[] {
   const prose = claimProse(text);

@@ -26,12 +26,64 @@ const OPENS_WITH_SUBJECT =
   /^\s*(?:(?:so|and|but|then|thus|hence|instead|also|finally|next|now|therefore|afterwards|puis|et|y|e|und|dann)\s+)?(?:i|we|i've|we've|i'd|we'd|i'm|we're|je|j['\u2019]ai|nous|yo|he|hemos|eu|io|ho|abbiamo|ich|wir)(?![\p{L}'\u2019])/iu;
 
 /**
- * The last four words before `at` in `sentence`, where a negation or an intent ("you could")
- * would stand, taken from the verb's own clause when that clause has a subject: in "No problem,
- * I created x" or "To be safe, I deleted y" the `no` and `to` belong to another clause, and the
- * verb is a claim. A clause without one ("I did not, however, delete z") reaches back to the
- * clause that has it, and so does one whose subject is not its first word ("I did not, as you
- * asked, delete z"). Only ever fewer words than the plain four: never less checked.
+ * A contrast that opens a new clause (`I didn't touch x but deleted y`, `…; instead deleted
+ * y`): a negation before it does not reach past it. `yet` only as a conjunction (`, yet` /
+ * `and yet`), never the adverb of `have not yet updated`.
+ */
+const CONTRAST =
+  /\b(?:but|however|instead|though|although|whereas|while|rather|nevertheless|nonetheless)\b|(?:,|\band)\s+yet\b/gi;
+/** Right after a negation or auxiliary a contrast is an aside: `I did not, however, delete z`. */
+const ASIDE_AFTER =
+  /(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))[\s,\u2013\u2014-]*$/i;
+/** An aside right after a negation or auxiliary: `I have not, as you asked,` is no list yet. */
+const ASIDE_OPEN =
+  /(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))\s*[,\u2013\u2014][^,\u2013\u2014]*$/i;
+/** The end of `text` joins a verb to the one before: `, `, `and`, `then`, `plus`, perhaps `also` …. */
+const COORDINATION =
+  /(?:\s*,\s*(?:(?:and|then|plus)\s+)?|\s+(?:and|then|plus|&)\s+)(?:(?:also|then|just|instead|simply|only|finally|additionally|even|\p{L}+ly)\s+)*$/iu;
+/** The same with `or`/`nor`: a list a negation reaches whole (`did not read or change x`). */
+const DISJUNCTION = /(?:,\s*|\s+)(?:or|nor)\s+(?:(?:\p{L}+ly|even|also)\s+)*$/iu;
+/** The English past forms the claim readers look for (`deleted`, `wrote`, `made`, …). */
+const PAST = /^(?:\p{L}+ed|wrote|written|rewrote|rewritten|made|undid)(?![\p{L}'\u2019])/iu;
+/**
+ * A comma list closed by `or`/`nor` and a past form: `haven't edited x, deleted y or renamed
+ * z`. The list ends at an `and`, a contrast or a semicolon: what follows is another clause.
+ */
+const CLOSED_BY_OR =
+  /^(?:(?!\b(?:and|but|so|then|while|however|though|although|whereas|instead)\b)[^;])*?(?:,\s*|\s+)(?:or|nor)\s+(?:\p{L}+ly\s+)?(?:\p{L}+ed|wrote|written|rewrote|rewritten|made|undid)(?![\p{L}])/iu;
+/**
+ * What a past form coordinated after it still shares: a condition (`if you touched x and
+ * deleted y`) or a modal's perfect (`could have edited x and deleted y`) governs each verb.
+ */
+const SHARED_GOVERNOR =
+  /\b(?:if|unless|once|whether|assuming|provided|suppose)\b|(?:\b(?:will|would|should|could|can|may|might|must|shall|to|without)|['\u2019](?:d|ll))\s+(?:not\s+)?(?:have|having)\b/i;
+
+function words(text: string, last?: number): string {
+  const all = text.split(/\s+/).filter(Boolean);
+  return (last === undefined ? all : all.slice(-last)).join(' ');
+}
+
+/**
+ * The words before `at` in `sentence` where a negation or an intent ("you could") that
+ * governs the verb at `at` would stand. The rule: a negation reaches the verbs it governs and
+ * stops where a new clause begins.
+ * - A clause opened by its subject starts anew: in "No problem, I created x" or "To be safe, I
+ *   deleted y" the `no` and `to` belong to another clause. A clause without one ("I did not,
+ *   however, delete z") reaches back to the clause that has it, and so does one whose subject
+ *   is not its first word ("I did not, as you asked, delete z").
+ * - A semicolon, and a contrast word (`but`, `however`, `instead`, `though`, `while`, `, yet`
+ *   …) that is no aside, start anew: "I didn't touch x but deleted y" claims y.
+ * - A past form coordinated after the verb before it (", deleted", "and deleted", "then
+ *   removed") starts anew: `did not` and the modals take the base form (`delete`), so
+ *   "deleted" cannot share them. After `have not`/`never` the participle could share the
+ *   negation ("I have not touched x, deleted y"); it is read as a new claim, since a verifier
+ *   that asks about a claim costs a question and one that misses a lie passes it. It is
+ *   shared when the list is joined by `or`/`nor` ("have not touched x or deleted y", "haven't
+ *   edited x, deleted y or renamed z"), and under a condition or a modal's perfect (`if`,
+ *   `could have`), which govern every verb of their clause.
+ * - Otherwise the last four words: a negation further back governs another verb.
+ * The words of a disjunction's whole clause are returned, since its negation may stand before
+ * the first verb's object ("I have not touched the file x or deleted y").
  */
 export function leadWords(sentence: string, at: number): string {
   const before = sentence.slice(0, at);
@@ -42,5 +94,21 @@ export function leadWords(sentence: string, at: number): string {
       from = ends[index] as number;
       break;
     }
-  return before.slice(from).split(/\s+/).filter(Boolean).slice(-4).join(' ');
+  const semicolon = before.lastIndexOf(';');
+  if (semicolon >= from) from = semicolon + 1;
+  for (const contrast of [...before.slice(from).matchAll(CONTRAST)].reverse())
+    if (!ASIDE_AFTER.test(before.slice(from, from + contrast.index))) {
+      from += contrast.index + contrast[0].length;
+      break;
+    }
+  const clause = before.slice(from);
+  const rest = sentence.slice(at);
+  if (DISJUNCTION.test(clause)) return words(clause);
+  const coordinated = COORDINATION.exec(clause);
+  if (coordinated && PAST.test(rest)) {
+    const head = clause.slice(0, coordinated.index);
+    if (CLOSED_BY_OR.test(rest) || SHARED_GOVERNOR.test(head) || ASIDE_OPEN.test(head)) return words(clause);
+    return words(coordinated[0]);
+  }
+  return words(clause, 4);
 }

@@ -118,3 +118,101 @@ describe('claims in the texts a turn shows before its reply', () => {
     expect(result).toMatchObject({ status: 'success', flags: [] });
   });
 });
+
+describe('a negation reaches the verbs it governs and stops where a new clause begins', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('a contrast, a semicolon or a past form after `did not` opens an affirmative clause', () => {
+    for (const text of [
+      'I did not touch src/a.ts, deleted src/b.ts.',
+      "I didn't touch src/a.ts but deleted src/b.ts.",
+      "I didn't touch src/a.ts and deleted src/b.ts instead.",
+      "I didn't touch src/a.ts; deleted src/b.ts.",
+      'I did not touch src/a.ts, then also deleted src/b.ts.',
+      'I did not change src/a.ts, however deleted src/b.ts.',
+      // After `have not` the participle could share the negation: read as a claim, to be asked about.
+      'I have not touched src/a.ts, deleted src/b.ts.',
+    ])
+      expect(claimed(text), text).toEqual(['src/b.ts: deleted']);
+    expect(claimed('I read the file that was not used and updated src/a.ts.')).toEqual(['src/a.ts: updated']);
+  });
+
+  it('a list joined by or/nor, an aside, a condition or a modal perfect keeps the negation over each verb', () => {
+    for (const text of [
+      'I have not touched src/a.ts or deleted src/b.ts.',
+      'I have not touched the file src/a.ts or deleted src/b.ts.',
+      "I haven't modified src/a.ts, deleted src/b.ts or renamed src/c.ts.",
+      'I have not touched or deleted anything.',
+      'I neither read nor changed src/a.ts.',
+      'I have not, however, deleted src/a.ts.',
+      'I have not, as you asked, deleted src/a.ts.',
+      'I have not yet updated src/a.ts.',
+      'You could have edited src/a.ts and deleted src/b.ts.',
+      'If you touched src/a.ts and deleted src/b.ts, rerun the build.',
+      'Neither src/a.ts nor src/b.ts was changed.',
+      'Nothing in src/b.ts was changed.',
+      'If src/a.ts was updated, rerun the build.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+});
+
+describe('summary lines, gone files, new files and exceptions are claims', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('a change word right after a dash, arrow or colon, or alone in a parenthesis, claims the change', () => {
+    expect(
+      claimed('src/a.ts → updated\nsrc/b.ts -> updated\n- `src/z.ts` — added\n**src/y.ts** (new)'),
+    ).toEqual(['src/a.ts: updated', 'src/b.ts: updated', 'src/z.ts: written', 'src/y.ts: created']);
+    expect(claimed('Changes: src/a.ts (updated), src/z.ts (new)')).toEqual([
+      'src/a.ts: updated',
+      'src/z.ts: created',
+    ]);
+    expect(claimed('- src/z.ts: new file\n- README.md — removed (stale)')).toEqual([
+      'src/z.ts: created',
+      'README.md: deleted',
+    ]);
+  });
+
+  it('a remark that goes on is an edit inside the file, or no claim', () => {
+    expect(claimed('- src/a.ts: removed the unused import')).toEqual(['src/a.ts: written']);
+    expect(claimed('- src/b.ts — removed because it was stale')).toEqual(['src/b.ts: deleted']);
+    for (const text of [
+      'src/a.ts: changed nothing',
+      'src/a.ts — new tests would help',
+      'src/a.ts: see the comment',
+      'src/a.ts → see below',
+      'src/a.ts (the entry point)',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+
+  it('a file said to be gone or presented as new is claimed deleted or created', () => {
+    for (const text of [
+      'src/b.ts no longer exists.',
+      'src/b.ts is no longer there.',
+      'src/b.ts does not exist anymore.',
+    ])
+      expect(claimed(text), text).toEqual(['src/b.ts: deleted']);
+    expect(claimed("There's a new file, src/z.ts.")).toEqual(['src/z.ts: created']);
+    expect(claimed('There are two new test files: src/x.test.ts and src/y.test.ts.')).toEqual([
+      'src/x.test.ts: created',
+      'src/y.test.ts: created',
+    ]);
+    for (const text of ['src/b.ts does not exist.', "If there's a new file, src/z.ts, review it."])
+      expect(claimed(text), text).toEqual([]);
+  });
+
+  it('the exception to a denial of change is claimed changed', () => {
+    expect(claimed('Nothing was changed except src/a.ts.')).toEqual(['src/a.ts: changed']);
+    expect(claimed("I didn't touch anything but src/a.ts.")).toEqual(['src/a.ts: changed']);
+    expect(claimed('I changed nothing except src/a.ts and src/b.ts.')).toEqual([
+      'src/a.ts: changed',
+      'src/b.ts: changed',
+    ]);
+    expect(claimed("I didn't delete any file other than src/b.ts.")).toEqual(['src/b.ts: deleted']);
+    expect(claimed('Other than src/a.ts, no files were modified.')).toEqual(['src/a.ts: changed']);
+    for (const text of ["I won't change anything except src/a.ts.", 'I read nothing except src/a.ts.'])
+      expect(claimed(text), text).toEqual([]);
+  });
+});

@@ -32,6 +32,12 @@ describe('counted changes', () => {
     expect(countedChangeFlags('Should I say I updated 3 files?', one)).toEqual([]);
     expect(countedChangeFlags('```\nupdated 3 files\n```', one)).toEqual([]);
   });
+  it('a negation reaches the counted verb it governs only: a contrast or a past form after `did not` is a count', () => {
+    expect(countedChangeFlags("I didn't touch src/b.ts but updated 3 files.", one)).toHaveLength(1);
+    expect(countedChangeFlags('I did not touch src/b.ts, updated 3 files.', one)).toHaveLength(1);
+    expect(countedChangeFlags('I neither read nor edited two files.', one)).toEqual([]);
+    expect(countedChangeFlags('I have not opened the config or edited two files.', one)).toEqual([]);
+  });
 });
 
 describe('the prose net, more forms', () => {

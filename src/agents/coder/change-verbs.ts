@@ -1,0 +1,119 @@
+/**
+ * The change verbs the Coder's claim readers look for, in English and in the languages of the
+ * reports they read, and the kind of change each says.
+ */
+
+/**
+ * How the model's text describes a change: `written` covers both created and updated;
+ * `changed` is a file named in a change list without a verb (any change fits).
+ */
+export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed' | 'restored';
+
+/**
+ * The common change verbs of French, Spanish, Portuguese, Italian and German reports
+ * (`J'ai créé a.txt`, `He borrado a.txt`, `Ich habe a.txt gelöscht`), as past participles.
+ */
+const FOREIGN_VERBS: Record<string, SaidChange> = Object.fromEntries(
+  (
+    [
+      ['created', 'créé créée creado creé criado criei creato erstellt angelegt'],
+      [
+        'written',
+        'ajouté écrit añadido agregado escrito escribí adicionado aggiunto scritto hinzugefügt geschrieben',
+      ],
+      [
+        'updated',
+        'modifié édité corrigé modificado actualizado editado corregido atualizado corrigido modificato aggiornato corretto geändert aktualisiert bearbeitet korrigiert',
+      ],
+      [
+        'deleted',
+        'supprimé effacé eliminado borrado excluído removido apagado eliminato cancellato rimosso gelöscht entfernt',
+      ],
+      ['moved', 'déplacé renommé movido renombrado renomeado spostato rinominato verschoben umbenannt'],
+    ] as const
+  ).flatMap(([said, words]) => words.split(' ').map((word) => [word, said as SaidChange])),
+);
+
+const VERBS: Record<string, SaidChange> = {
+  created: 'created',
+  generated: 'created',
+  scaffolded: 'created',
+  added: 'written',
+  wrote: 'written',
+  written: 'written',
+  saved: 'written',
+  rewrote: 'written',
+  rewritten: 'written',
+  replaced: 'written',
+  updated: 'updated',
+  modified: 'updated',
+  changed: 'updated',
+  edited: 'updated',
+  fixed: 'updated',
+  patched: 'updated',
+  refactored: 'updated',
+  adjusted: 'updated',
+  amended: 'updated',
+  tweaked: 'updated',
+  deleted: 'deleted',
+  removed: 'deleted',
+  moved: 'moved',
+  renamed: 'moved',
+  implemented: 'written',
+  introduced: 'written',
+  made: 'written',
+  authored: 'created',
+  'set up': 'created',
+  'cleaned up': 'updated',
+  new: 'created',
+  gone: 'deleted',
+  reverted: 'restored',
+  restored: 'restored',
+  undid: 'restored',
+  ...FOREIGN_VERBS,
+};
+/**
+ * Phrases that say a file is gone, after it: `src/b.ts no longer exists`, `… is no longer
+ * there`, `… doesn't exist anymore`. Read like `gone`: said of a file, they claim its deletion.
+ */
+const GONE_PHRASE = String.raw`no\s+longer\s+(?:exists?|there|present)|(?:does\s+not|doesn['\u2019]t)\s+exist\s+any\s*more`;
+/** A sentence that presents a created file: `There's a new file, src/z.ts`, `there are two new test files: …`. */
+const NEW_FILE_PHRASE = String.raw`there(?:['\u2019]s|\s+is|\s+are)\s+(?:now\s+)?(?:(?:a|an|one|two|three|four|five|\d{1,3})\s+)?new\s+(?:\p{L}+\s+)?files?`;
+const IS_GONE_PHRASE = new RegExp(`^(?:${GONE_PHRASE})$`, 'iu');
+const IS_NEW_FILE_PHRASE = new RegExp(`^(?:${NEW_FILE_PHRASE})$`, 'iu');
+
+// `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
+const VERB_SOURCE = `${NEW_FILE_PHRASE}|${GONE_PHRASE}|${Object.keys(VERBS)
+  .filter((verb) => verb !== 'made')
+  .map((verb) => verb.replace(' ', '\\s+'))
+  .join('|')}|made(?!\\s+(?:sure|certain)\\b)`;
+// Word edges by Unicode letters, so accented verbs (`créé`, `gelöscht`) end where a word ends.
+/** A change verb or phrase anywhere in a text. */
+export const VERB_PATTERN = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${VERB_SOURCE})(?![\\p{L}\\p{N}_])`, 'giu');
+/** A change verb or phrase at the start of a text. */
+export const LEADING_VERB = new RegExp(`^(?:${VERB_SOURCE})(?![\\p{L}\\p{N}_])`, 'iu');
+
+/** A matched verb as claims spell it: lower case, single spaces. */
+export function verbText(match: string): string {
+  return match.toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The kind of change a verb or phrase (as `verbText` spells it) says. */
+export function saidOf(verb: string): SaidChange {
+  if (IS_GONE_PHRASE.test(verb)) return 'deleted';
+  if (IS_NEW_FILE_PHRASE.test(verb)) return 'created';
+  return VERBS[verb] as SaidChange;
+}
+
+/**
+ * Words that claim only after the file (`src/h.ts is new`, `src/b.ts no longer exists`):
+ * before it they describe (`the new src/h.ts`).
+ */
+export function afterOnly(verb: string): boolean {
+  return verb === 'new' || verb === 'gone' || IS_GONE_PHRASE.test(verb);
+}
+
+/** Adjectives that claim only with a verb between (`src/h.ts is new`; `src/a.ts: new tests` claims nothing). */
+export function needsAuxiliary(verb: string): boolean {
+  return verb === 'new' || verb === 'gone';
+}
