@@ -93,7 +93,7 @@ const HEDGED_SENTENCE =
 // A clause that denies, intends, conditions or instructs states no run; another clause of the
 // sentence still can: "All tests pass, so you can merge" reports one ("can" is the advice's).
 const NOT_A_REPORT =
-  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|not|no longer|never|n't|unable|try|next step|nicht|kein|pas|jamais|non|n\u00e3o|nunca)\b/iu;
+  /\b(?:should|shall|will|would|may|might|could|can|cannot|can't|won't|once|if|unless|when you|make sure|ensure|please|let me|I'll|to (?:check|verify|confirm|see|make sure|ensure)|not|no longer|never|\w*n['\u2019]t|whether|unable|try|next step|nicht|kein|pas|jamais|non|n\u00e3o|nunca)\b/iu;
 // "No tests were run", "none of the checks ran": a denial spelled with "no" (which alone, as in
 // "no failing tests", is a verdict).
 const NO_RUN =
@@ -102,8 +102,18 @@ const IMPERATIVE =
   /^\s*(?:[-*\u2022]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
 // A condition opening a clause holds the clause after it too: "If the build succeeds, the tests pass."
 const CONDITION = /^\s*(?:if|unless|once|when|whenever|assuming|provided|after you|before you)\b/i;
-// Clauses: at a comma, semicolon, colon, dash or bracket, and before `but`/`so`.
-const CLAUSE_BREAK = /[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so)\s)/;
+// Clauses: at a comma, semicolon, colon, dash or bracket, before `but`/`so`, before a run
+// coordinated in the past ("I didn't change x and ran the tests": `didn't` takes `run`, so
+// `ran` is a new, affirmative clause), and before a check that is a new subject ("… and all
+// tests pass").
+const CLAUSE_BREAK = new RegExp(
+  String.raw`[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so)\s)|\s(?=(?:and\s+)?(?:then\s+)?(?:ran|re-?ran|executed)\s)|\s(?=and\s+${KIND}${CHECK}\b)`,
+  'i',
+);
+// A clause before such an `and` that says what is known or claimed ("I can't confirm the tests
+// pass and the build succeeds") governs the clause after it too.
+const CLAUSAL_VERB =
+  /\b(?:confirm|say|said|know|knew|guarantee|promise|verify|claim|tell|sure|think|believe|ensure|whether|check(?:ed)?\s+(?:that|if))\b/i;
 
 /** Whether a clause of a sentence (its clauses in order) reports a check run. */
 function reportingClause(clauses: readonly string[]): boolean {
@@ -113,6 +123,7 @@ function reportingClause(clauses: readonly string[]): boolean {
       !NO_RUN.test(clause) &&
       !IMPERATIVE.test(clause) &&
       !(index > 0 && CONDITION.test(clauses[index - 1] as string)) &&
+      !(index > 0 && /^\s*and\b/i.test(clause) && CLAUSAL_VERB.test(clauses[index - 1] as string)) &&
       STATEMENTS.some((pattern) => pattern.test(clause)),
   );
 }

@@ -42,6 +42,10 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     'Tous les tests passent.',
     'Todos los tests pasan.',
     'Alle Tests bestehen.',
+    // A denial holds its own clause: a run coordinated after it is reported.
+    "I didn't change src/a.ts and ran the tests.",
+    'I did not touch src/a.ts, ran npm test.',
+    'I did not touch the config and all tests pass.',
   ])('"%s" reports a run', (text) => {
     expect(reportedChecks(text)).toHaveLength(1);
   });
@@ -82,6 +86,10 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     'Les tests ne passent pas.',
     'Die Tests bestehen nicht.',
     'Tests \u2713 (I did not run them)',
+    "I can't confirm the tests pass and the build succeeds.",
+    "I don't know whether the tests pass and the build succeeds.",
+    "I didn't run the tests and didn't build.",
+    'I did not run lint or the tests.',
   ])('"%s" reports none', (text) => {
     expect(reportedChecks(text)).toEqual([]);
   });
