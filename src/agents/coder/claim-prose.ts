@@ -1,15 +1,20 @@
 import { decodePercent } from '../../core/percent-decoding.js';
 import { withoutCodeBlocks } from './prose-sentences.js';
 
+/** Apostrophes as models type them (’ ‘ ʼ): read as `'`, so "haven’t" is the denial "haven't". */
+const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
+
 /**
- * A reply as the claim readers read it: fenced code blanked, a `file://` URL turned into the path
- * it names (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`), every other URL dropped. Change
- * claims and read claims share it, so a file named by its URL is held to the ledger by both
- * ("I read file:///…/README.md" is a read claim like "I read README.md").
+ * A reply as the claim readers read it: fenced code blanked, curly apostrophes made straight, a
+ * `file://` URL turned into the path it names (`file:///PROJECT/src/a.ts` → `/PROJECT/src/a.ts`),
+ * every other URL dropped. Change, count and read claims share it, so a file named by its URL is
+ * held to the ledger by each ("I read file:///…/README.md" is a read claim like "I read
+ * README.md"), and a denial typed with ’ is a denial to each.
  */
 export function claimProse(text: string): string {
   return (
     withoutCodeBlocks(text)
+      .replace(APOSTROPHES, "'")
       .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
         const decoded = decodePercent(path);
         // A name with a space cannot be one token of prose: left as spelled.

@@ -1,6 +1,7 @@
 import { numberWordValue } from '../../core/number-words.js';
 import type { ChangeFlag, FileChange } from './chat-record.js';
-import { leadWords, sentencesOf, withoutCodeBlocks } from './prose-sentences.js';
+import { claimProse } from './claim-prose.js';
+import { leadWords, sentencesOf } from './prose-sentences.js';
 
 /** `I updated 3 files`, `edited two files`, `created 2 new files`: a verb, a count, `files`. */
 const COUNTED =
@@ -32,7 +33,7 @@ function kindCount(verb: string, changes: readonly FileChange[]): number {
  * a negation or intent (`you could update 3 files`, `I did not edit two files`) are no claims.
  */
 export function countedChangeFlags(text: string, changes: readonly FileChange[]): ChangeFlag[] {
-  const prose = withoutCodeBlocks(text);
+  const prose = claimProse(text);
   const flags: ChangeFlag[] = [];
   for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;

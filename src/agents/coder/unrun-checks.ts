@@ -132,6 +132,8 @@ function reportingClause(clauses: readonly string[]): boolean {
 function sentencesOf(text: string): string[] {
   const prose = text
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    // Curly apostrophes as straight ones: "didn’t" is the denial "didn't".
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
     // Inline code is read as its words ("`npm test` passes"), its stops no sentence end.
     .replace(/`([^`\n]*)`/g, (_code, inner: string) => inner.replace(/[.!?]/g, ' '));
   return prose

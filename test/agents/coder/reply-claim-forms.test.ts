@@ -70,6 +70,9 @@ describe("a negation or intent counts only in the claim's own clause", () => {
       'No, I did not create src/z.ts.',
       'If you want, I can create src/z.ts.',
       'You should, once reviewed, delete src/a.ts.',
+      // Typed with a curly apostrophe, as models often write it.
+      'I haven\u2019t created src/z.ts yet.',
+      'I won\u2019t delete src/b.ts.',
     ])
       expect(claimed(text), text).toEqual([]);
   });

@@ -28,6 +28,7 @@ describe('counted changes', () => {
   it('accepts a true count, and claims nothing in negation, advice, questions or code', () => {
     expect(countedChangeFlags('I updated 1 file.', one)).toEqual([]);
     expect(countedChangeFlags('I did not edit two files.', one)).toEqual([]);
+    expect(countedChangeFlags('I haven\u2019t edited two files.', one)).toEqual([]);
     expect(countedChangeFlags('You could have edited two files.', one)).toEqual([]);
     expect(countedChangeFlags('Should I say I updated 3 files?', one)).toEqual([]);
     expect(countedChangeFlags('```\nupdated 3 files\n```', one)).toEqual([]);
