@@ -3,9 +3,24 @@ import type { ChangeFlag, FileChange } from './chat-record.js';
 import { claimProse } from './claim-prose.js';
 import { leadWords, sentencesOf } from './prose-sentences.js';
 
-/** `I updated 3 files`, `edited two files`, `created 2 new files`: a verb, a count, `files`. */
-const COUNTED =
-  /\b(updated|edited|changed|modified|touched|created|added|wrote|deleted|removed)\s+(?:a\s+total\s+of\s+|exactly\s+|all\s+)?(\d{1,4}|[a-z]+)\s+(?:new\s+|more\s+|separate\s+|different\s+)?files?\b/gi;
+/** The verbs a count of changed files follows: `I updated 3 files`, `refactored two files`, `made changes to 4 files`. */
+const COUNT_VERB = String.raw`(?:updated|edited|changed|modified|touched|created|added|wrote|written|rewrote|rewritten|deleted|removed|refactored|fixed|renamed|moved|reworked|adjusted|tweaked|patched|reformatted|formatted|cleaned\s+up|made\s+(?:changes|edits)\s+(?:to|in))`;
+/** What a change of this turn does to files when the clause's subject is the change: `This touches 4 files`, `The diff covers 3 files`. */
+const SPAN_VERB = String.raw`(?:touches|touched|spans|spanned|covers|covered|affects|affected|involves|involved)`;
+/** `3`, `three`, `both`; then up to two words that say which files (`new`, `other`, `TypeScript`, `test`), perhaps `of the`. */
+const COUNTED_FILES = String.raw`(?:a\s+total\s+of\s+|exactly\s+|all\s+|only\s+|just\s+)?(\d{1,4}|[a-z]+)\s+(?:of\s+(?:the|my|these|those)\s+)?((?:(?!(?:in|of|to|and|or|across|from|for|with|that|which)\b)[\p{L}][\p{L}\p{N}.+#-]*\s+){0,2})files?\b`;
+/** `I updated 3 files`, `edited two files`, `created 2 new files`, `refactored 3 TypeScript files`. */
+const COUNTED = new RegExp(String.raw`\b(${COUNT_VERB})\s+${COUNTED_FILES}`, 'giu');
+/** `This change touches 4 files`, `The diff covers 3 files`: the change's own span. */
+const SPANNED = new RegExp(
+  String.raw`\b(?:(?:this|these|my|the)\s+(?:(?:change|changes|diff|patch|edit|edits|commit|pr|fix|refactor)\s+)?|(?:changes|edits)\s+)(${SPAN_VERB}|span)\s+${COUNTED_FILES}`,
+  'giu',
+);
+/** `I updated src/a.ts and 2 other files`: the count after the files named, at least one more in all. */
+const OTHER_FILES = new RegExp(
+  String.raw`\b(${COUNT_VERB})\s+\S[^;]*?\s(?:and|plus|as\s+well\s+as)\s+(\d{1,4}|[a-z]+)\s+((?:other|more)\s+)files?\b`,
+  'giu',
+);
 /**
  * A sentence that opens with the count, passive: `3 files changed.`, `Two files were updated:`,
  * `Total: 2 new files created`. Only at the sentence's start (after a bullet or a short lead-in
@@ -13,14 +28,17 @@ const COUNTED =
  * the last commit`).
  */
 const COUNTED_PASSIVE =
-  /^\s*(?:[-*\u2022]\s*)?(?:(?:in\s+total|overall|total|summary|done|result|all\s+in\s+all)\s*[,:]\s*)?(\d{1,4}|[a-z]+)\s+(?:new\s+)?files?\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+|got\s+|are\s+)?(updated|edited|changed|modified|touched|created|added|written|deleted|removed)\b/i;
+  /^\s*(?:[-*\u2022]\s*)?(?:(?:in\s+total|overall|total|summary|done|result|all\s+in\s+all)\s*[,:]\s*)?(\d{1,4}|[a-z]+)\s+(?:(?:new|other|source|test|more)\s+)?files?\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+|got\s+|are\s+)?(updated|edited|changed|modified|touched|created|added|written|deleted|removed|refactored|fixed|renamed|moved|reworked|rewritten)\b/i;
+/** A count as a label and its value: `Files changed: 3`, `Modified files: 3`, `New files = 2`. */
+const COUNT_LABEL =
+  /^\s*(?:[-*\u2022]\s*)?(?:\*\*)?(?:files?\s+(updated|edited|changed|modified|touched|created|added|deleted|removed)|(updated|edited|changed|modified|touched|created|new|added|deleted|removed)\s+files?)(?:\*\*)?\s*[:=]\s*(?:\*\*\s*)?(\d{1,4})\b/i;
 /** Words before the verb that make the count no claim: negation, intent, condition, advice. */
 const NOT_A_CLAIM =
   /\b(not|never|neither|nor|didn't|haven't|hasn't|wasn't|won't|will|would|should|could|can|may|might|must|need|needs|going|plan|if|to|you|please)\b/i;
 
 function kindCount(verb: string, changes: readonly FileChange[]): number {
   const kind = verb.toLowerCase();
-  if (kind === 'created') return changes.filter((row) => row.change === 'created').length;
+  if (kind === 'created' || kind === 'new') return changes.filter((row) => row.change === 'created').length;
   if (kind === 'deleted' || kind === 'removed')
     return changes.filter((row) => row.change === 'deleted').length;
   return changes.length;
@@ -38,15 +56,29 @@ export function countedChangeFlags(text: string, changes: readonly FileChange[])
   for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
     const passive = COUNTED_PASSIVE.exec(sentence);
-    const counts: { verb: string; count: string; spelling: string }[] = [
-      ...[...sentence.matchAll(COUNTED)].flatMap((match) =>
-        NOT_A_CLAIM.test(leadWords(sentence, match.index))
-          ? []
-          : [{ verb: match[1] as string, count: match[2] as string, spelling: match[0] }],
-      ),
+    const label = COUNT_LABEL.exec(sentence);
+    const claimed = (match: RegExpMatchArray) =>
+      NOT_A_CLAIM.test(leadWords(sentence, match.index as number))
+        ? []
+        : [
+            {
+              verb: match[1] as string,
+              count: match[2] as string,
+              // `src/a.ts and 2 other files`: the files named besides are changed too.
+              other: /\bother\b/i.test(match[3] ?? ''),
+              spelling: match[0],
+            },
+          ];
+    const counts: { verb: string; count: string; other?: boolean; spelling: string }[] = [
+      ...[...sentence.matchAll(COUNTED)].flatMap(claimed),
+      ...[...sentence.matchAll(SPANNED)].flatMap(claimed),
+      ...[...sentence.matchAll(OTHER_FILES)].flatMap(claimed),
       // Its auxiliaries are the past ones only: "3 files were not changed" or "should be updated" never match.
       ...(passive
         ? [{ verb: passive[2] as string, count: passive[1] as string, spelling: passive[0].trim() }]
+        : []),
+      ...(label
+        ? [{ verb: (label[1] ?? label[2]) as string, count: label[3] as string, spelling: label[0].trim() }]
         : []),
     ];
     for (const match of counts) {
@@ -54,7 +86,8 @@ export function countedChangeFlags(text: string, changes: readonly FileChange[])
       if (said === undefined) continue;
       const verb = match.verb.toLowerCase();
       const real = kindCount(verb, changes);
-      if (real === said) continue;
+      // "x and 2 other files" says at least one more than the count; exactly, when nothing else is named.
+      if (match.other ? real >= said + 1 : real === said) continue;
       const what =
         verb === 'created' ? 'created' : verb === 'deleted' || verb === 'removed' ? 'deleted' : 'changed';
       flags.push({

@@ -33,6 +33,48 @@ describe('counted changes', () => {
     expect(countedChangeFlags('Should I say I updated 3 files?', one)).toEqual([]);
     expect(countedChangeFlags('```\nupdated 3 files\n```', one)).toEqual([]);
   });
+  it('reads counts with more verbs, words between the count and "files", a label, a span and "N other files"', () => {
+    for (const text of [
+      'Updated three source files.',
+      'I made changes to 3 files.',
+      'I edited 3 of the files.',
+      'I refactored 3 files.',
+      'I fixed 2 files.',
+      'Edited 5 TypeScript files.',
+      'I wrote 2 new test files.',
+      '3 files were refactored.',
+      'Files changed: 3',
+      '**Modified files:** 3',
+      'This touches 4 files.',
+      'Changes span 3 files.',
+      'The diff covers 3 files.',
+      'I updated src/a.ts and 2 other files.',
+    ])
+      expect(countedChangeFlags(text, one), text).toHaveLength(1);
+  });
+  it("holds those forms true when the count is, and reads no count that is not this turn's", () => {
+    const three: FileChange[] = [
+      { path: 'src/a.ts', change: 'updated', via: 'e1' },
+      { path: 'src/b.ts', change: 'updated', via: 'e2' },
+      { path: 'src/c.ts', change: 'created', via: 'e3' },
+    ];
+    for (const text of [
+      'I refactored 3 files.',
+      'Files changed: 3',
+      'New files: 1',
+      'This touches 3 files.',
+      'I updated src/a.ts and 2 other files.',
+      'I updated src/a.ts and 1 other file.',
+      // Not counts of this turn's changes.
+      'I read 7 files.',
+      'I fixed 2 bugs in 5 files.',
+      'The tests in 4 files cover this.',
+      'The refactor will touch 6 files.',
+      'It affects 9 files in the old branch.',
+      'The changes to 2 files in the README are described below.',
+    ])
+      expect(countedChangeFlags(text, three), text).toEqual([]);
+  });
   it('a negation reaches the counted verb it governs only: a contrast or a past form after `did not` is a count', () => {
     expect(countedChangeFlags("I didn't touch src/b.ts but updated 3 files.", one)).toHaveLength(1);
     expect(countedChangeFlags('I did not touch src/b.ts, updated 3 files.', one)).toHaveLength(1);
