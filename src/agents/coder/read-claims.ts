@@ -14,7 +14,13 @@ const FILE = '(`?[^\\s`,;()]+`?)';
  */
 const READ_PHRASES = [
   new RegExp(
-    String.raw`\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+)?(?:read|reviewed|inspected|examined|opened|looked\s+(?:at|through|over)|went\s+through)|after\s+(?:reading|reviewing|inspecting|opening)|according\s+to|as\s+(?:stated|described|shown)\s+in|based\s+on)\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+)?${FILE}`,
+    String.raw`\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+|quickly\s+|then\s+)?(?:(?:re-?)?read(?:\s+(?:through|over))?|reviewed|inspected|examined|opened|checked|double-checked|scanned|skimmed|studied|consulted|looked\s+(?:at|through|over|into)|went\s+(?:through|over))|(?:after|while|when|by)\s+(?:reading|re-?reading|reviewing|inspecting|opening|checking|scanning|skimming|studying|consulting)|having\s+(?:read|reviewed|inspected|examined|opened|checked|scanned|studied|looked\s+(?:at|through|over))|according\s+to|as\s+(?:stated|described|shown|documented|noted|specified)\s+in|based\s+on|per)\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+)?${FILE}`,
+    'gi',
+  ),
+  // The file as the one speaking, opening a sentence or after "as": `README.md says …`, `As
+  // README.md states, …`, `From README.md: …`, `Reading src/a.ts, I …`, `I see in README.md that …`.
+  new RegExp(
+    String.raw`(?:^\s*(?:[-*\u2022]\s*)?(?:the\s+file\s+)?|\bas\s+(?:the\s+file\s+)?)${FILE}\s+(?:says|said|states|stated|specifies|documents|notes|mentions|shows|showed|explains)\b|^\s*(?:from|in)\s+(?:the\s+file\s+)?${FILE}\s*:|^\s*(?:re-?)?reading\s+(?:the\s+file\s+)?${FILE}\s*,|\bI\s+(?:see|saw|found|noticed)\s+in\s+(?:the\s+file\s+)?${FILE}\s+that\b`,
     'gi',
   ),
   // French: j'ai lu / examiné / consulté / parcouru / ouvert (le fichier) X; d'après X, selon X.
@@ -61,7 +67,7 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
     for (const match of READ_PHRASES.flatMap((phrase) => [...sentence.matchAll(phrase)])) {
       const lead = leadWords(sentence, match.index);
       if (NOT_A_CLAIM.test(lead)) continue;
-      const file = match[1] ?? match[2];
+      const file = match.slice(1).find((group) => group !== undefined);
       if (file === undefined) continue;
       const spelling = fileSpellings(file.replaceAll('`', ''))[0];
       // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).
