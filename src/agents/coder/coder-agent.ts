@@ -4,6 +4,7 @@ import type { GuardSettings } from '../../core/agent/guard-settings.js';
 import type { RunReview } from '../../core/agent/run-review.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { SCOUT_TOOL } from '../scout/scout-tool.js';
+import { coderIsConversational } from './coder-conversational.js';
 import { changedFileItems, coderVerifier } from './coder-verifier.js';
 
 export const CODER_AGENT = 'coder';
@@ -63,7 +64,7 @@ export function coderAgent(options: CoderAgentOptions): Agent {
     itemsWithoutFinish: changedFileItems,
     requireFinish: false,
     guards: { ...CODER_GUARDS, ...options.guards },
-    ...(options.isConversational ? { isConversational: options.isConversational } : {}),
+    isConversational: options.isConversational ?? coderIsConversational,
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.review ? { review: options.review } : {}),
   });

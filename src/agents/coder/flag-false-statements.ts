@@ -10,6 +10,8 @@ import type { MentionedChange, SaidChange } from './mentioned-changes.js';
 export interface EarlierTurn {
   turn: number;
   changes: FileChange[];
+  /** The paths that turn's `fs_read` calls read (as spelled in the calls): a read claim later in the chat may rest on them. */
+  read?: readonly string[];
 }
 
 /** What a turn's statements are judged against: its changes report and each path's history. */

@@ -52,6 +52,16 @@ const READ_PHRASES = [
 const NOT_A_CLAIM =
   /\b(not|never|didn't|haven't|hasn't|couldn't|can't|without|will|would|should|could|can|may|might|must|need|going|plan|if|to|you|please|no|pas|jamais|n['\u2019]|nunca|n\u00e3o|non|mai|nicht|kein|nie)\b/i;
 
+/** Whether an earlier turn of the chat read `canonical` (its `fs_read` calls, resolved as any spelling is). */
+async function readEarlier(canonical: string, facts: TurnFacts): Promise<boolean> {
+  for (const turn of facts.earlier)
+    for (const spelling of turn.read ?? []) {
+      const resolved = await canonicalOf(spelling, facts);
+      if (!('outside' in resolved) && resolved.canonical === canonical) return true;
+    }
+  return false;
+}
+
 /**
  * Read claims: a sentence that says the model read a file (`I read src/a.ts`, `according to
  * README.md`) when the turn has no evidence on that file at all (no read, no write). Fenced code,
@@ -80,6 +90,8 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
       if (facts.changes.some((row) => row.path === resolved.canonical || row.from === resolved.canonical))
         continue;
       if (seen.has(resolved.canonical)) continue;
+      // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
+      if (await readEarlier(resolved.canonical, facts)) continue;
       seen.add(resolved.canonical);
       flags.push({
         path: resolved.canonical,

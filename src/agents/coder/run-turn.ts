@@ -103,7 +103,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const treeTool = tools.find((tool) => tool.name === 'fs_tree');
   if (!treeTool) throw new Error('the workspace pack has no fs_tree tool (a Tally bug)');
   const cache = new TreeCache(chat.tree);
-  const earlier = chat.turns.map((past, index) => ({ turn: index + 1, changes: past.changes }));
+  const earlier = chat.turns.map((past, index) => ({
+    turn: index + 1,
+    changes: past.changes,
+    read: past.tools
+      .filter((call) => call.tool === 'fs_read' && call.outcome === 'ok')
+      .map((call) => call.target),
+  }));
   // The turn is judged before its end entry is written, so the ledger holds the same verdict
   // the user is shown: flags and a failed last call lower the status there, not only here.
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;

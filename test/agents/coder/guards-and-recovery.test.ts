@@ -126,6 +126,27 @@ describe('the conversational first round', () => {
     expect(request.calls[0]?.tools?.map((tool) => tool.name)).toContain('fs_edit');
   });
 
+  it('a question about a file, a path or code is no plain question: its first round has the tools to read it', async () => {
+    const root = sampleProject();
+    for (const message of [
+      'What does README.md say?',
+      'what is in src/a.ts?',
+      'why is the src/ folder there?',
+      'What does `a` hold?',
+    ]) {
+      const model = scriptedModel([
+        callTool('fs_read', { path: 'README.md' }),
+        say('It is a sample project.'),
+      ]);
+      const result = await runTurn({ message, root, ledger: tempLedger(), model });
+      expect(
+        model.calls[0]?.tools?.map((tool) => tool.name),
+        message,
+      ).toContain('fs_read');
+      expect(result).toMatchObject({ conversational: false, status: 'success' });
+    }
+  });
+
   it('uses a replacement classifier', async () => {
     const root = sampleProject();
     const ledger = tempLedger();
