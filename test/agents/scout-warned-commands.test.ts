@@ -46,6 +46,26 @@ describe('a command a record warns against is never reported as one to run', () 
     expect(report.text).not.toMatch(/^- npm publish --force$/m);
   });
 
+  it('a data block and command output in a record are no commands to report', async () => {
+    const root = corpus();
+    appendFileSync(
+      join(root, RELEASE),
+      '\nThe CI job:\n\n```yaml\nrelease:\n  script: npm publish\n```\n\n```console\n$ npm run changelog\n  wrote CHANGELOG.md\n```\n',
+    );
+    const source = openRecordSource(root, listStores(root, {}), { env: {} });
+    closers.push(() => source.close());
+    const report = await runDeterministicScout({
+      goal: GOAL,
+      root,
+      source,
+      ledger: tempLedger(),
+      priorDigests: [],
+    });
+    expect(commandsBlock(report.text)).toBe(
+      '- npm run release -- --dry-run\n- git tag -s vX.Y.Z\n- npm run changelog\n',
+    );
+  });
+
   it("the model scout's claim of the forbidden command is dropped, saying the record warns against it", async () => {
     const { root, source } = warningCorpus();
     const report = await runModelScout({

@@ -43,8 +43,63 @@ function clauseBefore(line: string, at: number): string {
 }
 
 /**
- * Command lines a record states, verbatim: lines of fenced code blocks, and inline code spans
- * that start with a known command. The scout may report only `commands`; a command the record
+ * What a fenced block holds, by its info string: a script (`sh`, `bash`, `sql` …: every line a
+ * command), a session (`console`: the prompted lines; the rest is output), code or data (`json`,
+ * `yaml`, `ts` …: no command), or plain (no tag: a prompted line, or one that starts like a
+ * command; `12 passing` or `{ "a": 1 }` is output or data, not something to run).
+ */
+type BlockKind = 'script' | 'session' | 'code' | 'plain';
+const SCRIPT_TAGS = new Set([
+  'sh',
+  'bash',
+  'shell',
+  'zsh',
+  'fish',
+  'ksh',
+  'powershell',
+  'pwsh',
+  'ps1',
+  'cmd',
+  'bat',
+  'batch',
+  'sql',
+  'psql',
+]);
+const SESSION_TAGS = new Set([
+  'console',
+  'terminal',
+  'shell-session',
+  'sh-session',
+  'shellsession',
+  'bash-session',
+]);
+/** A shell prompt before a command line: `$ npm ci`, `% make`, `PS C:\\app> npm ci`. */
+const PROMPT = /^(?:\$|%|PS>|PS\s\S*>)\s+/;
+/** How a plain block's line starts when it is a command: a known tool, a script, `cd`, `sudo` …. */
+const PLAIN_COMMAND = /^(?:\.{1,2}\/\S|(?:cd|export|sudo|env|source|chmod|mkdir|cp|mv|rm|ln|cat|echo|ls)\s)/;
+
+function blockKind(tag: string): BlockKind {
+  const lower = tag.toLowerCase();
+  if (!lower) return 'plain';
+  if (SCRIPT_TAGS.has(lower)) return 'script';
+  return SESSION_TAGS.has(lower) ? 'session' : 'code';
+}
+
+/** The command a line of a fenced block states, by the block's kind; undefined for output, data, comments. */
+function commandOf(line: string, kind: BlockKind): string | undefined {
+  const text = line.trim();
+  if (!text || kind === 'code') return undefined;
+  const prompted = PROMPT.exec(text);
+  if (prompted) return text.slice(prompted[0].length).trim() || undefined;
+  if (kind === 'session') return undefined;
+  // A comment in a script (`# rotate first`, `-- in psql`) is no command; a shebang neither.
+  if (kind === 'script') return /^(?:#|--|::|REM\s)/i.test(text) ? undefined : text;
+  return COMMAND_START.test(text) || PLAIN_COMMAND.test(text) ? text : undefined;
+}
+
+/**
+ * Command lines a record states, verbatim: the commands of fenced code blocks (see `BlockKind`),
+ * and inline code spans that start with a known command. The scout may report only `commands`; a command the record
  * states only as a warning — an inline span in a clause that says not to run it ("Never run
  * `git push --force` on main", "use `a`, not `b`"), or a block introduced as what not to do
  * ("Do not run this:", "Wrong:") — is in `warned` instead. A command stated both ways is a
@@ -55,17 +110,22 @@ export function statedCommands(markdown: string): StatedCommands {
   const warned = new Set<string>();
   let fenced = false;
   let blockWarned = false;
+  let block: BlockKind = 'plain';
   let lastProse = '';
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) {
+    const fence = /^\s*(?:```|~~~)\s*([\w+-]*)/.exec(line);
+    if (fence) {
       fenced = !fenced;
-      if (fenced) blockWarned = WARNING_LABEL.test(lastProse) || endsWithWarning(lastProse);
+      if (fenced) {
+        blockWarned = WARNING_LABEL.test(lastProse) || endsWithWarning(lastProse);
+        block = blockKind(fence[1] as string);
+      }
       // A label introduces the block right after it, not one after that.
       else lastProse = '';
       continue;
     }
     if (fenced) {
-      const text = line.trim().replace(/^\$\s+/, '');
+      const text = commandOf(line, block);
       if (text) (blockWarned ? warned : commands).add(text);
       continue;
     }

@@ -53,6 +53,30 @@ describe('a record states commands to run, and warns against others', () => {
     });
   });
 
+  it("a block's tag says what its lines are: a script's lines, a session's prompted lines, no data or code", () => {
+    const block = (tag: string, body: string) => statedCommands(`\`\`\`${tag}\n${body}\n\`\`\``).commands;
+    expect(block('bash', '# rotate first\n./scripts/rotate.sh --env prod\npsql -c "select 1"')).toEqual([
+      './scripts/rotate.sh --env prod',
+      'psql -c "select 1"',
+    ]);
+    expect(block('sql', '-- as the owner\nALTER ROLE app PASSWORD NULL;')).toEqual([
+      'ALTER ROLE app PASSWORD NULL;',
+    ]);
+    expect(block('console', '$ npm test\n  12 passing (40ms)\n$ npm run build')).toEqual([
+      'npm test',
+      'npm run build',
+    ]);
+    expect(block('yaml', 'jobs:\n  test:\n    run: npm test')).toEqual([]);
+    expect(block('json', '{ "scripts": { "test": "vitest" } }')).toEqual([]);
+    expect(block('ts', 'await run("npm test");')).toEqual([]);
+    // No tag: a prompted line or one that starts like a command; output and data are not.
+    expect(block('', '$ npm ci\nnpm test\n12 passing\n{ "ok": true }\ncd app && make build')).toEqual([
+      'npm ci',
+      'npm test',
+      'cd app && make build',
+    ]);
+  });
+
   it('a command stated both as one to run and as a warning is a command the record asks for', () => {
     expect(
       split('Run `git push --force` only on your own branch.\nNever run `git push --force` on main.'),
