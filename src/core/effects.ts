@@ -1,4 +1,5 @@
 import type { LedgerEntry } from './ledger/entry.js';
+import { sameType } from './type-words.js';
 
 /** What a successful tool call did to one resource. A failed call has no effects. */
 export type EffectKind = 'created' | 'updated' | 'deleted' | 'read';
@@ -179,4 +180,35 @@ export function firstChange(net: NetEffect): number {
 /** The step that made the net change (the latest write), for citing it. */
 export function changingStep(net: NetEffect): EffectStep | undefined {
   return [...net.history].reverse().find((step) => step.kind !== 'read');
+}
+
+/** An id as a server reads it from a path: digits without their leading zeros (`0101` is `101`). */
+function idAsRead(id: string): string {
+  return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id;
+}
+
+/**
+ * Resources this run changed after it made `net` that may be `net` under another spelling of
+ * its path: the same space, type and id at another key (`/api/projects/x/suites/101` beside
+ * `/api/x/suites/101`, `…/suites/0101` beside `…/suites/101`), updated or deleted. The ledger
+ * keys resources by path, so it cannot tell whether `net` still holds what its create observed:
+ * a claim of it, or a count that includes it, is not backed.
+ */
+export function changedUnderAnotherPath(net: NetEffect, nets: NetEffects): NetEffect[] {
+  if (net.id === undefined || net.type === undefined) return [];
+  const id = idAsRead(net.id);
+  const type = net.type;
+  const made = firstChange(net);
+  return [...nets.values()].filter(
+    (other) =>
+      other !== net &&
+      other.space === net.space &&
+      other.key !== net.key &&
+      (other.change === 'updated' || other.change === 'deleted') &&
+      other.id !== undefined &&
+      idAsRead(other.id) === id &&
+      other.type !== undefined &&
+      sameType(type, other.type) &&
+      (changingStep(other)?.seq ?? 0) > made,
+  );
 }

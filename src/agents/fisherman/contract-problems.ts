@@ -1,5 +1,10 @@
 import type { RequestCheckContext } from '../../core/agent/agent-definition.js';
-import { createdResources, type NetEffect, type NetEffects } from '../../core/effects.js';
+import {
+  changedUnderAnotherPath,
+  createdResources,
+  type NetEffect,
+  type NetEffects,
+} from '../../core/effects.js';
 import { sameType, singular } from '../../core/type-words.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import { assignContract, type Bucket, type TypeGroup } from './assign-contract.js';
@@ -270,6 +275,20 @@ function unrequestedProblems(contract: FishContract, groups: TypeGroup[], create
   return problems;
 }
 
+/**
+ * A resource this run made and then changed through another spelling of its path (the same type
+ * and id at another key): what it holds now — its title, its parent, whether it still exists —
+ * is not what the create observed, so it meets no part of the contract as seen.
+ */
+function aliasProblems(created: NetEffect[], net: NetEffects): string[] {
+  return created.flatMap((made) =>
+    changedUnderAnotherPath(made, net).map(
+      (alias) =>
+        `${name(made)} (${made.key}) was ${alias.change} afterwards as ${alias.key}, the same ${made.type} under another path: what it holds now is not what the run saw`,
+    ),
+  );
+}
+
 /** Claimed items of a type beyond the distinct resources of that type this run created. */
 function claimProblems(group: TypeGroup, context: RequestCheckContext): string[] {
   const [first] = group.entities as [ContractEntity];
@@ -323,6 +342,7 @@ export function contractProblems(
     ...namedParentProblems(contract, created),
     ...scopeProblems(contract, scope, created),
     ...unrequestedProblems(contract, groups, created),
+    ...aliasProblems(created, context.net),
     ...groups.flatMap((group) => claimProblems(group, context)),
   ];
 }

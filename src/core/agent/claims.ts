@@ -1,5 +1,6 @@
 import type { CanonicalKeys, ClaimResolver } from '../claim-resolver.js';
 import {
+  changedUnderAnotherPath,
   changingStep,
   type EffectKind,
   effectsOf,
@@ -308,6 +309,16 @@ export function verifyAgainstEffects(options: EffectVerifierOptions = {}): Claim
           claim,
           verified: false,
           why: `substitution: a ${claim.type} was claimed, but ${net.id ?? net.key} is a ${net.type} (${changingStep(net)?.via ?? net.key})`,
+        });
+        continue;
+      }
+      const alias = want === 'read' ? undefined : changedUnderAnotherPath(net, view.net)[0];
+      if (alias) {
+        const step = changingStep(alias);
+        verdicts.push({
+          claim,
+          verified: false,
+          why: `${describe(net)} was ${net.change} here, but this run later ${alias.change} ${describe(alias)}${step ? ` (ledger #${step.seq})` : ''}, the same ${net.type} ${net.id} under another path: what ${net.key} holds now is not what the ledger saw`,
         });
         continue;
       }

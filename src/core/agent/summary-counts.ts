@@ -15,6 +15,28 @@ const COUNT = new RegExp(
 const READ_BEFORE =
   /\b(?:found|read|listed|saw|seen|fetched|looked\s+up|existing|already\s+(?:had|has|have)|there\s+(?:are|were|was|is))\s+(?:\w+\s+){0,2}$/i;
 
+// "a milestone" as a thing made: the article right after a verb of making ("Created a suite"),
+// or after "and" / a comma in a sentence that makes things ("Created 2 suites and a milestone").
+const ARTICLE = /\b(an?)\s+(?:new\s+)?([a-z][a-z_-]{1,40})\b/gi;
+const MADE_VERB = /\b(?:created|made|added|built|set\s+up|inserted|generated)\b/i;
+const RIGHT_AFTER_VERB =
+  /\b(?:created|made|added|built|set\s+up|inserted|generated)(?:\s+(?:also|too))?\s*$/i;
+const LISTED = /(?:\band|,)\s*$/i;
+
+/** The text of the summary's sentence before `at`. */
+function sentenceBefore(summary: string, at: number): string {
+  const before = summary.slice(0, at);
+  const end = Math.max(before.lastIndexOf('. '), before.lastIndexOf('; '), before.lastIndexOf('\n'));
+  return before.slice(end + 1);
+}
+
+/** Whether "a <word>" at `at` is said of a thing the run made, not a place or purpose ("in a suite"). */
+function madeWithArticle(summary: string, at: number): boolean {
+  const before = sentenceBefore(summary, at);
+  if (RIGHT_AFTER_VERB.test(before)) return true;
+  return LISTED.test(before) && MADE_VERB.test(before);
+}
+
 /**
  * Counts the summary states that the verified items do not reach: "Created 2 suites" with one
  * distinct suite backed (a resource claimed twice is one item), or "with 5 tests" with none.
@@ -22,6 +44,8 @@ const READ_BEFORE =
  * `types` (what the agent claimed, the entity types it knows, e.g. an API's collections);
  * other counted words ("3 seconds", "2 retries") are not types. Per-parent counts ("3 tests
  * each") are not totals, and a count of what was read ("found 3 projects") is not a claim.
+ * "a milestone" right after a verb of making, or listed after one ("Created 2 suites and a
+ * milestone"), counts one; "in a suite", "for a release" count nothing.
  */
 export function overCounts(
   summary: string,
@@ -29,7 +53,10 @@ export function overCounts(
   types: readonly string[] = [],
 ): string[] {
   const problems: string[] = [];
-  for (const match of summary.matchAll(COUNT)) {
+  const articles = [...summary.matchAll(ARTICLE)]
+    .filter((match) => madeWithArticle(summary, match.index ?? 0))
+    .map((match) => Object.assign([match[0], '1', match[2], undefined], { index: match.index }));
+  for (const match of [...summary.matchAll(COUNT), ...articles]) {
     if (match[3]) continue;
     const stated = numberWordValue(match[1] as string);
     if (stated === undefined || stated === 0) continue;

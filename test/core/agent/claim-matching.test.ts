@@ -566,3 +566,40 @@ describe('the evidence view is this run’s successful calls', () => {
     expect([...view.net.keys()]).toEqual(['http:/suites/1']);
   });
 });
+
+describe('a create changed afterwards under another spelling of its path is not backed', () => {
+  const made = { kind: 'created' as const, key: '/api/a/suites/101', id: '101', type: 'suite' };
+
+  it.each([
+    ['/api/projects/a/suites/101', '101', 'updated'],
+    ['/api/a/suites/0101', '0101', 'updated'],
+    ['/api/projects/a/suites/101', '101', 'deleted'],
+  ] as const)('%s (%s)', async (key, id, kind) => {
+    const verdicts = await verify(
+      [{ target: '101', type: 'suite', effect: 'created' }],
+      ledgerOf([{ ...made, observed: { title: 'Checkout' } }], [{ kind, key, id, type: 'suite' }]),
+    );
+    expect(why(verdicts[0])).toContain('the same suite 101 under another path');
+  });
+
+  it('but not a change on its own path, another type or another id', async () => {
+    const verdicts = await verify(
+      [{ target: '101', type: 'suite', effect: 'created' }],
+      ledgerOf(
+        [made],
+        [{ kind: 'updated', key: '/api/a/suites/101/move', id: '101', type: 'move' }],
+        [{ kind: 'updated', key: '/api/a/tests/101', id: '101', type: 'test' }],
+        [{ kind: 'deleted', key: '/api/a/suites/1010', id: '1010', type: 'suite' }],
+      ),
+    );
+    expect(why(verdicts[0])).toBe('verified');
+  });
+
+  it('nor one changed before it was made', async () => {
+    const verdicts = await verify(
+      [{ target: '101', type: 'suite', effect: 'created' }],
+      ledgerOf([{ kind: 'updated', key: '/api/projects/a/suites/101', id: '101', type: 'suite' }], [made]),
+    );
+    expect(why(verdicts[0])).toBe('verified');
+  });
+});

@@ -39,3 +39,28 @@ describe('a summary may not count more items than distinct resources back', () =
     expect(overCounts(summary, verified)).toEqual(problems);
   });
 });
+
+describe('"a <type>" said of a thing made counts one', () => {
+  it.each([
+    [
+      'Created a suite and a milestone for the launch.',
+      [item('/s/1')],
+      ['the summary counts 1 milestone, but none is backed by evidence'],
+    ],
+    [
+      'Created 2 suites, a milestone and 3 tests.',
+      [item('/s/1'), item('/s/2'), item('/t/1', 'test'), item('/t/2', 'test'), item('/t/3', 'test')],
+      ['the summary counts 1 milestone, but none is backed by evidence'],
+    ],
+    ['Made a milestone.', [item('/s/1')], ['the summary counts 1 milestone, but none is backed by evidence']],
+    [
+      'Created 3 tests in a suite I found, for a milestone.',
+      [item('/t/1', 'test'), item('/t/2', 'test'), item('/t/3', 'test')],
+      [],
+    ],
+    ['Found a milestone and created a suite.', [item('/s/1')], []],
+    ['Created a suite and a milestone.', [item('/s/1'), item('/m/1', 'milestone')], []],
+  ])('%s', (summary, verified, problems) => {
+    expect(overCounts(summary, verified, ['suite', 'test', 'milestone'])).toEqual(problems);
+  });
+});

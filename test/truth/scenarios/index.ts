@@ -3,6 +3,7 @@ import { cleanupScenarios } from './cleanup.js';
 import { coderScenarios } from './coder.js';
 import { coreScenarios } from './core.js';
 import { fishermanDeterministicScenarios } from './fisherman-deterministic.js';
+import { fishermanLiesScenarios } from './fisherman-lies.js';
 import { fishermanModelScenarios } from './fisherman-model.js';
 import { scoutScenarios } from './scout.js';
 import { workspaceScenarios } from './workspace.js';
@@ -11,6 +12,7 @@ import { workspaceScenarios } from './workspace.js';
 export const allScenarios: Scenario[] = [
   ...coreScenarios,
   ...fishermanModelScenarios,
+  ...fishermanLiesScenarios,
   ...fishermanDeterministicScenarios,
   ...workspaceScenarios,
   ...scoutScenarios,
