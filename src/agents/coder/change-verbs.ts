@@ -45,6 +45,11 @@ const VERBS: Record<string, SaidChange> = {
   rewrote: 'written',
   rewritten: 'written',
   replaced: 'written',
+  overwrote: 'written',
+  overwritten: 'written',
+  put: 'written',
+  populated: 'written',
+  touched: 'updated',
   updated: 'updated',
   modified: 'updated',
   changed: 'updated',
@@ -57,6 +62,11 @@ const VERBS: Record<string, SaidChange> = {
   tweaked: 'updated',
   deleted: 'deleted',
   removed: 'deleted',
+  dropped: 'deleted',
+  trashed: 'deleted',
+  erased: 'deleted',
+  purged: 'deleted',
+  'got rid of': 'deleted',
   moved: 'moved',
   renamed: 'moved',
   implemented: 'written',
@@ -79,13 +89,24 @@ const VERBS: Record<string, SaidChange> = {
 const GONE_PHRASE = String.raw`no\s+longer\s+(?:exists?|there|present)|(?:does\s+not|doesn['\u2019]t)\s+exist\s+any\s*more`;
 /** A sentence that presents a created file: `There's a new file, src/z.ts`, `there are two new test files: …`. */
 const NEW_FILE_PHRASE = String.raw`there(?:['\u2019]s|\s+is|\s+are)\s+(?:now\s+)?(?:(?:a|an|one|two|three|four|five|\d{1,3})\s+)?new\s+(?:\p{L}+\s+)?files?`;
+/**
+ * A file's new content stated after it: `src/a.ts now exports 10`, `src/z.ts now contains the
+ * helper`. Said of a file, it claims the file was written this turn.
+ */
+const NOW_HOLDS_PHRASE = String.raw`now\s+(?:contains|exports|includes|defines|declares|exposes|imports|returns)`;
+/** A label that lists created files: `New file: src/z.ts`, `New files: a.ts, b.ts`. */
+const NEW_FILE_LABEL = String.raw`new\s+files?\s*:`;
+const IS_NOW_HOLDS_PHRASE = new RegExp(`^(?:${NOW_HOLDS_PHRASE})$`, 'iu');
+const IS_NEW_FILE_LABEL = new RegExp(`^(?:${NEW_FILE_LABEL})$`, 'iu');
 const IS_GONE_PHRASE = new RegExp(`^(?:${GONE_PHRASE})$`, 'iu');
 const IS_NEW_FILE_PHRASE = new RegExp(`^(?:${NEW_FILE_PHRASE})$`, 'iu');
 
 // `made` claims nothing in `made sure`; two-word verbs may be spaced any way.
-const VERB_SOURCE = `${NEW_FILE_PHRASE}|${GONE_PHRASE}|${Object.keys(VERBS)
+const VERB_SOURCE = `${NEW_FILE_LABEL}|${NEW_FILE_PHRASE}|${GONE_PHRASE}|${NOW_HOLDS_PHRASE}|${Object.keys(
+  VERBS,
+)
   .filter((verb) => verb !== 'made')
-  .map((verb) => verb.replace(' ', '\\s+'))
+  .map((verb) => verb.replaceAll(' ', '\\s+'))
   .join('|')}|made(?!\\s+(?:sure|certain)\\b)`;
 // Word edges by Unicode letters, so accented verbs (`créé`, `gelöscht`) end where a word ends.
 /** A change verb or phrase anywhere in a text. */
@@ -101,7 +122,8 @@ export function verbText(match: string): string {
 /** The kind of change a verb or phrase (as `verbText` spells it) says. */
 export function saidOf(verb: string): SaidChange {
   if (IS_GONE_PHRASE.test(verb)) return 'deleted';
-  if (IS_NEW_FILE_PHRASE.test(verb)) return 'created';
+  if (IS_NEW_FILE_PHRASE.test(verb) || IS_NEW_FILE_LABEL.test(verb)) return 'created';
+  if (IS_NOW_HOLDS_PHRASE.test(verb)) return 'written';
   return VERBS[verb] as SaidChange;
 }
 
@@ -110,7 +132,7 @@ export function saidOf(verb: string): SaidChange {
  * before it they describe (`the new src/h.ts`).
  */
 export function afterOnly(verb: string): boolean {
-  return verb === 'new' || verb === 'gone' || IS_GONE_PHRASE.test(verb);
+  return verb === 'new' || verb === 'gone' || IS_GONE_PHRASE.test(verb) || IS_NOW_HOLDS_PHRASE.test(verb);
 }
 
 /** Adjectives that claim only with a verb between (`src/h.ts is new`; `src/a.ts: new tests` claims nothing). */

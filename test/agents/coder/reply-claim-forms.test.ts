@@ -28,6 +28,31 @@ describe('the reply checker reads common claim forms', () => {
     expect(claimed('I updated src\\a.ts.')).toEqual(['src/a.ts: updated']);
   });
 
+  it('more deletion and write verbs, a "New file:" label and "x now exports …" are claims', () => {
+    expect(
+      claimed(
+        'New file: src/z.ts\nFiles touched: src/a.ts\nI got rid of src/b.ts.\nI dropped src/c.ts.\nI trashed src/d.ts.\nI overwrote src/e.ts.\nI put the helper in src/f.ts.\nsrc/g.ts now exports 10.',
+      ),
+    ).toEqual([
+      'src/z.ts: created',
+      'src/a.ts: updated',
+      'src/b.ts: deleted',
+      'src/c.ts: deleted',
+      'src/d.ts: deleted',
+      'src/e.ts: written',
+      'src/f.ts: written',
+      'src/g.ts: written',
+    ]);
+    for (const text of [
+      'The new file src/h.ts is read by src/b.ts.',
+      'New files would help: src/z.ts.',
+      'You could put it in src/z.ts.',
+      'Should src/a.ts now export 10?',
+      'src/a.ts has a bug.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+
   it('prose that names a path without claiming a change is no claim', () => {
     for (const text of [
       'I made sure src/a.ts still compiles.',
