@@ -36,12 +36,15 @@ const COUNT_LABEL =
 const NOT_A_CLAIM =
   /\b(not|never|neither|nor|didn't|haven't|hasn't|wasn't|won't|will|would|should|could|can|may|might|must|need|needs|going|plan|if|to|you|please)\b/i;
 
-function kindCount(verb: string, changes: readonly FileChange[]): number {
+/** The kind of change a counted verb counts: `created`/`new` the creates, `deleted`/`removed` the deletes, any other verb every change. */
+function countedKind(verb: string): 'created' | 'deleted' | 'changed' {
   const kind = verb.toLowerCase();
-  if (kind === 'created' || kind === 'new') return changes.filter((row) => row.change === 'created').length;
-  if (kind === 'deleted' || kind === 'removed')
-    return changes.filter((row) => row.change === 'deleted').length;
-  return changes.length;
+  if (kind === 'created' || kind === 'new') return 'created';
+  return kind === 'deleted' || kind === 'removed' ? 'deleted' : 'changed';
+}
+
+function kindCount(kind: 'created' | 'deleted' | 'changed', changes: readonly FileChange[]): number {
+  return kind === 'changed' ? changes.length : changes.filter((row) => row.change === kind).length;
 }
 
 /**
@@ -85,11 +88,10 @@ export function countedChangeFlags(text: string, changes: readonly FileChange[])
       const said = numberWordValue(match.count.toLowerCase());
       if (said === undefined) continue;
       const verb = match.verb.toLowerCase();
-      const real = kindCount(verb, changes);
+      const what = countedKind(verb);
+      const real = kindCount(what, changes);
       // "x and 2 other files" says at least one more than the count; exactly, when nothing else is named.
       if (match.other ? real >= said + 1 : real === said) continue;
-      const what =
-        verb === 'created' ? 'created' : verb === 'deleted' || verb === 'removed' ? 'deleted' : 'changed';
       flags.push({
         path: '',
         spelling: match.spelling,

@@ -11,6 +11,8 @@ describe('counted changes', () => {
     expect(countedChangeFlags('I updated 3 files.', one)).toHaveLength(1);
     expect(countedChangeFlags('Edited two files.', one)[0]?.truth).toBe('1 file changed this turn');
     expect(countedChangeFlags('I created 2 new files.', one)[0]?.truth).toBe('0 files created this turn');
+    // A label of new files counts the creates, and says so.
+    expect(countedChangeFlags('New files: 2', one)[0]?.truth).toBe('0 files created this turn');
   });
   it('reads a count that opens its sentence, passive ("3 files changed", "Two files were updated")', () => {
     expect(countedChangeFlags('3 files changed.', one)[0]?.truth).toBe('1 file changed this turn');
