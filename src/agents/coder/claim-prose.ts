@@ -1,8 +1,10 @@
 import { decodePercent } from '../../core/percent-decoding.js';
 import { withoutCodeBlocks } from './prose-sentences.js';
 
-/** Apostrophes as models type them (’ ‘ ʼ): read as `'`, so "haven’t" is the denial "haven't". */
-const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
+/** Apostrophes as models type them (’ ‘ ʼ) made `'`, so "haven’t" is the denial "haven't". */
+export function straightApostrophes(text: string): string {
+  return text.replace(/[\u2018\u2019\u02bc]/g, "'");
+}
 
 /**
  * A reply as the claim readers read it: fenced code blanked, curly apostrophes made straight, a
@@ -13,8 +15,7 @@ const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
  */
 export function claimProse(text: string): string {
   return (
-    withoutCodeBlocks(text)
-      .replace(APOSTROPHES, "'")
+    straightApostrophes(withoutCodeBlocks(text))
       .replace(/\bfile:\/\/(?:localhost)?(\/[^\s)>\]`'"]+)/gi, (_url, path: string) => {
         const decoded = decodePercent(path);
         // A name with a space cannot be one token of prose: left as spelled.

@@ -1,4 +1,5 @@
 import type { ChangeFlag } from './chat-record.js';
+import { straightApostrophes } from './claim-prose.js';
 
 /**
  * Statements that a check ran or passed — tests, a build, lint, a type check — read from a
@@ -130,10 +131,9 @@ function reportingClause(clauses: readonly string[]): boolean {
 
 /** The sentences of a text outside code blocks and inline code. */
 function sentencesOf(text: string): string[] {
-  const prose = text
+  // Curly apostrophes as straight ones: "didn’t" is the denial "didn't".
+  const prose = straightApostrophes(text)
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
-    // Curly apostrophes as straight ones: "didn’t" is the denial "didn't".
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
     // Inline code is read as its words ("`npm test` passes"), its stops no sentence end.
     .replace(/`([^`\n]*)`/g, (_code, inner: string) => inner.replace(/[.!?]/g, ' '));
   return prose
