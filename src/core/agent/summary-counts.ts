@@ -18,9 +18,9 @@ const READ_BEFORE =
 // "a milestone" as a thing made: the article right after a verb of making ("Created a suite"),
 // or after "and" / a comma in a sentence that makes things ("Created 2 suites and a milestone").
 const ARTICLE = /\b(an?)\s+(?:new\s+)?([a-z][a-z_-]{1,40})\b/gi;
-const MADE_VERB = /\b(?:created|made|added|built|set\s+up|inserted|generated)\b/i;
-const RIGHT_AFTER_VERB =
-  /\b(?:created|made|added|built|set\s+up|inserted|generated)(?:\s+(?:also|too))?\s*$/i;
+const MADE = String.raw`\b(?:created|made|added|built|set\s+up|inserted|generated)`;
+const MADE_VERB = new RegExp(String.raw`${MADE}\b`, 'i');
+const RIGHT_AFTER_VERB = new RegExp(String.raw`${MADE}(?:\s+(?:also|too))?\s*$`, 'i');
 const LISTED = /(?:\band|,)\s*$/i;
 
 /** The text of the summary's sentence before `at`. */
