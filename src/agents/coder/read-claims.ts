@@ -52,14 +52,15 @@ const READ_PHRASES = [
 const NOT_A_CLAIM =
   /\b(not|never|didn't|haven't|hasn't|couldn't|can't|without|will|would|should|could|can|may|might|must|need|going|plan|if|to|you|please|no|pas|jamais|n['\u2019]|nunca|n\u00e3o|non|mai|nicht|kein|nie)\b/i;
 
-/** Whether an earlier turn of the chat read `canonical` (its `fs_read` calls, resolved as any spelling is). */
-async function readEarlier(canonical: string, facts: TurnFacts): Promise<boolean> {
+/** The files the chat's earlier turns read (their `fs_read` calls, resolved as any spelling is). */
+async function readEarlier(facts: TurnFacts): Promise<Set<string>> {
+  const read = new Set<string>();
   for (const turn of facts.earlier)
     for (const spelling of turn.read ?? []) {
       const resolved = await canonicalOf(spelling, facts);
-      if (!('outside' in resolved) && resolved.canonical === canonical) return true;
+      if (!('outside' in resolved)) read.add(resolved.canonical);
     }
-  return false;
+  return read;
 }
 
 /**
@@ -72,6 +73,8 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
   const prose = claimProse(text);
   const flags: ChangeFlag[] = [];
   const seen = new Set<string>();
+  // Resolved once, and only when a claim has no call of this turn behind it.
+  let earlierReads: Promise<Set<string>> | undefined;
   for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const match of READ_PHRASES.flatMap((phrase) => [...sentence.matchAll(phrase)])) {
@@ -91,7 +94,8 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
         continue;
       if (seen.has(resolved.canonical)) continue;
       // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
-      if (await readEarlier(resolved.canonical, facts)) continue;
+      earlierReads ??= readEarlier(facts);
+      if ((await earlierReads).has(resolved.canonical)) continue;
       seen.add(resolved.canonical);
       flags.push({
         path: resolved.canonical,
