@@ -32,25 +32,28 @@ const OPENS_WITH_SUBJECT =
  */
 const CONTRAST =
   /\b(?:but|however|instead|though|although|whereas|while|rather|nevertheless|nonetheless)\b|(?:,|\band)\s+yet\b/gi;
+/** A negation or an auxiliary, after which an aside may stand before the verb. */
+const NEGATION_OR_AUXILIARY = String.raw`(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))`;
 /** Right after a negation or auxiliary a contrast is an aside: `I did not, however, delete z`. */
-const ASIDE_AFTER =
-  /(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))[\s,\u2013\u2014-]*$/i;
+const ASIDE_AFTER = new RegExp(String.raw`${NEGATION_OR_AUXILIARY}[\s,\u2013\u2014-]*$`, 'i');
 /** An aside right after a negation or auxiliary: `I have not, as you asked,` is no list yet. */
-const ASIDE_OPEN =
-  /(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))\s*[,\u2013\u2014][^,\u2013\u2014]*$/i;
+const ASIDE_OPEN = new RegExp(String.raw`${NEGATION_OR_AUXILIARY}\s*[,\u2013\u2014][^,\u2013\u2014]*$`, 'i');
 /** The end of `text` joins a verb to the one before: `, `, `and`, `then`, `plus`, perhaps `also` …. */
 const COORDINATION =
   /(?:\s*,\s*(?:(?:and|then|plus)\s+)?|\s+(?:and|then|plus|&)\s+)(?:(?:also|then|just|instead|simply|only|finally|additionally|even|\p{L}+ly)\s+)*$/iu;
 /** The same with `or`/`nor`: a list a negation reaches whole (`did not read or change x`). */
 const DISJUNCTION = /(?:,\s*|\s+)(?:or|nor)\s+(?:(?:\p{L}+ly|even|also)\s+)*$/iu;
 /** The English past forms the claim readers look for (`deleted`, `wrote`, `made`, …). */
-const PAST = /^(?:\p{L}+ed|wrote|written|rewrote|rewritten|made|undid)(?![\p{L}'\u2019])/iu;
+const PAST_FORM = String.raw`(?:\p{L}+ed|wrote|written|rewrote|rewritten|made|undid)`;
+const PAST = new RegExp(String.raw`^${PAST_FORM}(?![\p{L}'\u2019])`, 'iu');
 /**
  * A comma list closed by `or`/`nor` and a past form: `haven't edited x, deleted y or renamed
  * z`. The list ends at an `and`, a contrast or a semicolon: what follows is another clause.
  */
-const CLOSED_BY_OR =
-  /^(?:(?!\b(?:and|but|so|then|while|however|though|although|whereas|instead)\b)[^;])*?(?:,\s*|\s+)(?:or|nor)\s+(?:\p{L}+ly\s+)?(?:\p{L}+ed|wrote|written|rewrote|rewritten|made|undid)(?![\p{L}])/iu;
+const CLOSED_BY_OR = new RegExp(
+  String.raw`^(?:(?!\b(?:and|but|so|then|while|however|though|although|whereas|instead)\b)[^;])*?(?:,\s*|\s+)(?:or|nor)\s+(?:\p{L}+ly\s+)?${PAST_FORM}(?![\p{L}])`,
+  'iu',
+);
 /**
  * What a past form coordinated after it still shares: a condition (`if you touched x and
  * deleted y`) or a modal's perfect (`could have edited x and deleted y`) governs each verb.
