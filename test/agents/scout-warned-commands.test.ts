@@ -46,6 +46,26 @@ describe('a command a record warns against is never reported as one to run', () 
     expect(report.text).not.toMatch(/^- npm publish --force$/m);
   });
 
+  it('commands listed under a warning, or marked ❌, are not reported; the list ends where the record says so', async () => {
+    const root = corpus();
+    appendFileSync(
+      join(root, RELEASE),
+      '\nNever run these on a release branch:\n\n- `git push --force`\n- `npm publish --tag latest --force`\n\nFor the notes:\n\n- ❌ `npm version --no-git-tag-version`\n- ✅ `npm run changelog`\n',
+    );
+    const source = openRecordSource(root, listStores(root, {}), { env: {} });
+    closers.push(() => source.close());
+    const report = await runDeterministicScout({
+      goal: GOAL,
+      root,
+      source,
+      ledger: tempLedger(),
+      priorDigests: [],
+    });
+    expect(commandsBlock(report.text)).toBe(
+      '- npm run release -- --dry-run\n- git tag -s vX.Y.Z\n- npm run changelog\n',
+    );
+  });
+
   it('a data block and command output in a record are no commands to report', async () => {
     const root = corpus();
     appendFileSync(

@@ -23,6 +23,14 @@ const CLAUSE_END = /[.;!?,:]\s|\s[\u2013\u2014-]\s|\(|\)/g;
 /** A label that introduces an example of what not to do: "**Wrong:**", "Dangerous:" (a negated line is read by `endsWithWarning`). */
 const WARNING_LABEL = /^\s*(?:[*_#>-]\s*)*(?:wrong|bad|incorrect|dangerous|unsafe)\b[^:]*:[\s*_]*$/i;
 
+/**
+ * A mark that says "not this" on its own: "❌ `npm install --force`", "- 🚫 `git push -f`". Not a
+ * negation that another one undoes: "❌ Don't run `x`" is emphasis, still against `x`.
+ */
+const WARNING_MARK = /[\u274C\u{1F6AB}\u26D4\u2717\u2718\u2716]|:(?:x|no_entry(?:_sign)?):/u;
+/** A list item's bullet or number: the lines a label ending in a colon introduces. */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+
 /** Whether the negations in `text` leave it against what follows (an odd count, doubles undone). */
 function turnsAgainst(text: string): boolean {
   const negators = [...text.matchAll(NEGATOR)];
@@ -40,6 +48,30 @@ function clauseBefore(line: string, at: number): string {
   let start = 0;
   for (const match of line.slice(0, at).matchAll(CLAUSE_END)) start = match.index + match[0].length;
   return line.slice(start, at);
+}
+
+/**
+ * Whether the prose before a code span at `at` warns against it: its own clause says not to run
+ * it, bears a warning mark, or is empty right after a label that warns ("Bad: `x`", "Don't:
+ * `x`", "**Avoid:** `x`").
+ */
+function spanWarned(line: string, at: number): boolean {
+  const clause = clauseBefore(line, at);
+  if (turnsAgainst(clause) || WARNING_MARK.test(clause)) return true;
+  if (/[\p{L}\p{N}`]/u.test(clause)) return false;
+  const label = /([^.;!?,:]*):[\s*_]*$/.exec(line.slice(0, at - clause.length));
+  return label !== null && labelWarns(`${label[1]}:`);
+}
+
+/**
+ * Whether a line ending in a colon introduces what not to do: "Wrong:", "Never run this:",
+ * "❌ These:"; its last clause decides ("Never push on Friday; run this:" asks for it).
+ */
+function labelWarns(line: string): boolean {
+  const trimmed = line.trimEnd().replace(/[*_\s]+$/, '');
+  if (!trimmed.endsWith(':')) return false;
+  const clause = clauseBefore(trimmed, trimmed.length - 1);
+  return WARNING_LABEL.test(line) || turnsAgainst(clause) || WARNING_MARK.test(clause);
 }
 
 /**
@@ -112,16 +144,22 @@ export function statedCommands(markdown: string): StatedCommands {
   let blockWarned = false;
   let block: BlockKind = 'plain';
   let lastProse = '';
+  // A list right under a label that warns ("Never run these on main:", "- Avoid these:") is the
+  // list of what not to run: its items, or for a label that is an item, the items nested in it.
+  let listWarned = false;
+  let labelIndent = 0;
+  let labelIsItem = false;
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
     const fence = /^\s*(?:```|~~~)\s*([\w+-]*)/.exec(line);
     if (fence) {
       fenced = !fenced;
       if (fenced) {
-        blockWarned = WARNING_LABEL.test(lastProse) || endsWithWarning(lastProse);
+        blockWarned = labelWarns(lastProse);
         block = blockKind(fence[1] as string);
       }
       // A label introduces the block right after it, not one after that.
       else lastProse = '';
+      listWarned = false;
       continue;
     }
     if (fenced) {
@@ -129,19 +167,25 @@ export function statedCommands(markdown: string): StatedCommands {
       if (text) (blockWarned ? warned : commands).add(text);
       continue;
     }
-    if (line.trim()) lastProse = line;
+    if (line.trim()) {
+      const item = LIST_ITEM.test(line);
+      const indent = (/^\s*/.exec(line) as RegExpExecArray)[0].length;
+      // The list goes on through its items and the lines indented under them; other prose ends it.
+      const inList = indent > labelIndent || (item && !labelIsItem && indent === labelIndent);
+      if (listWarned && !inList) listWarned = false;
+      if (labelWarns(line)) {
+        listWarned = true;
+        labelIndent = indent;
+        labelIsItem = item;
+      }
+      lastProse = line;
+    }
     for (const match of line.matchAll(/`([^`\n]+)`/g)) {
       const span = (match[1] as string).trim();
       if (!COMMAND_START.test(span) || !span.includes(' ')) continue;
-      (turnsAgainst(clauseBefore(line, match.index)) ? warned : commands).add(span);
+      (listWarned || spanWarned(line, match.index) ? warned : commands).add(span);
     }
   }
   for (const command of commands) warned.delete(command);
   return { commands: [...commands], warned: [...warned] };
-}
-
-/** A prose line ending in a colon whose last clause says not to do what follows ("Never run this:"). */
-function endsWithWarning(line: string): boolean {
-  const trimmed = line.trimEnd().replace(/[*_]+$/, '');
-  return trimmed.endsWith(':') && turnsAgainst(clauseBefore(trimmed, trimmed.length - 1));
 }

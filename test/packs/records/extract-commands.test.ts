@@ -53,6 +53,52 @@ describe('a record states commands to run, and warns against others', () => {
     });
   });
 
+  it('a label or a mark right before an inline command warns against it; the next clause is free of it', () => {
+    expect(split('Bad: `git push --force`. Good: `git push --force-with-lease`.')).toEqual({
+      commands: ['git push --force-with-lease'],
+      warned: ['git push --force'],
+    });
+    for (const line of [
+      "Don't: `npm publish --force`",
+      '**Avoid:** `npm publish --force`',
+      '- ❌ `npm publish --force`',
+    ])
+      expect(split(line), line).toEqual({ commands: [], warned: ['npm publish --force'] });
+    expect(split('- ❌ `npm install --force`\n- ✅ `npm ci`')).toEqual({
+      commands: ['npm ci'],
+      warned: ['npm install --force'],
+    });
+    // A label that asks, or a caution, leaves the command one to run.
+    for (const line of [
+      'Note: `npm ci` is faster.',
+      'Never skip: `npm test`',
+      '⚠️ `git push --force` rewrites history',
+    ])
+      expect(split(line).warned, line).toEqual([]);
+  });
+
+  it('a list under a label that warns lists what not to run, up to where the list ends', () => {
+    expect(
+      split(
+        'Never run these on main:\n\n- `git push --force`\n  (it rewrites history)\n- `git reset --hard origin/main`\n\nRun `git pull --rebase` instead.',
+      ),
+    ).toEqual({
+      commands: ['git pull --rebase'],
+      warned: ['git push --force', 'git reset --hard origin/main'],
+    });
+    // A label that is itself an item warns about the items nested in it, not its siblings.
+    expect(split('1. Avoid these:\n   - `git push --force`\n2. Run `npm test`')).toEqual({
+      commands: ['npm test'],
+      warned: ['git push --force'],
+    });
+    for (const markdown of [
+      'Run these before a release:\n- `npm test`\n- `npm run build`',
+      'Never push on Friday; run these:\n- `npm test`\n- `npm run build`',
+      'Never run these:\n- `git reset --hard`\n\nThen:\n- `npm test`\n- `npm run build`',
+    ])
+      expect(split(markdown).commands, markdown).toEqual(['npm test', 'npm run build']);
+  });
+
   it("a block's tag says what its lines are: a script's lines, a session's prompted lines, no data or code", () => {
     const block = (tag: string, body: string) => statedCommands(`\`\`\`${tag}\n${body}\n\`\`\``).commands;
     expect(block('bash', '# rotate first\n./scripts/rotate.sh --env prod\npsql -c "select 1"')).toEqual([
