@@ -29,7 +29,13 @@ export async function verifyFinish(
   failOpen: FailOpen,
   input: unknown,
 ): Promise<FinishVerdict> {
-  const claims = agent.finish.toClaims(input).map(withStatedContent);
+  // Held to the evidence as the ledger stores it, redacted: a claim that names a secret the
+  // evidence holds scrubbed (`psql postgres://u:[redacted]@…`) is compared in that form, as
+  // `tally verify` compares the stored claim, and no secret reaches a verdict or its output.
+  const claims = agent.finish
+    .toClaims(input)
+    .map(withStatedContent)
+    .map((claim) => recorder.redactor.redact(claim));
   const view = evidenceView(recorder.runId, recorder.entries(), readOnlyToolsOf(agent));
   let verdicts: ClaimVerdict[];
   try {
@@ -87,7 +93,7 @@ export async function verifyFinish(
     verified,
     dropped,
     duplicates,
-    problems: unbackedContent(agent.finish.summaryOf(input), verdicts),
+    problems: unbackedContent(recorder.redactor.redactText(agent.finish.summaryOf(input)), verdicts),
   };
 }
 
