@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpus, tally } from '../packs/records/records-fixture.js';
@@ -35,5 +35,29 @@ describe('a command with a secret in it, read from a record', () => {
     const runId = (/run (run_\w+)/.exec(run.stdout) as RegExpExecArray)[1] as string;
     const again = await tally(['verify', runId, '--ledger', ledger]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it('a trap quoting a secret is shown and kept in the session digest scrubbed', async () => {
+    const root = corpus();
+    appendFileSync(
+      join(root, 'mistakes.jsonl'),
+      `${JSON.stringify({ ts: '2026-08-03T09:00:00Z', category: 'release', trigger: 'release', description: `Pushed with password=${PASSWORD} in the URL`, correction: 'Use the release token from the vault', pattern: 'release' })}\n`,
+    );
+    const ledger = join(root, '..', 'ledger.db');
+    const run = await tally([
+      'scout',
+      'release a version of acme/shop',
+      '--root',
+      root,
+      '--ledger',
+      ledger,
+      '--session',
+      's1',
+    ]);
+    expect(run.stdout).toContain('[release] Pushed with password=[redacted] in the URL');
+    const digests = join(root, '.tally', 'digests');
+    const [digest] = readdirSync(digests);
+    for (const text of [run.stdout, readFileSync(join(digests, digest as string), 'utf8')])
+      expect(text).not.toContain(PASSWORD);
   });
 });

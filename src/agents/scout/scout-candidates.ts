@@ -1,3 +1,4 @@
+import { createRedactor } from '../../core/redact.js';
 import type { RecallHit } from '../../packs/records/recall.js';
 import type { RecordRow } from '../../packs/records/record-query.js';
 import { queryLabel } from './confirm-labels.js';
@@ -28,7 +29,9 @@ export async function findCandidates(
   const recalled = await call('records_recall', { terms: terms.join(' '), limit: 20 });
   const hits = ((recalled.result as { hits?: RecallHit[] } | undefined)?.hits ?? []) as RecallHit[];
   for (const hit of hits) if (hit.source === 'record') labels.set(hit.where, 'recall');
-  const traps = hits.map((hit) => `${hit.where} — ${hit.text}`);
+  // Shown and kept in digests: scrubbed as the ledger scrubs (a mistake line may quote a token).
+  const redactor = createRedactor();
+  const traps = hits.map((hit) => redactor.redactText(`${hit.where} — ${hit.text}`));
   const recallText = hits.map((hit) => hit.text.toLowerCase()).join(' ');
   const gaps = terms.filter((term) => !recallText.includes(term));
   const probeTerms = gaps.length > 0 ? gaps : terms;

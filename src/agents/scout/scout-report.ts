@@ -1,4 +1,5 @@
 import type { RunResult } from '../../core/agent/ending.js';
+import { createRedactor } from '../../core/redact.js';
 import type { ScoutRepo } from './scout-repo.js';
 
 export interface ScoutReportParts {
@@ -20,7 +21,11 @@ function block(title: string, lines: string[]): string {
   return `${title}:\n${lines.length > 0 ? lines.map((line) => `- ${line}`).join('\n') : '- (none)'}`;
 }
 
-/** The scout's report: GOAL, REPO, GOVERNS, COMMANDS, TRAPS, STANDING NOTES, UNREACHABLE, NOT FOUND — from verified items only. */
+/**
+ * The scout's report: GOAL, REPO, GOVERNS, COMMANDS, TRAPS, STANDING NOTES, UNREACHABLE, NOT
+ * FOUND — from verified items only. Printed, written as a digest and handed to agents, so it is
+ * scrubbed as the ledger is: record text quoted in it may carry a secret.
+ */
 export function formatScoutReport(parts: ScoutReportParts): string {
   const { result } = parts;
   const items = [...result.verified, ...(parts.extra ?? [])];
@@ -57,5 +62,5 @@ export function formatScoutReport(parts: ScoutReportParts): string {
         ]
       : []),
   ].join('\n\n');
-  return `${text}\n`;
+  return `${createRedactor().redactText(text)}\n`;
 }

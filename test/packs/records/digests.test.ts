@@ -23,6 +23,23 @@ describe('session digests', () => {
     });
   });
 
+  it('a digest is written scrubbed, whoever hands it the text: no token or password reaches the disk', () => {
+    const dir = join(tempDir(), 'digests');
+    const outcome = writeDigest(
+      dir,
+      'session-1',
+      'TRAPS:\n- mistakes.jsonl:3 — pushed with password=Hunter2Secret\n- token ghp_abcdefghijklmnopqrstuvwxyz0123456789 leaked\n',
+      { ttlDays: 2 },
+    );
+    const written = readFileSync((outcome as { written: string }).written, 'utf8');
+    expect(written).toBe(
+      'TRAPS:\n- mistakes.jsonl:3 — pushed with password=[redacted]\n- token [redacted] leaked\n',
+    );
+    expect(readDigests(dir, 'session-1', digestSettings({})).digests.map((digest) => digest.text)).toEqual([
+      written,
+    ]);
+  });
+
   it('two session ids never share a key: one session never reads another’s digests', () => {
     const ids = [
       'alice/x',

@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../../../core/io/atomic-write.js';
 import { isSameStateDir, secureStateDir } from '../../../core/io/private-dir.js';
+import { createRedactor } from '../../../core/redact.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { digestKey } from './digest-key.js';
 
@@ -51,7 +52,8 @@ export function writeDigest(
   try {
     const name = `${key}.digest.${String(now).padStart(13, '0')}.${process.pid.toString(16)}${randomBytes(6).toString('hex')}`;
     // Core's atomic write: an O_EXCL temp beside it (never through a planted link), fsync, rename.
-    writeFileAtomicSync(join(dir, name), text, { mode: 0o600 });
+    // Scrubbed as the ledger is, whoever wrote the text (a hook's payload too): nothing secret on disk.
+    writeFileAtomicSync(join(dir, name), createRedactor().redactText(text), { mode: 0o600 });
     // Security: reap only in the directory that was checked, not in one swapped in since.
     if (!isSameStateDir(state))
       return { refused: 'store-unwritable', why: `${dir} was replaced while the digest was written` };
