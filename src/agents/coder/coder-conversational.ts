@@ -1,11 +1,12 @@
 import { isConversational } from '../../core/agent/conversational.js';
 
 /**
- * A file or path named in a message: `README.md`, `src/a.ts`, `lib/`, `` `parse()` ``. A
+ * A file or path named in a message: `README.md`, `src/a.ts`, `lib/`, `` `parse()` ``, a dotfile
+ * (`.env`, `.gitignore`) or a file known by its name alone (`Makefile`, `Dockerfile`). A
  * question about one is about the project's contents, which only its tools can read.
  */
 const NAMES_PROJECT_THING =
-  /(?:^|[\s("'`])(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|(?:^|[\s("'`])[\w@.-]+\/(?=[\s?!,.;:)'"`]|$)|(?:^|[\s("'`])[\w@-]+\.[a-z][a-z0-9]{0,7}\b|`[^`\n]+`/i;
+  /(?:^|[\s("'`])(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|(?:^|[\s("'`])[\w@.-]+\/(?=[\s?!,.;:)'"`]|$)|(?:^|[\s("'`])[\w@-]+\.[a-z][a-z0-9]{0,7}\b|(?:^|[\s("'`])\.\w[\w.-]*|\b(?:Makefile|GNUmakefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Jenkinsfile|Vagrantfile|Justfile|Brewfile|CODEOWNERS|LICENSE|README|CHANGELOG)\b|`[^`\n]+`/i;
 
 /**
  * The Coder's conversational opening: a greeting, or a plain question with no request for

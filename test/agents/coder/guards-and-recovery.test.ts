@@ -133,6 +133,9 @@ describe('the conversational first round', () => {
       'what is in src/a.ts?',
       'why is the src/ folder there?',
       'What does `a` hold?',
+      'Which settings does .env hold?',
+      'what does the Makefile do?',
+      'Is there a LICENSE?',
     ]) {
       const model = scriptedModel([
         callTool('fs_read', { path: 'README.md' }),
