@@ -8,7 +8,7 @@ import { ModelNotConfiguredError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
 import type { Ledger } from '../../core/ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../../core/models/resolve-model.js';
-import { createRedactor } from '../../core/redact.js';
+import { createRedactor, type Redactor } from '../../core/redact.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { type BrowserConsoleOptions, browserConsoleTool } from '../../packs/browser/browser-console-tool.js';
 import { fileClaimResolver } from '../../packs/workspace/file-effects.js';
@@ -114,9 +114,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // the user is shown: flags and a failed last call lower the status there, not only here.
   let judged: { changes: FileChange[]; flags: ChangeFlag[] } | undefined;
   const stepTexts: string[] = [];
+  // A step's text is shown as the ledger keeps it: scrubbed by the run's redactor, which knows the
+  // secrets the run has seen (a model quoting the .env it read). Judged as said, unscrubbed.
+  let redactor: Redactor = createRedactor();
   const tell: TurnEventListener = (event) => {
-    if (event.type === 'text') stepTexts.push(event.text);
-    emit(event);
+    if (event.type !== 'text') return emit(event);
+    stepTexts.push(event.text);
+    emit({ ...event, text: redactor.redactText(event.text) });
   };
   const review: RunReview = async ({ entries, draft, text, finishSummary }) => {
     // The last step's text is the reply itself; the ones before it were shown as the turn ran.
@@ -169,7 +173,11 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const conversational = agent.isConversational(options.message);
   const modelName = `${model.provider}:${model.modelId}`;
   const result = await runAgent(agent, options.message, {
-    ledger: options.onEvent ? tappedLedger(options.ledger, emit) : options.ledger,
+    ledger: options.onEvent
+      ? tappedLedger(options.ledger, emit, (recorder) => {
+          redactor = recorder.redactor;
+        })
+      : options.ledger,
     // Every step's text is kept: a claim the user read mid-turn is judged like the final reply's.
     model: withChatContext(tappedModel(model, tell), {
       ...(system ? { system } : {}),

@@ -76,12 +76,18 @@ function eventOf(entry: NewEntry): TurnEvent | undefined {
  * listener (redacted like the entry itself): tool calls with their outcome and evidence,
  * nudges and guards, the moment they are recorded. The ledger itself is untouched.
  */
-export function tappedLedger(ledger: Ledger, listener: TurnEventListener): Ledger {
+export function tappedLedger(
+  ledger: Ledger,
+  listener: TurnEventListener,
+  /** Told the run's recorder as it starts (its redactor scrubs what the model says, too). */
+  onRecorder?: (recorder: RunRecorder) => void,
+): Ledger {
   return new Proxy(ledger, {
     get(target, property) {
       if (property === 'startRun')
         return (options: Parameters<Ledger['startRun']>[0]): RunRecorder => {
           const recorder = target.startRun(options);
+          onRecorder?.(recorder);
           listener({ type: 'run-start', runId: recorder.runId });
           return {
             runId: recorder.runId,

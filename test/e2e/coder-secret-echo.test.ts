@@ -1,0 +1,50 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTally, tempDir } from '../helpers.js';
+
+const KEY = 'sk-live-abcdef1234567890abcd';
+const PASSWORD = 'Hunter2Secret';
+
+/**
+ * A model that quotes the secrets of a file it read: what the terminal shows while the turn runs
+ * is scrubbed as the ledger keeps it, not only the reply printed at the end.
+ */
+describe('tally code: a step text that quotes a secret', () => {
+  it('is shown scrubbed as it streams, and the chat kept on disk has no secret either', async () => {
+    const base = tempDir('tally-secret-echo-');
+    const root = join(base, 'proj');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, '.env'), `API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}\n`);
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    const cassette = join(base, 'turn.cassette.json');
+    writeFileSync(
+      cassette,
+      JSON.stringify({
+        version: 1,
+        message: 'Which settings does .env hold?',
+        steps: [
+          { toolCalls: [{ toolName: 'fs_read', input: { path: '.env' } }] },
+          { text: `It sets API_KEY to ${KEY} and DB_PASSWORD=${PASSWORD} for the app.` },
+        ],
+      }),
+    );
+    const run = await runTally([
+      'code',
+      '--root',
+      root,
+      '--replay',
+      cassette,
+      '--ledger',
+      join(base, 'l.db'),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('It sets API_KEY to [redacted] and DB_PASSWORD=[redacted]');
+    const chats = join(root, '.tally', 'chats');
+    const kept = readdirSync(chats).map((name) => readFileSync(join(chats, name), 'utf8'));
+    for (const text of [run.stdout, run.stderr, ...kept]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(PASSWORD);
+    }
+  });
+});
