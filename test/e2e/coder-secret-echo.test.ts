@@ -47,4 +47,40 @@ describe('tally code: a step text that quotes a secret', () => {
       expect(text).not.toContain(PASSWORD);
     }
   });
+
+  it('a token the user pastes reaches neither the chat file nor the decision record it states, nor the output', async () => {
+    const base = tempDir('tally-secret-paste-');
+    const root = join(base, 'proj');
+    mkdirSync(join(root, 'references', 'decisions'), { recursive: true });
+    writeFileSync(join(root, 'README.md'), '# payments\n');
+    const cassette = join(base, 'turn.cassette.json');
+    writeFileSync(
+      cassette,
+      JSON.stringify({
+        version: 1,
+        message: `Let's use the API key ${KEY} for the payments client from now on.`,
+        steps: [{ text: 'Noted.' }],
+      }),
+    );
+    const run = await runTally([
+      'code',
+      '--root',
+      root,
+      '--replay',
+      cassette,
+      '--ledger',
+      join(base, 'l.db'),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Decision recorded: Use the API key [redacted] for the payments client');
+    const files = ['.tally/chats', 'references/decisions'].flatMap((folder) =>
+      readdirSync(join(root, folder)).map((name) => join(folder, name)),
+    );
+    expect(files.some((file) => file.startsWith('references/decisions/DEC-'))).toBe(true);
+    for (const file of files) {
+      expect(file).not.toContain(KEY);
+      expect(readFileSync(join(root, file), 'utf8')).not.toContain(KEY);
+    }
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+  });
 });

@@ -6,7 +6,7 @@ import type { ReviewOutcome, RunReview } from '../../core/agent/run-review.js';
 import { netEffects } from '../../core/effects.js';
 import { ModelNotConfiguredError } from '../../core/errors.js';
 import { createFailOpen } from '../../core/fail-open.js';
-import type { Ledger } from '../../core/ledger/ledger.js';
+import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
 import { resolveModel, selectModelSpec } from '../../core/models/resolve-model.js';
 import { createRedactor, type Redactor } from '../../core/redact.js';
 import type { ToolDefinition } from '../../core/tool.js';
@@ -24,7 +24,13 @@ import { coderContract } from './coder-contract.js';
 import { judgeTurn } from './judge-turn.js';
 import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
-import { safeListener, type TurnEventListener, tappedLedger, tappedModel } from './turn-events.js';
+import {
+  recorderTold,
+  safeListener,
+  type TurnEventListener,
+  tappedLedger,
+  tappedModel,
+} from './turn-events.js';
 import { recoveryOf } from './turn-recovery.js';
 import type { TurnResult } from './turn-result.js';
 import { withChatContext } from './with-chat-context.js';
@@ -117,6 +123,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   // A step's text is shown as the ledger keeps it: scrubbed by the run's redactor, which knows the
   // secrets the run has seen (a model quoting the .env it read). Judged as said, unscrubbed.
   let redactor: Redactor = createRedactor();
+  const keepRedactor = (recorder: RunRecorder) => {
+    redactor = recorder.redactor;
+  };
   const tell: TurnEventListener = (event) => {
     if (event.type !== 'text') return emit(event);
     stepTexts.push(event.text);
@@ -174,10 +183,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const modelName = `${model.provider}:${model.modelId}`;
   const result = await runAgent(agent, options.message, {
     ledger: options.onEvent
-      ? tappedLedger(options.ledger, emit, (recorder) => {
-          redactor = recorder.redactor;
-        })
-      : options.ledger,
+      ? tappedLedger(options.ledger, emit, keepRedactor)
+      : recorderTold(options.ledger, keepRedactor),
     // Every step's text is kept: a claim the user read mid-turn is judged like the final reply's.
     model: withChatContext(tappedModel(model, tell), {
       ...(system ? { system } : {}),
@@ -214,9 +221,12 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     ? [result.text, recovery.summary].filter(Boolean).join('\n\n')
     : (result.text ?? result.summary);
 
+  // The user's words as the ledger keeps them: the chat file and decision records are on disk
+  // (a decision record is project source), and a pasted token belongs on neither.
+  const userText = redactor.redactText(options.message);
   const now = new Date().toISOString();
   const decisions = await turnDecisions(options, model, {
-    user: options.message,
+    user: userText,
     reply: result.text ?? '',
     projectRoot: root.realRoot,
     source: { chatId: chat.id, turn, runId: result.runId, date: now.slice(0, 10) },
@@ -230,7 +240,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         runId: result.runId,
         at: now,
         model: modelName,
-        user: options.message,
+        user: userText,
         reply,
         endingReason: result.endingReason,
         tools: toolCalls,

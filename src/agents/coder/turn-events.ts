@@ -71,6 +71,26 @@ function eventOf(entry: NewEntry): TurnEvent | undefined {
   return undefined;
 }
 
+/** The ledger as the run sees it, with each run's recorder passed through `wrap` as it starts. */
+function wrappingStartRun(ledger: Ledger, wrap: (recorder: RunRecorder) => RunRecorder): Ledger {
+  return new Proxy(ledger, {
+    get(target, property) {
+      if (property === 'startRun')
+        return (options: Parameters<Ledger['startRun']>[0]): RunRecorder => wrap(target.startRun(options));
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The ledger as the run sees it, telling `onRecorder` the recorder of each run it starts. */
+export function recorderTold(ledger: Ledger, onRecorder: (recorder: RunRecorder) => void): Ledger {
+  return wrappingStartRun(ledger, (recorder) => {
+    onRecorder(recorder);
+    return recorder;
+  });
+}
+
 /**
  * The ledger as the run sees it, with every entry of the run it starts also told to the
  * listener (redacted like the entry itself): tool calls with their outcome and evidence,
@@ -82,31 +102,23 @@ export function tappedLedger(
   /** Told the run's recorder as it starts (its redactor scrubs what the model says, too). */
   onRecorder?: (recorder: RunRecorder) => void,
 ): Ledger {
-  return new Proxy(ledger, {
-    get(target, property) {
-      if (property === 'startRun')
-        return (options: Parameters<Ledger['startRun']>[0]): RunRecorder => {
-          const recorder = target.startRun(options);
-          onRecorder?.(recorder);
-          listener({ type: 'run-start', runId: recorder.runId });
-          return {
-            runId: recorder.runId,
-            redactor: recorder.redactor,
-            entries: () => recorder.entries(),
-            commit: (limitMs) => recorder.commit(limitMs),
-            ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
-            append: (entry) => {
-              // The same kind with its data redacted, as the ledger stores it.
-              const recorded = appendAsRecorded(recorder, entry);
-              const event = eventOf(recorded);
-              if (event) listener(event);
-              return recorded;
-            },
-          };
-        };
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  return wrappingStartRun(ledger, (recorder) => {
+    onRecorder?.(recorder);
+    listener({ type: 'run-start', runId: recorder.runId });
+    return {
+      runId: recorder.runId,
+      redactor: recorder.redactor,
+      entries: () => recorder.entries(),
+      commit: (limitMs) => recorder.commit(limitMs),
+      ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
+      append: (entry) => {
+        // The same kind with its data redacted, as the ledger stores it.
+        const recorded = appendAsRecorded(recorder, entry);
+        const event = eventOf(recorded);
+        if (event) listener(event);
+        return recorded;
+      },
+    };
   });
 }
 
