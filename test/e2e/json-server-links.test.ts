@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTally, tempDir } from '../helpers.js';
+import { harEntry, writeHar } from '../packs/http/har-fixtures.js';
 import { type JsonServer, startJsonServer } from './json-server-fixture.js';
 
 // json-server apps whose shapes misled the deterministic tier: which field links a child to
@@ -68,6 +69,59 @@ function openApi(
   writeFileSync(spec, JSON.stringify(document));
   return spec;
 }
+
+describe('the field that links a child to its parent', () => {
+  // A task's `parentId` is its parent task; `projectId` its project. Reading `parentId` as the
+  // link sent each project's id there, left `projectId` at the schema's sample (project 1, made
+  // before the run), and the verdict, reading `parentId` too, called the tasks linked: success.
+  it('"2 projects with 2 tasks each" from OpenAPI: projectId is the link, not a parent task\'s parentId', async () => {
+    const app = await server({ projects: [], tasks: [] });
+    await post(`${app.url}/projects`, { name: 'made before the run' });
+    const spec = openApi(app.url, {
+      '/projects': { required: ['name'], properties: { name: { type: 'string' } } },
+      '/tasks': {
+        required: ['title', 'projectId'],
+        properties: {
+          title: { type: 'string' },
+          parentId: { type: 'integer', description: 'the parent task' },
+          projectId: { type: 'integer' },
+        },
+      },
+    });
+    const { run, said, result } = await fish('2 projects with 2 tasks each', ['--spec', spec]);
+    expect(run.code, said).toBe(0);
+    expect(result, said).toMatchObject({ status: 'success', tier: 'deterministic', unmet: [] });
+    const db = app.db() as { projects: { id: number }[]; tasks: { projectId: number; parentId?: number }[] };
+    for (const project of db.projects.slice(1))
+      expect(db.tasks.filter((task) => task.projectId === project.id)).toHaveLength(2);
+    expect(db.tasks.filter((task) => task.parentId !== undefined)).toEqual([]);
+  });
+
+  // json-server numbers every collection from 1: in the captured comment, `authorId: 1` held
+  // the captured post's id as well as `postId: 1` did. The first field won: each new comment got
+  // the new post's id as its author and kept the captured post 1, and the plain request failed.
+  it('"2 posts with 2 comments each" from a HAR: postId is the link even when authorId holds the same number', async () => {
+    const app = await server({ users: [], posts: [], comments: [] });
+    const user = await post(`${app.url}/users`, { name: 'Ann' });
+    const first = await post(`${app.url}/posts`, { title: 'First' });
+    const body = { authorId: user.id, postId: first.id, body: 'Nice' };
+    const comment = await post(`${app.url}/comments`, body);
+    expect([user.id, first.id]).toEqual([1, 1]);
+    const har = writeHar(tempDir(), 'app.har', [
+      harEntry('POST', `${app.url}/posts`, 201, { body: { title: 'First' }, response: first }),
+      harEntry('POST', `${app.url}/comments`, 201, { body, response: comment }),
+    ]);
+    const { run, said, result } = await fish('2 posts with 2 comments each', ['--captures', har]);
+    expect(run.code, said).toBe(0);
+    expect(result, said).toMatchObject({ status: 'success', tier: 'deterministic', unmet: [] });
+    const db = app.db() as { posts: { id: number }[]; comments: { postId: number; authorId: number }[] };
+    for (const made of db.posts.slice(1)) {
+      const under = db.comments.filter((entry) => entry.postId === made.id);
+      expect(under).toHaveLength(2);
+      expect(under.map((entry) => entry.authorId)).toEqual([1, 1]);
+    }
+  });
+});
 
 describe("the run's own summary against the app's collection names", () => {
   // The deterministic summary said "Created 3 items": in an app with `/line-items`, the summary

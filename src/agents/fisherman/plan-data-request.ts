@@ -9,6 +9,8 @@ import type { DataRequest } from './parse-data-request.js';
 import { type ContainerPlan, planContainer } from './plan-container.js';
 import type { ParentLink } from './planned-link.js';
 
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+
 export interface PlannedType {
   type: string;
   count: number;
@@ -109,7 +111,13 @@ function findLink(
   if (at >= 0) return { kind: 'path', index: at + 1 };
   const ids = parentIdsSeen(parent, index);
   const body = childExample.requestBody as Record<string, unknown>;
-  for (const [field, value] of Object.entries(body)) {
+  // Fields named after the parent first: json-server numbers every collection from 1, so a
+  // captured `authorId: 1` holds a post's id as well as `postId: 1` does.
+  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
+  const rank = (field: string) =>
+    parent.resource && sameResource(stem(field), parent.resource) ? 0 : /^parent$/i.test(stem(field)) ? 1 : 2;
+  const fields = Object.entries(body).sort(([x], [y]) => rank(x) - rank(y));
+  for (const [field, value] of fields) {
     if ((typeof value === 'number' || typeof value === 'string') && ids.has(String(value)))
       return { kind: 'body', field, numeric: typeof value === 'number' };
   }

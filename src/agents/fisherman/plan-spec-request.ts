@@ -39,9 +39,14 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
   const single = child.requestBody ? singleObjectSchema(child.requestBody.schema) : undefined;
   const schema = single && 'schema' in single ? single.schema : undefined;
   const properties = schema && isSchema(schema.properties) ? schema.properties : {};
-  for (const [field, property] of Object.entries(properties)) {
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
-    if (!sameType(parentType, stem) && !/^parent$/i.test(stem)) continue;
+  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
+  // A field named after the parent type first: beside `projectId`, `parentId` is a parent task.
+  const fields = Object.entries(properties);
+  const named = [
+    ...fields.filter(([field]) => sameType(parentType, stem(field))),
+    ...fields.filter(([field]) => /^parent$/i.test(stem(field))),
+  ];
+  for (const [field, property] of named) {
     // A relation may take the id or the whole object (`oneOf: [integer, Author]`): the id it is.
     const type = scalarTypeOf(property);
     if (type === undefined) continue;
