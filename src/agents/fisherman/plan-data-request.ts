@@ -3,7 +3,7 @@ import { extractIds } from '../../packs/http/client/extract-ids.js';
 import type { CaptureIndex, Endpoint } from '../../packs/http/endpoints/capture-index.js';
 import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import { ID } from '../../packs/http/endpoints/path-normalizer.js';
-import { sameResource } from '../../packs/http/endpoints/resource-name.js';
+import { ambiguousResource, resourcesNamed, sameResource } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { DataRequest } from './parse-data-request.js';
 import { type ContainerPlan, planContainer } from './plan-container.js';
@@ -45,15 +45,24 @@ export function creatingEndpoint(
   index: CaptureIndex,
   scope: Scope,
 ): { endpoint: Endpoint; example: Capture } | { error: string } {
-  const creators = index
+  const collections = index
     .endpoints(scope)
     .filter(
       (endpoint) =>
-        endpoint.method === 'POST' &&
-        endpoint.resource &&
-        sameResource(type, endpoint.resource) &&
-        splitPath(endpoint.pattern).at(-1) !== ID,
+        endpoint.method === 'POST' && endpoint.resource && splitPath(endpoint.pattern).at(-1) !== ID,
     );
+  const ambiguous = ambiguousResource(
+    type,
+    collections.map((endpoint) => endpoint.resource as string),
+  );
+  if (ambiguous) return { error: ambiguous };
+  const named = new Set(
+    resourcesNamed(
+      type,
+      collections.map((endpoint) => endpoint.resource as string),
+    ),
+  );
+  const creators = collections.filter((endpoint) => named.has(endpoint.resource as string));
   const known = [
     ...new Set(
       index

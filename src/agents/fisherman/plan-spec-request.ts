@@ -1,4 +1,5 @@
 import { sameType } from '../../core/type-words.js';
+import { ambiguousResource, resourcesNamed } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
@@ -21,10 +22,14 @@ const isCreate = (operation: ApiOperation) =>
   operation.resource !== undefined &&
   parameterName(segmentsOf(operation.path).at(-1) ?? '') === undefined;
 
-/** POST operations that create a type: a collection (not an item path) whose resource is that type. */
+const createdResources = (spec: ApiSpecIndex) =>
+  spec.operations.filter(isCreate).map((operation) => operation.resource as string);
+
+/** POST operations that create a type: a collection (not an item path) whose resource is that type, exactly named if one is. */
 function creators(type: string, spec: ApiSpecIndex): ApiOperation[] {
+  const named = new Set(resourcesNamed(type, createdResources(spec)));
   return spec.operations.filter(
-    (operation) => isCreate(operation) && sameType(type, operation.resource as string),
+    (operation) => isCreate(operation) && named.has(operation.resource as string),
   );
 }
 
@@ -169,7 +174,11 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
  */
 export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope: Scope): Planned {
   // Only what could be created: a POST to an item path (`/pet/{petId}`) updates, it never creates.
-  const known = [...new Set(spec.operations.filter(isCreate).map((op) => op.resource))];
+  const known = [...new Set(createdResources(spec))];
+  for (const type of [request.type, request.children?.type, request.parent?.type]) {
+    const ambiguous = type === undefined ? undefined : ambiguousResource(type, known);
+    if (ambiguous) return { error: `${ambiguous} (creatable: ${known.join(', ')})` };
+  }
   const parentCreators = creators(request.type, spec);
   // The least nested creator: a top-level collection needs no parent of its own.
   const top = [...parentCreators].sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
