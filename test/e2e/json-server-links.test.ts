@@ -123,6 +123,41 @@ describe('the field that links a child to its parent', () => {
   });
 });
 
+describe('a parent the create requires, which the request does not name', () => {
+  const spec = (url: string) =>
+    openApi(url, {
+      '/posts': { required: ['title'], properties: { title: { type: 'string' } } },
+      '/comments': {
+        required: ['body', 'postId'],
+        properties: { body: { type: 'string' }, postId: { type: 'integer' } },
+      },
+    });
+
+  // The schema's sample id was sent: `postId: 1`, a post that did not exist, and the run said
+  // success. Now an existing post is used (found by a read), else one is made, and said so.
+  it('"2 comments" with no post in the app: a post is made for them, and the summary says so', async () => {
+    const app = await server({ posts: [], comments: [] });
+    const { run, said, result } = await fish('2 comments', ['--spec', spec(app.url)]);
+    expect(run.code, said).toBe(0);
+    expect(result.summary).toContain('no post existed, so post 1 was created for the comments');
+    const db = app.db() as { posts: { id: number }[]; comments: { postId: number }[] };
+    expect(db.posts.map((made) => made.id)).toEqual([1]);
+    expect(db.comments.map((comment) => comment.postId)).toEqual([1, 1]);
+  });
+
+  it('"2 comments" where post 1 is gone and post 2 exists: they go into post 2', async () => {
+    const app = await server({ posts: [], comments: [] });
+    await post(`${app.url}/posts`, { title: 'gone' });
+    await post(`${app.url}/posts`, { title: 'kept' });
+    await fetch(`${app.url}/posts/1`, { method: 'DELETE' });
+    const { run, said, result } = await fish('2 comments', ['--spec', spec(app.url)]);
+    expect(run.code, said).toBe(0);
+    expect(result.summary).toContain('the comments went into the existing post 2');
+    const db = app.db() as { comments: { postId: number }[] };
+    expect(db.comments.map((comment) => comment.postId)).toEqual([2, 2]);
+  });
+});
+
 describe("the run's own summary against the app's collection names", () => {
   // The deterministic summary said "Created 3 items": in an app with `/line-items`, the summary
   // check read that as 3 line items, none made, and "3 posts" ended partial.

@@ -168,6 +168,34 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
 }
 
 /**
+ * The parent a create requires that no one named: "2 comments" whose body requires a `postId`
+ * naming a creatable collection. The executor uses an existing one a read finds, else makes
+ * one, and says which; before, the schema's sample id (`postId: 1`) was sent, linking the
+ * items to a post that may not exist or not be the test's.
+ */
+function requiredContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope) {
+  const single = top.requestBody ? singleObjectSchema(top.requestBody.schema) : undefined;
+  const schema = single && 'schema' in single ? flattenSchema(single.schema) : undefined;
+  if (!schema || !isSchema(schema.properties)) return undefined;
+  const properties = schema.properties as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const resources = createdResources(spec);
+  for (const field of required) {
+    const stem = LINK_FIELD.exec(field)?.[1];
+    const type = scalarTypeOf(properties[field]);
+    if (!stem || type === undefined) continue;
+    const [resource, ...others] = resourcesNamed(stem, resources);
+    if (!resource || others.length > 0 || sameType(resource, top.resource as string)) continue;
+    const creator = creators(resource, spec)[0];
+    const step = creator ? stepFor(resource, 1, creator, scope) : undefined;
+    if (!step || 'error' in step) continue;
+    const link: ParentLink = { kind: 'body', field, numeric: type === 'integer' || type === 'number' };
+    return { type: resource, example: step.example, ...(step.fresh ? { fresh: step.fresh } : {}), link };
+  }
+  return undefined;
+}
+
+/**
  * Plans "N <type> [with M <type> each] [in <type> <id>]" from OpenAPI documents alone:
  * the POST operations that create each type, the child's link to its parent (path
  * parameter or body field named after it), bodies built from the request schemas.
@@ -186,8 +214,10 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
     return {
       error: `no operation of the OpenAPI documents creates "${request.type}" (creatable: ${known.join(', ') || 'nothing'})`,
     };
-  const container = containerFor(request, top, spec, scope);
-  if ('error' in container) return { error: container.error as string };
+  const named = containerFor(request, top, spec, scope);
+  if ('error' in named) return { error: named.error as string };
+  const implied = request.parent ? undefined : requiredContainer(top, spec, scope);
+  const container = implied ? { container: implied } : named;
   const parent = stepFor(request.type, request.count, top, scope, container.container?.link);
   if ('error' in parent) return parent;
   const plan: ExecutablePlan = { parent, ...(container.container ? { container: container.container } : {}) };
