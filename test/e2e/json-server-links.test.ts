@@ -158,6 +158,32 @@ describe('a parent the create requires, which the request does not name', () => 
   });
 });
 
+describe('a --scope the planned creates cannot carry', () => {
+  // json-server's /comments takes no path parameter: with --scope /posts/2 the comments were
+  // made (in post 1, or at the schema's sample id), and only then reported outside the scope.
+  it('"3 comments" --scope /posts/2 against flat /comments: refused before any request, naming the way to say it', async () => {
+    const app = await server({
+      posts: [
+        { id: 1, title: 'a' },
+        { id: 2, title: 'b' },
+      ],
+      comments: [],
+    });
+    const spec = openApi(app.url, {
+      '/posts': { required: ['title'], properties: { title: { type: 'string' } } },
+      '/comments': {
+        required: ['body', 'postId'],
+        properties: { body: { type: 'string' }, postId: { type: 'integer' } },
+      },
+    });
+    const { run, said } = await fish('3 comments', ['--spec', spec, '--scope', '/posts/2']);
+    expect(run.code, said).not.toBe(0);
+    expect(run.stdout, said).toContain('POST /comments makes 3 comments with no path parameter to take it');
+    expect(run.stdout, said).toContain('e.g. \\"3 comments in post 2\\"');
+    expect((app.db() as { comments: unknown[] }).comments).toEqual([]);
+  });
+});
+
 describe("the run's own summary against the app's collection names", () => {
   // The deterministic summary said "Created 3 items": in an app with `/line-items`, the summary
   // check read that as 3 line items, none made, and "3 posts" ended partial.

@@ -1,4 +1,4 @@
-import { sameType } from '../../core/type-words.js';
+import { sameType, singular } from '../../core/type-words.js';
 import { ambiguousResource, resourcesNamed } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
@@ -7,6 +7,7 @@ import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatte
 import { sampleValue } from '../../packs/http/openapi/sample-value.js';
 import { scalarTypeOf, singleObjectSchema } from '../../packs/http/openapi/single-object-schema.js';
 import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
+import { countOf } from './fish-contract.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './planned-link.js';
 
@@ -196,6 +197,24 @@ function requiredContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope) 
 }
 
 /**
+ * Why a plan would create outside the run's scope: a step that makes items has no path segment
+ * for the scope's value. Refused before any request; the verdict would only find it after.
+ */
+function outsideScope(plan: ExecutablePlan, scope: Scope): string | undefined {
+  if (!scope.key || scope.fallback) return undefined;
+  const made = plan.container?.id === undefined ? [plan.container] : [];
+  for (const step of [plan.parent, plan.child, ...made]) {
+    if (!step) continue;
+    const path = step.example.path.split('?')[0] as string;
+    if (segmentsOf(path).some((segment) => decodeURIComponent(segment) === scope.key)) continue;
+    const items = countOf('count' in step ? step.count : 1, step.type);
+    const parent = singular(segmentsOf(scope.path).at(-2) ?? 'parent');
+    return `--scope ${scope.path} puts the run in ${scope.key}, but POST ${path} makes ${items} with no path parameter to take it: they would be made outside the scope (leave --scope out, and name the parent in the request instead, e.g. "${items} in ${parent} ${scope.key}")`;
+  }
+  return undefined;
+}
+
+/**
  * Plans "N <type> [with M <type> each] [in <type> <id>]" from OpenAPI documents alone:
  * the POST operations that create each type, the child's link to its parent (path
  * parameter or body field named after it), bodies built from the request schemas.
@@ -221,7 +240,7 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
   const parent = stepFor(request.type, request.count, top, scope, container.container?.link);
   if ('error' in parent) return parent;
   const plan: ExecutablePlan = { parent, ...(container.container ? { container: container.container } : {}) };
-  if (!request.children) return { plan };
+  if (!request.children) return scoped(plan, scope);
   const linked = linkedCreator(request.type, request.children.type, spec);
   if (!linked) {
     const exists = creators(request.children.type, spec).length > 0;
@@ -234,8 +253,13 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
   const child = stepFor(request.children.type, request.children.count, linked.operation, scope, linked.link);
   if ('error' in child) return child;
   plan.child = { ...child, link: linked.link };
-  return { plan };
+  return scoped(plan, scope);
 }
+
+const scoped = (plan: ExecutablePlan, scope: Scope): Planned => {
+  const outside = outsideScope(plan, scope);
+  return outside ? { error: outside } : { plan };
+};
 
 /**
  * The captures' plan when they have one (browser examples are the ground truth); else the
