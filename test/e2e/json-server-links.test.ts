@@ -184,6 +184,23 @@ describe('a --scope the planned creates cannot carry', () => {
   });
 });
 
+describe('a named parent the app cannot take', () => {
+  // Said "puts a posts into a user", and not where it looked.
+  it('"3 posts for user 5" where posts name no user: refused, naming the operation', async () => {
+    const app = await server({ users: [{ id: 5, name: 'u' }], posts: [] });
+    const spec = openApi(app.url, {
+      '/users': { required: ['name'], properties: { name: { type: 'string' } } },
+      '/posts': { required: ['title'], properties: { title: { type: 'string' } } },
+    });
+    const { run, said } = await fish('3 posts for user 5', ['--spec', spec]);
+    expect(run.code, said).not.toBe(0);
+    expect(run.stdout, said).toContain(
+      'no operation of the OpenAPI documents puts posts into a user: no user path parameter or userId-like body field in POST /posts',
+    );
+    expect((app.db() as { posts: unknown[] }).posts).toEqual([]);
+  });
+});
+
 describe("the run's own summary against the app's collection names", () => {
   // The deterministic summary said "Created 3 items": in an app with `/line-items`, the summary
   // check read that as 3 line items, none made, and "3 posts" ended partial.

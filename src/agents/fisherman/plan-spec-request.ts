@@ -7,7 +7,7 @@ import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatte
 import { sampleValue } from '../../packs/http/openapi/sample-value.js';
 import { scalarTypeOf, singleObjectSchema } from '../../packs/http/openapi/single-object-schema.js';
 import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
-import { countOf } from './fish-contract.js';
+import { countOf, pluralOf } from './fish-contract.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './planned-link.js';
 
@@ -154,7 +154,9 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
   const link = linkOf(named.type, top);
   const creator = creators(named.type, spec)[0];
   if (!link || !creator)
-    return { error: `no operation of the OpenAPI documents puts a ${request.type} into a ${named.type}` };
+    return {
+      error: `no operation of the OpenAPI documents puts ${pluralOf(request.type)} into a ${singular(named.type)}: no ${singular(named.type)} path parameter or ${singular(named.type)}Id-like body field in POST ${top.path}`,
+    };
   const step = stepFor(named.type, 1, creator, scope);
   if ('error' in step) return step;
   return {
