@@ -103,7 +103,7 @@ export abstract class ChildrenClauses extends TokenCursor {
       else if (next === 'every') unsure();
       return 'each';
     }
-    if (word === 'in' || word === 'under' || word === 'inside') {
+    if (word === 'in' || word === 'under' || word === 'inside' || word === 'on') {
       if (next === 'it') {
         this.at += 2;
         return 'each';

@@ -5,13 +5,16 @@ const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] | undefined) ?? [];
 
-/** Link fields that name a parent of this type: `suiteId`, `suite_id`, `suite`, `parentId`. */
+/**
+ * Link fields that name a parent of this type: `suiteId`, `suite_id`, `suite`; `parentId` only
+ * when none does — beside a `projectId`, a task's `parentId` is its parent task, and reading it
+ * passed tasks filed under another project as linked.
+ */
 function linksNaming(child: NetEffect, parentType: string): [string, string][] {
-  const links = (child.observed.links as Record<string, string> | undefined) ?? {};
-  return Object.entries(links).filter(([field]) => {
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
-    return /^parent$/i.test(stem) || sameType(parentType, stem);
-  });
+  const links = Object.entries((child.observed.links as Record<string, string> | undefined) ?? {});
+  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
+  const typed = links.filter(([field]) => sameType(parentType, stem(field)));
+  return typed.length > 0 ? typed : links.filter(([field]) => /^parent$/i.test(stem(field)));
 }
 
 /** A path parent of this type (`…/suites/55`): its type is the segment before its id. */

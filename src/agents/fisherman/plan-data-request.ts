@@ -3,11 +3,13 @@ import { extractIds } from '../../packs/http/client/extract-ids.js';
 import type { CaptureIndex, Endpoint } from '../../packs/http/endpoints/capture-index.js';
 import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import { ID } from '../../packs/http/endpoints/path-normalizer.js';
-import { sameResource } from '../../packs/http/endpoints/resource-name.js';
+import { ambiguousResource, resourcesNamed, sameResource } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { DataRequest } from './parse-data-request.js';
 import { type ContainerPlan, planContainer } from './plan-container.js';
 import type { ParentLink } from './planned-link.js';
+
+const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 export interface PlannedType {
   type: string;
@@ -43,15 +45,24 @@ export function creatingEndpoint(
   index: CaptureIndex,
   scope: Scope,
 ): { endpoint: Endpoint; example: Capture } | { error: string } {
-  const creators = index
+  const collections = index
     .endpoints(scope)
     .filter(
       (endpoint) =>
-        endpoint.method === 'POST' &&
-        endpoint.resource &&
-        sameResource(type, endpoint.resource) &&
-        splitPath(endpoint.pattern).at(-1) !== ID,
+        endpoint.method === 'POST' && endpoint.resource && splitPath(endpoint.pattern).at(-1) !== ID,
     );
+  const ambiguous = ambiguousResource(
+    type,
+    collections.map((endpoint) => endpoint.resource as string),
+  );
+  if (ambiguous) return { error: ambiguous };
+  const named = new Set(
+    resourcesNamed(
+      type,
+      collections.map((endpoint) => endpoint.resource as string),
+    ),
+  );
+  const creators = collections.filter((endpoint) => named.has(endpoint.resource as string));
   const known = [
     ...new Set(
       index
@@ -109,7 +120,13 @@ function findLink(
   if (at >= 0) return { kind: 'path', index: at + 1 };
   const ids = parentIdsSeen(parent, index);
   const body = childExample.requestBody as Record<string, unknown>;
-  for (const [field, value] of Object.entries(body)) {
+  // Fields named after the parent first: json-server numbers every collection from 1, so a
+  // captured `authorId: 1` holds a post's id as well as `postId: 1` does.
+  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
+  const rank = (field: string) =>
+    parent.resource && sameResource(stem(field), parent.resource) ? 0 : /^parent$/i.test(stem(field)) ? 1 : 2;
+  const fields = Object.entries(body).sort(([x], [y]) => rank(x) - rank(y));
+  for (const [field, value] of fields) {
     if ((typeof value === 'number' || typeof value === 'string') && ids.has(String(value)))
       return { kind: 'body', field, numeric: typeof value === 'number' };
   }

@@ -1,4 +1,5 @@
-import { sameType } from '../../core/type-words.js';
+import { sameType, singular } from '../../core/type-words.js';
+import { ambiguousResource, resourcesNamed } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
 import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
@@ -6,6 +7,7 @@ import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatte
 import { sampleValue } from '../../packs/http/openapi/sample-value.js';
 import { scalarTypeOf, singleObjectSchema } from '../../packs/http/openapi/single-object-schema.js';
 import type { ExecutablePlan, ExecutableType, FreshBody } from './execute-data-plan.js';
+import { countOf, pluralOf } from './fish-contract.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './planned-link.js';
 
@@ -21,10 +23,14 @@ const isCreate = (operation: ApiOperation) =>
   operation.resource !== undefined &&
   parameterName(segmentsOf(operation.path).at(-1) ?? '') === undefined;
 
-/** POST operations that create a type: a collection (not an item path) whose resource is that type. */
+const createdResources = (spec: ApiSpecIndex) =>
+  spec.operations.filter(isCreate).map((operation) => operation.resource as string);
+
+/** POST operations that create a type: a collection (not an item path) whose resource is that type, exactly named if one is. */
 function creators(type: string, spec: ApiSpecIndex): ApiOperation[] {
+  const named = new Set(resourcesNamed(type, createdResources(spec)));
   return spec.operations.filter(
-    (operation) => isCreate(operation) && sameType(type, operation.resource as string),
+    (operation) => isCreate(operation) && named.has(operation.resource as string),
   );
 }
 
@@ -39,9 +45,14 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
   const single = child.requestBody ? singleObjectSchema(child.requestBody.schema) : undefined;
   const schema = single && 'schema' in single ? single.schema : undefined;
   const properties = schema && isSchema(schema.properties) ? schema.properties : {};
-  for (const [field, property] of Object.entries(properties)) {
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
-    if (!sameType(parentType, stem) && !/^parent$/i.test(stem)) continue;
+  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
+  // A field named after the parent type first: beside `projectId`, `parentId` is a parent task.
+  const fields = Object.entries(properties);
+  const named = [
+    ...fields.filter(([field]) => sameType(parentType, stem(field))),
+    ...fields.filter(([field]) => /^parent$/i.test(stem(field))),
+  ];
+  for (const [field, property] of named) {
     // A relation may take the id or the whole object (`oneOf: [integer, Author]`): the id it is.
     const type = scalarTypeOf(property);
     if (type === undefined) continue;
@@ -143,7 +154,9 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
   const link = linkOf(named.type, top);
   const creator = creators(named.type, spec)[0];
   if (!link || !creator)
-    return { error: `no operation of the OpenAPI documents puts a ${request.type} into a ${named.type}` };
+    return {
+      error: `no operation of the OpenAPI documents puts ${pluralOf(request.type)} into a ${singular(named.type)}: no ${singular(named.type)} path parameter or ${singular(named.type)}Id-like body field in POST ${top.path}`,
+    };
   const step = stepFor(named.type, 1, creator, scope);
   if ('error' in step) return step;
   return {
@@ -158,13 +171,63 @@ function containerFor(request: DataRequest, top: ApiOperation, spec: ApiSpecInde
 }
 
 /**
+ * The parent a create requires that no one named: "2 comments" whose body requires a `postId`
+ * naming a creatable collection. The executor uses an existing one a read finds, else makes
+ * one, and says which; before, the schema's sample id (`postId: 1`) was sent, linking the
+ * items to a post that may not exist or not be the test's.
+ */
+function requiredContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope) {
+  const single = top.requestBody ? singleObjectSchema(top.requestBody.schema) : undefined;
+  const schema = single && 'schema' in single ? flattenSchema(single.schema) : undefined;
+  if (!schema || !isSchema(schema.properties)) return undefined;
+  const properties = schema.properties as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const resources = createdResources(spec);
+  for (const field of required) {
+    const stem = LINK_FIELD.exec(field)?.[1];
+    const type = scalarTypeOf(properties[field]);
+    if (!stem || type === undefined) continue;
+    const [resource, ...others] = resourcesNamed(stem, resources);
+    if (!resource || others.length > 0 || sameType(resource, top.resource as string)) continue;
+    const creator = creators(resource, spec)[0];
+    const step = creator ? stepFor(resource, 1, creator, scope) : undefined;
+    if (!step || 'error' in step) continue;
+    const link: ParentLink = { kind: 'body', field, numeric: type === 'integer' || type === 'number' };
+    return { type: resource, example: step.example, ...(step.fresh ? { fresh: step.fresh } : {}), link };
+  }
+  return undefined;
+}
+
+/**
+ * Why a plan would create outside the run's scope: a step that makes items has no path segment
+ * for the scope's value. Refused before any request; the verdict would only find it after.
+ */
+function outsideScope(plan: ExecutablePlan, scope: Scope): string | undefined {
+  if (!scope.key || scope.fallback) return undefined;
+  const made = plan.container?.id === undefined ? [plan.container] : [];
+  for (const step of [plan.parent, plan.child, ...made]) {
+    if (!step) continue;
+    const path = step.example.path.split('?')[0] as string;
+    if (segmentsOf(path).some((segment) => decodeURIComponent(segment) === scope.key)) continue;
+    const items = countOf('count' in step ? step.count : 1, step.type);
+    const parent = singular(segmentsOf(scope.path).at(-2) ?? 'parent');
+    return `--scope ${scope.path} puts the run in ${scope.key}, but POST ${path} makes ${items} with no path parameter to take it: they would be made outside the scope (leave --scope out, and name the parent in the request instead, e.g. "${items} in ${parent} ${scope.key}")`;
+  }
+  return undefined;
+}
+
+/**
  * Plans "N <type> [with M <type> each] [in <type> <id>]" from OpenAPI documents alone:
  * the POST operations that create each type, the child's link to its parent (path
  * parameter or body field named after it), bodies built from the request schemas.
  */
 export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope: Scope): Planned {
   // Only what could be created: a POST to an item path (`/pet/{petId}`) updates, it never creates.
-  const known = [...new Set(spec.operations.filter(isCreate).map((op) => op.resource))];
+  const known = [...new Set(createdResources(spec))];
+  for (const type of [request.type, request.children?.type, request.parent?.type]) {
+    const ambiguous = type === undefined ? undefined : ambiguousResource(type, known);
+    if (ambiguous) return { error: `${ambiguous} (creatable: ${known.join(', ')})` };
+  }
   const parentCreators = creators(request.type, spec);
   // The least nested creator: a top-level collection needs no parent of its own.
   const top = [...parentCreators].sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
@@ -172,12 +235,14 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
     return {
       error: `no operation of the OpenAPI documents creates "${request.type}" (creatable: ${known.join(', ') || 'nothing'})`,
     };
-  const container = containerFor(request, top, spec, scope);
-  if ('error' in container) return { error: container.error as string };
+  const named = containerFor(request, top, spec, scope);
+  if ('error' in named) return { error: named.error as string };
+  const implied = request.parent ? undefined : requiredContainer(top, spec, scope);
+  const container = implied ? { container: implied } : named;
   const parent = stepFor(request.type, request.count, top, scope, container.container?.link);
   if ('error' in parent) return parent;
   const plan: ExecutablePlan = { parent, ...(container.container ? { container: container.container } : {}) };
-  if (!request.children) return { plan };
+  if (!request.children) return scoped(plan, scope);
   const linked = linkedCreator(request.type, request.children.type, spec);
   if (!linked) {
     const exists = creators(request.children.type, spec).length > 0;
@@ -190,8 +255,13 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
   const child = stepFor(request.children.type, request.children.count, linked.operation, scope, linked.link);
   if ('error' in child) return child;
   plan.child = { ...child, link: linked.link };
-  return { plan };
+  return scoped(plan, scope);
 }
+
+const scoped = (plan: ExecutablePlan, scope: Scope): Planned => {
+  const outside = outsideScope(plan, scope);
+  return outside ? { error: outside } : { plan };
+};
 
 /**
  * The captures' plan when they have one (browser examples are the ground truth); else the

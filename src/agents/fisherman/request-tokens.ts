@@ -143,7 +143,8 @@ export const SCOPE_WORDS = new Set(
     ' ',
   ),
 );
-export const PREPOSITIONS = new Set(['in', 'under', 'inside', 'within', 'into', 'to', 'for']);
+// `on`: "2 comments on post 1", as comments, reviews and votes are said to be.
+export const PREPOSITIONS = new Set(['in', 'under', 'inside', 'within', 'into', 'to', 'for', 'on']);
 export const WITH_WORDS = new Set(['with', 'containing', 'having']);
 export const TITLE_WORDS = new Set(['called', 'named', 'titled']);
 export const LEADING = [

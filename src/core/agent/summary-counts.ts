@@ -1,5 +1,5 @@
 import { MULTIPLIERS, numberWordValue, TENS, UNITS } from '../number-words.js';
-import { sameType } from '../type-words.js';
+import { sameType, typeWords } from '../type-words.js';
 import type { VerifiedItem } from './ending.js';
 
 // Longest words first, so "fifteen" is not read as "fif…"; digits or any number word, then a noun.
@@ -30,6 +30,33 @@ function sentenceBefore(summary: string, at: number): string {
   return before.slice(end + 1);
 }
 
+// One or two words after a counted noun, each a word the COUNT pattern could count.
+const NEXT_WORDS = [/^(?:\s+[a-z][a-z_-]{1,40}\b){2}/i, /^\s+[a-z][a-z_-]{1,40}\b/i];
+const PER_PARENT = /^\s+(?:each|per|apiece|in\s+each|under\s+each|for\s+each)\b/i;
+
+/**
+ * The counted noun, with the one or two words after it when together they spell a known type:
+ * "2 user groups" counts user groups, not the app's users. Undefined for a per-parent count
+ * ("3 tests each", "2 user groups each").
+ */
+function countedType(
+  summary: string,
+  match: readonly (string | undefined)[] & { index?: number },
+  known: ReadonlySet<string>,
+): string | undefined {
+  if (match[3]) return undefined;
+  const word = match[2] as string;
+  const after = summary.slice((match.index ?? 0) + (match[0] as string).length);
+  for (const pattern of NEXT_WORDS) {
+    const next = pattern.exec(after)?.[0];
+    if (next === undefined) continue;
+    const phrase = `${word}${next}`.replace(/\s+/g, ' ');
+    if (known.has(typeWords(phrase).join(' ')))
+      return PER_PARENT.test(after.slice(next.length)) ? undefined : phrase;
+  }
+  return word;
+}
+
 /** Whether "a <word>" at `at` is said of a thing the run made, not a place or purpose ("in a suite"). */
 function madeWithArticle(summary: string, at: number): boolean {
   const before = sentenceBefore(summary, at);
@@ -56,11 +83,16 @@ export function overCounts(
   const articles = [...summary.matchAll(ARTICLE)]
     .filter((match) => madeWithArticle(summary, match.index ?? 0))
     .map((match) => Object.assign([match[0], '1', match[2], undefined], { index: match.index }));
+  const known = new Set(
+    [...types, ...verified.map((item) => item.type)]
+      .filter((type): type is string => typeof type === 'string')
+      .map((type) => typeWords(type).join(' ')),
+  );
   for (const match of [...summary.matchAll(COUNT), ...articles]) {
-    if (match[3]) continue;
+    const word = countedType(summary, match, known);
+    if (word === undefined) continue;
     const stated = numberWordValue(match[1] as string);
     if (stated === undefined || stated === 0) continue;
-    const word = match[2] as string;
     const ofType = verified.filter((item) => typeof item.type === 'string' && sameType(item.type, word));
     if (ofType.length === 0 && !types.some((type) => sameType(word, type) || sameType(type, word))) continue;
     if (READ_BEFORE.test(summary.slice(Math.max(0, (match.index ?? 0) - 60), match.index))) continue;

@@ -141,6 +141,15 @@ const parsed: [string, FishContract][] = [
       ],
     },
   ],
+  // Comments, reviews and votes are "on" what they belong to: refused before.
+  [
+    '2 comments on post 1',
+    { entities: [entity('comment', 'comments', 2, { parent: { type: 'post', id: '1' } })] },
+  ],
+  [
+    '2 posts with 3 comments on each',
+    { entities: [entity('post', 'posts', 2), entity('comment', 'comments', 3, under('post'))] },
+  ],
   [
     '3 tests for suite login-flow',
     { entities: [entity('test', 'tests', 3, { parent: { type: 'suite', id: 'login-flow' } })] },

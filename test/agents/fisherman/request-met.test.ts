@@ -102,6 +102,16 @@ describe('children are linked to a parent this run created', () => {
     ]);
   });
 
+  // Beside a `suiteId`, a `parentId` is the test's parent test: a test filed under suite 55
+  // whose parentId held suite 101's id was counted as linked to suite 101.
+  it('a parentId is no link when a field named after the parent type points elsewhere', () => {
+    const context = run(suite('101'), test('1', { links: { parentId: '101', suiteId: '55' } }));
+    expect(check({ count: 1, type: 'suite', children: { count: 1, type: 'test' } }, context)).toEqual([
+      'test 1 is not linked to a suite this run created (it points at 55)',
+      'suite 101 has 0 of the 1 test asked for',
+    ]);
+  });
+
   it('a child under a parent path with an encoded type is still claimed by that path', () => {
     const context = run(suite('101'), test('1', { parents: ['/api/my%20suites/7'] }));
     expect(check({ count: 1, type: 'suite', children: { count: 1, type: 'test' } }, context)).toEqual([

@@ -64,3 +64,23 @@ describe('"a <type>" said of a thing made counts one', () => {
     expect(overCounts(summary, verified, ['suite', 'test', 'milestone'])).toEqual(problems);
   });
 });
+
+// An app with `/users` and `/user-groups`: "Created 2 user groups" counted 2 users, none made,
+// and the run that made exactly the 2 user groups asked for ended partial.
+describe('a type of several words is counted as itself, not as its first word', () => {
+  const groups = [item('/user-groups/1', 'user-group'), item('/user-groups/2', 'user-group')];
+  const types = ['users', 'user-groups'];
+  it.each([
+    ['Created 2 user groups through the API.', groups, []],
+    ['Created 2 user groups with 3 users each.', groups, []],
+    ['Created 1 post and 2 user groups each.', groups, []],
+    [
+      'Created 3 user groups.',
+      groups,
+      ['the summary counts 3 user groups, but 2 distinct ones are backed by evidence'],
+    ],
+    ['Created 2 users.', groups, ['the summary counts 2 users, but none is backed by evidence']],
+  ])('%s', (summary, verified, problems) => {
+    expect(overCounts(summary, verified, types)).toEqual(problems);
+  });
+});

@@ -37,6 +37,19 @@ describe('dynamic segments', () => {
     expect(normalizer.normalize('/v1/{id}/suites')).toBe('/v1/{id}/suites');
   });
 
+  it('a varying last segment that a capture created something at is a collection, not a slug', () => {
+    const paths = ['/user-groups', '/admin-groups', '/api/alpha-shop/suites', '/api/beta-blog/suites'];
+    const normalizer = new PathNormalizer(paths, ['/user-groups', '/admin-groups', '/api/alpha-shop/suites']);
+    expect(paths.map((path) => normalizer.normalize(path))).toEqual([
+      '/user-groups',
+      '/admin-groups',
+      '/api/{id}/suites',
+      '/api/{id}/suites',
+    ]);
+    // Without the creates, the same paths read as one slug position, as before.
+    expect(new PathNormalizer(paths).normalize('/user-groups')).toBe('/{id}');
+  });
+
   it('property: normalizing is idempotent and never throws', () => {
     const segment = fc.oneof(
       fc.constantFrom('api', 'v1', 'suites', 'alpha-shop', 'beta-blog', '{id}'),

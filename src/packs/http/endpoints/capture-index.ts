@@ -1,5 +1,7 @@
 import { type Capture, WRITE_METHODS } from '../captures/capture.js';
+import { extractIds } from '../client/extract-ids.js';
 import { collateAscii } from './collate-ascii.js';
+import { splitPath } from './id-shape.js';
 import { PathNormalizer, resourceOf } from './path-normalizer.js';
 import { inScope, type Scope } from './scope.js';
 
@@ -35,6 +37,14 @@ function compareCandidates(a: Candidate, b: Candidate): number {
   return newer(b.capture, a.capture);
 }
 
+/** A POST answered with an id that is not its own last segment: it made something at a collection. */
+function createdHere(capture: Capture): boolean {
+  if (capture.method !== 'POST' || capture.status >= 400) return false;
+  const last = splitPath(capture.path).at(-1);
+  const ids = extractIds(capture.responseBody, capture.responseHeaders.location, last);
+  return ids.length > 0 && !ids.includes(last as string);
+}
+
 /**
  * The endpoint model over a capture set: normalized endpoints, scoped lists, and ranked
  * example lookup. Every prefix of every capture is indexed once, so a lookup is a map read.
@@ -45,7 +55,10 @@ export class CaptureIndex {
   private readonly endpointMap = new Map<string, Endpoint>();
 
   constructor(readonly captures: Capture[]) {
-    this.normalizer = new PathNormalizer(captures.map((capture) => capture.path));
+    this.normalizer = new PathNormalizer(
+      captures.map((capture) => capture.path),
+      captures.filter(createdHere).map((capture) => capture.path),
+    );
     for (const capture of captures) {
       const segments = this.normalizer.segments(capture.path);
       for (let length = 1; length <= segments.length; length++) {

@@ -19,7 +19,17 @@ export class PathNormalizer {
    */
   private readonly patterns = new Map<string, string>();
 
-  constructor(paths: Iterable<string>) {
+  /**
+   * `collections`: paths a capture created something at (a POST answered with a new id). Their
+   * last segment names a collection even where it varies: `/user-groups` and `/admin-groups`
+   * are two collections, not one `{id}` with two slugs.
+   */
+  constructor(paths: Iterable<string>, collections: Iterable<string> = []) {
+    const named = new Set<string>();
+    for (const path of collections) {
+      const segments = splitPath(path);
+      if (segments.length > 0) named.add(`${segments.length - 1}|${segments.at(-1)}`);
+    }
     const groups = new Map<string, Set<string>>();
     for (const path of new Set(paths)) {
       const segments = splitPath(path).map((segment) => (isStrongId(segment) ? ID : segment));
@@ -36,7 +46,8 @@ export class PathNormalizer {
       // Words that vary are usually different resources (`suites` vs `tests`), not ids.
       if ([...values].every(isLiteralWord)) continue;
       const index = key.slice(0, key.indexOf('|'));
-      for (const value of values) if (!isLiteralWord(value)) this.dynamic.add(`${index}|${value}`);
+      for (const value of values)
+        if (!isLiteralWord(value) && !named.has(`${index}|${value}`)) this.dynamic.add(`${index}|${value}`);
     }
   }
 
