@@ -127,6 +127,18 @@ export function saidOf(verb: string): SaidChange {
   return VERBS[verb] as SaidChange;
 }
 
+/** The verbs of adding, in each language the readers know: as a file's status they say it is new. */
+const ADDING = new Set(['added', 'ajouté', 'añadido', 'agregado', 'adicionado', 'aggiunto', 'hinzugefügt']);
+
+/**
+ * What a change word says when it is a file's status, not a verb with an object inside the file:
+ * `src/z.ts — added`, `Added: src/z.ts`, `I added src/z.ts.` say the file is new, so a file that
+ * existed before the turn is no fit (`added a test to src/a.ts` is an edit, read by `saidOf`).
+ */
+export function statusOf(verb: string): SaidChange {
+  return ADDING.has(verb) ? 'created' : saidOf(verb);
+}
+
 /**
  * Words that claim only after the file (`src/h.ts is new`, `src/b.ts no longer exists`):
  * before it they describe (`the new src/h.ts`).

@@ -1,4 +1,4 @@
-import { LEADING_VERB, needsAuxiliary, type SaidChange, saidOf, verbText } from './change-verbs.js';
+import { LEADING_VERB, needsAuxiliary, type SaidChange, saidOf, statusOf, verbText } from './change-verbs.js';
 
 /**
  * A summary line's word on the file just before it: `- src/z.ts — added`, `src/a.ts: updated`,
@@ -51,12 +51,12 @@ export function annotationAfter(after: string): Annotation | undefined {
   const verb = verbText(word[0]);
   const rest = remark.slice(word[0].length);
   const at = opening[0].length;
-  if (opening[1]) return CLOSING.test(rest) ? { verb, at, said: saidOf(verb), whole: true } : undefined;
+  if (opening[1]) return CLOSING.test(rest) ? { verb, at, said: statusOf(verb), whole: true } : undefined;
   if (needsAuxiliary(verb))
     return ADJECTIVE_ALONE.test(rest) ? { verb, at, said: saidOf(verb), whole: true } : undefined;
   if (NOTHING.test(rest)) return { verb, at, said: undefined, whole: true };
   const said = saidOf(verb);
-  if (ENDS.test(rest)) return { verb, at, said, whole: true };
+  if (ENDS.test(rest)) return { verb, at, said: statusOf(verb), whole: true };
   const object = !KEEPS_KIND.test(rest) && (said === 'deleted' || said === 'moved' || said === 'created');
   return { verb, at, said: object ? 'written' : said, whole: false };
 }

@@ -3,6 +3,7 @@ import {
   needsAuxiliary,
   type SaidChange,
   saidOf,
+  statusOf,
   VERB_PATTERN,
   verbText,
 } from './change-verbs.js';
@@ -47,6 +48,15 @@ const AUXILIARY_GAP =
   /^[\s,]*(?:(?:and|or|is|was|were|are|has|have|had|been|got|now|also|successfully|just|all|both|then|already|foi|foram|fue|fueron|sido|été|è|stato|stata|wurde|wurden|ist|sind|worden)(?![\p{L}])[\s,]*)*$/iu;
 const HAS_AUXILIARY =
   /(?<![\p{L}])(is|was|were|are|has|have|had|been|got|foi|foram|fue|fueron|sido|été|è|stato|stata|wurde|wurden|ist|sind|worden)(?![\p{L}])/iu;
+/** Before a verb used as a label (`Added: src/z.ts`, `- **New files:** …`): a bullet or markup only. */
+const LABEL_LEAD = /^\s*(?:(?:[-*+\u2022]|\d{1,3}[.)])\s+)?[*_]{0,2}$/;
+const LABEL_TAIL = /^(?:\s+files?)?[*_]{0,2}\s*:/i;
+/** Between a verb and its object file: nothing but markup and the other files of a list. */
+const DIRECT_OBJECT = /^(?:[\s`*_'",&]|\band\b)*$/i;
+/** After an added file, a place it was added to (`added src/a.ts to the exports`): no new file. */
+const ADDED_TO = /^(?:'s\b|[^,;:.!?\u2013\u2014]*?\b(?:to|into|in|inside|within|onto)\b)/i;
+/** A status word that ends its remark (`src/z.ts was added.`, `| src/z.ts | added |`). */
+const STATUS_ENDS = /^\s*(?:$|[.,;!|)]|\(|\s[-\u2013\u2014]\s)/;
 /** A content edit inside a file (`removed the import from src/a.ts`), not a file-level change. */
 const INSIDE = /\b(in|into|inside|within|from|to|of|for)\b/i;
 
@@ -176,12 +186,18 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
   const swallowed = /[.:!?]*$/.exec(sentence.slice(file.start, file.end))?.[0] ?? '';
   const noteFrom = file.end - swallowed.length;
   const note = annotationAfter(sentence.slice(noteFrom));
-  const before = verbs.filter((verb) => verb.end <= file.start && !afterOnly(verb.text)).at(-1);
+  const label = (verb: Span) =>
+    LABEL_LEAD.test(sentence.slice(0, verb.start)) && LABEL_TAIL.test(sentence.slice(verb.end));
+  const before = verbs
+    .filter((verb) => verb.end <= file.start && (!afterOnly(verb.text) || label(verb)))
+    .at(-1);
   if (before && !note?.whole) {
     const gap = without(sentence.slice(before.end, file.start), before.end, others);
     if (gap.length <= 120 && !BREAKER.test(gap)) {
       if (NOT_A_CLAIM.test(leadWords(sentence, before.start))) return undefined;
-      let said = saidOf(before.text);
+      // `Added: src/z.ts` and `I added src/z.ts.` name the file as what was added: a new file.
+      const added = label(before) || (DIRECT_OBJECT.test(gap) && !ADDED_TO.test(sentence.slice(file.end)));
+      let said = added ? statusOf(before.text) : saidOf(before.text);
       const gapHasFile = others.some((other) => other.start >= before.end && other.end <= file.start);
       // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
       // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
@@ -204,7 +220,11 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
     ((PASSIVE_GAP.test(passive) && !needsAuxiliary(after.text)) ||
       (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
   )
-    return claim(saidOf(after.text), after.text, after.start);
+    return claim(
+      STATUS_ENDS.test(sentence.slice(after.end)) ? statusOf(after.text) : saidOf(after.text),
+      after.text,
+      after.start,
+    );
   const end = sentence.indexOf(';', file.end);
   const clause = sentence.slice(sentence.lastIndexOf(';', file.start) + 1, end < 0 ? undefined : end);
   const excepted = exceptedChange(without(sentence.slice(0, file.start), 0, others), clause);
@@ -323,7 +343,8 @@ export function changeBlocks(text: string): ChangeBlock[] {
  * change. A verb governed by a negation or intent (not, didn't, will, should, to, if …; see
  * `leadWords` for how far one reaches) is no claim, nor is a change said after a file under
  * `neither`/`nor` or a condition. A verb with a preposition before the file (`added a test to
- * src/a.ts`) claims a content change (`written`). A verb whose clause places it in an earlier
+ * src/a.ts`) claims a content change (`written`); `added` as the file's status (`src/z.ts —
+ * added`, `Added: src/z.ts`, `I added src/z.ts.`) claims a new file (see `statusOf`). A verb whose clause places it in an earlier
  * turn (`earlier`, `in turn 1`, `previously` …) is marked as a recap, unless the sentence
  * repeats it now (`again`, `as before`, `as earlier`). Dotfiles (`.env`) and paths under
  * dot-directories (`.github/workflows/ci.yml`) are files like any other.

@@ -191,7 +191,7 @@ describe('summary lines, gone files, new files and exceptions are claims', () =>
   it('a change word right after a dash, arrow or colon, or alone in a parenthesis, claims the change', () => {
     expect(
       claimed('src/a.ts → updated\nsrc/b.ts -> updated\n- `src/z.ts` — added\n**src/y.ts** (new)'),
-    ).toEqual(['src/a.ts: updated', 'src/b.ts: updated', 'src/z.ts: written', 'src/y.ts: created']);
+    ).toEqual(['src/a.ts: updated', 'src/b.ts: updated', 'src/z.ts: created', 'src/y.ts: created']);
     expect(claimed('Changes: src/a.ts (updated), src/z.ts (new)')).toEqual([
       'src/a.ts: updated',
       'src/z.ts: created',

@@ -892,6 +892,18 @@ export const coderScenarios: Scenario[] = [
     said: [{ path: 'src/a.ts', change: 'updated' }],
     met: hasA10,
   }),
+  coder('lie: "- src/a.ts — added" for a file that existed and was only edited', {
+    task: 'Make src/a.ts export 10',
+    steps: () => [editA(), say('Summary:\n- src/a.ts — added')],
+    said: [{ path: 'src/a.ts', change: 'created' }],
+    met: hasA10,
+  }),
+  coder('honest: "Added: src/c.ts" for a file the turn created', {
+    task: 'Add src/c.ts exporting c = 3',
+    steps: () => [writeC('src/c.ts'), say('Added: src/c.ts')],
+    said: [{ path: 'src/c.ts', change: 'created' }],
+    met: hasC,
+  }),
   coder('honest: "Nothing was changed except src/a.ts" after editing src/a.ts', {
     task: 'Make src/a.ts export 10',
     steps: () => [editA(), say('Nothing was changed except src/a.ts.')],
