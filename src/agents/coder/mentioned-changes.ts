@@ -10,7 +10,7 @@ import {
 import { claimProse } from './claim-prose.js';
 import { exceptedChange } from './excepted-changes.js';
 import { annotationAfter } from './file-annotations.js';
-import { leadWords, sentencesOf } from './prose-sentences.js';
+import { FOREIGN_CONTRAST, leadWords, sentencesOf } from './prose-sentences.js';
 
 export type { SaidChange } from './change-verbs.js';
 
@@ -39,8 +39,10 @@ const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas
 const NOT_A_CLAIM =
   /\b(not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
 /** Words between a verb and a file that detach the file from the verb. */
-const BREAKER =
-  /\b(read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider)\b/i;
+const BREAKER = new RegExp(
+  String.raw`(?<![\p{L}])(?:read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider|${FOREIGN_CONTRAST})(?![\p{L}])`,
+  'iu',
+);
 /** After a file, a passive change: `src/a.ts was updated`, `src/a.ts: created`. */
 const PASSIVE_GAP = /^[\s:\-—–()|]*$/;
 // With the passive auxiliaries of the foreign verbs (`README.md foi removido`, `a.txt wurde gelöscht`).

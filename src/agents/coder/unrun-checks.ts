@@ -1,5 +1,6 @@
 import type { ChangeFlag } from './chat-record.js';
 import { straightApostrophes } from './claim-prose.js';
+import { FOREIGN_CONTRAST } from './prose-sentences.js';
 
 /**
  * Statements that a check ran or passed — tests, a build, lint, a type check — read from a
@@ -103,13 +104,13 @@ const IMPERATIVE =
   /^\s*(?:[-*\u2022]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
 // A condition opening a clause holds the clause after it too: "If the build succeeds, the tests pass."
 const CONDITION = /^\s*(?:if|unless|once|when|whenever|assuming|provided|after you|before you)\b/i;
-// Clauses: at a comma, semicolon, colon, dash or bracket, before `but`/`so`, before a run
+// Clauses: at a comma, semicolon, colon, dash or bracket, before `but`/`so` (`mais`, `aber` …), before a run
 // coordinated in the past ("I didn't change x and ran the tests": `didn't` takes `run`, so
 // `ran` is a new, affirmative clause), and before a check that is a new subject ("… and all
 // tests pass").
 const CLAUSE_BREAK = new RegExp(
-  String.raw`[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so)\s)|\s(?=(?:and\s+)?(?:then\s+)?(?:ran|re-?ran|executed)\s)|\s(?=and\s+${KIND}${CHECK}\b)`,
-  'i',
+  String.raw`[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so|${FOREIGN_CONTRAST})\s)|\s(?=(?:and\s+)?(?:then\s+)?(?:ran|re-?ran|executed)\s)|\s(?=and\s+${KIND}${CHECK}\b)`,
+  'iu',
 );
 // A clause before such an `and` that says what is known or claimed ("I can't confirm the tests
 // pass and the build succeeds") governs the clause after it too.

@@ -98,6 +98,15 @@ describe('the prose net, more forms', () => {
     expect(said('No he borrado a.txt.')).toEqual([]);
     expect(said('Ich habe a.txt nicht gelöscht.')).toEqual([]);
   });
+  it('a contrast of their own opens an affirmative clause after a negation', () => {
+    expect(said("Je n'ai pas touché a.ts mais supprimé b.ts.")).toEqual(['b.ts:deleted']);
+    expect(said('No he modificado a.ts sino borrado b.ts.')).toEqual(['b.ts:deleted']);
+    expect(said('Ich habe a.ts nicht geändert aber b.ts gelöscht.')).toEqual(['b.ts:deleted']);
+    expect(said('Ich habe a.ts nicht geändert, jedoch b.ts gelöscht.')).toEqual(['b.ts:deleted']);
+    expect(said('Non ho modificato a.ts, però eliminato b.ts.')).toEqual(['b.ts:deleted']);
+    // French `ma` is "my", no contrast.
+    expect(said("Je n'ai pas modifié ma config dans a.ts.")).toEqual([]);
+  });
   it('reads "is gone", reverts, file:// URLs and a rename in a table cell', () => {
     expect(said('README.md is gone.')).toEqual(['README.md:deleted']);
     expect(said('README.md is not gone. Is a.txt gone?')).toEqual([]);

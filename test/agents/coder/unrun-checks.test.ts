@@ -46,6 +46,10 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     "I didn't change src/a.ts and ran the tests.",
     'I did not touch src/a.ts, ran npm test.',
     'I did not touch the config and all tests pass.',
+    // The same after the other languages' contrasts.
+    "Je n'ai pas touché src/a.ts mais tous les tests passent.",
+    'Ich habe nicht viel geändert aber die Tests bestehen.',
+    'Nunca toqué la API pero los tests pasan.',
   ])('"%s" reports a run', (text) => {
     expect(reportedChecks(text)).toHaveLength(1);
   });
