@@ -10,6 +10,7 @@ import {
 import { claimProse } from './claim-prose.js';
 import { exceptedChange } from './excepted-changes.js';
 import { annotationAfter } from './file-annotations.js';
+import { pronounObjects } from './pronoun-objects.js';
 import { FOREIGN_CONTRAST, leadWords, sentencesOf } from './prose-sentences.js';
 
 export type { SaidChange } from './change-verbs.js';
@@ -233,16 +234,33 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
   return excepted ? claim(excepted, '', file.start) : undefined;
 }
 
-function claimsIn(sentence: string): MentionedChange[] {
+/** Claims made through a pronoun for a file (`I looked at b.ts and then deleted it`; see `pronounObjects`). */
+function pronounClaims(sentence: string, verbs: Span[], files: Span[], previous: string): MentionedChange[] {
+  // `made it clear that …` says nothing of a file.
+  const usable = verbs.filter((verb) => !afterOnly(verb.text) && verb.text !== 'made');
+  return pronounObjects(sentence, usable, files, previous, filesIn(previous)).flatMap(
+    ({ verb, spellings, placed }) => {
+      if (NOT_A_CLAIM.test(leadWords(sentence, verb.start))) return [];
+      const said = placed ? saidOf(verb.text) : statusOf(verb.text);
+      // `removed it from the barrel`, `added it to the exports`: the place changed, not the file.
+      if (placed && (said === 'deleted' || said === 'written' || said === 'created')) return [];
+      const recap = recapAt(sentence, verb.start);
+      return spellings.map((spelling) => ({ spelling, said, verb: verb.text, recap }));
+    },
+  );
+}
+
+/** The claims of one sentence; `previous`, the sentence before it, is where a pronoun may find its file. */
+function claimsIn(sentence: string, previous = ''): MentionedChange[] {
   if (sentence.trim().endsWith('?')) return [];
   const files = filesIn(sentence);
-  if (files.length === 0) return [];
+  if (files.length === 0 && !previous) return [];
   const verbs: Span[] = [...sentence.matchAll(VERB_PATTERN)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
     text: verbText(match[0]),
   }));
-  return files.flatMap((file) => {
+  const named = files.flatMap((file) => {
     const claim = claimOf(
       sentence,
       file,
@@ -251,6 +269,7 @@ function claimsIn(sentence: string): MentionedChange[] {
     );
     return claim ? [claim] : [];
   });
+  return [...named, ...pronounClaims(sentence, verbs, files, previous)];
 }
 
 /** Words on a listed line that make a bare file name no claim (`- src/a.ts: unchanged`). */
@@ -349,7 +368,9 @@ export function changeBlocks(text: string): ChangeBlock[] {
  * added`, `Added: src/z.ts`, `I added src/z.ts.`) claims a new file (see `statusOf`). A verb whose clause places it in an earlier
  * turn (`earlier`, `in turn 1`, `previously` …) is marked as a recap, unless the sentence
  * repeats it now (`again`, `as before`, `as earlier`). Dotfiles (`.env`) and paths under
- * dot-directories (`.github/workflows/ci.yml`) are files like any other.
+ * dot-directories (`.github/workflows/ci.yml`) are files like any other. A pronoun after a
+ * change verb (`I looked at b.ts and then deleted it`) claims the change of the file it
+ * unambiguously stands for (see `pronounObjects`).
  */
 export function mentionedChanges(text: string): MentionedChange[] {
   const prose = claimProse(text);
@@ -367,6 +388,7 @@ export function mentionedChanges(text: string): MentionedChange[] {
     claims.push(...listedClaims(checked[1] as string));
   }
   const rest = lines.map((line, index) => (listed.has(index) ? '' : line)).join('\n');
-  claims.push(...sentencesOf(rest).flatMap(claimsIn));
+  const sentences = sentencesOf(rest);
+  claims.push(...sentences.flatMap((sentence, index) => claimsIn(sentence, sentences[index - 1] ?? '')));
   return claims;
 }
