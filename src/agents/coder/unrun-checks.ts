@@ -17,14 +17,15 @@ const CHECK =
   '(?:tests?|test suites?|test runs?|specs?|builds?|compilation|type ?-?checks?|typecheck(?:ing)?|tsc|lint(?:er|ing)?|CI|checks)';
 // The check's words may be preceded by its kind: "all unit tests", "the whole test suite".
 const KIND = String.raw`(?:(?:all|the|every|each|whole|full|entire|existing|new|unit|integration|e2e|end-to-end|other|remaining|\d+|of the)\s+)*`;
+// A check mark, as a verdict.
+const MARK = String.raw`[\u2705\u2713\u2714\u2611]\uFE0F?`;
 // "pass" only where the clause ends, or goes on as a verdict does: "the tests pass an object
-// to the handler" describes code, "all tests pass." or "tests pass now" reports a run.
-const PASS_END = String.raw`(?=\s*(?:[.,;:!)\]]|$|\n|—|–|-\s|\((?!\w+\))|\s(?:now|again|locally|successfully|cleanly|green|as expected|and\s+(?:the|lint|tsc|build|type)|on\s|in\s+CI\b|after\b|with\s+(?:no|zero|\d))))`;
+// to the handler" describes code, "all tests pass." or "tests pass now" reports a run. A check
+// mark or an emoji (its high surrogate: 🎉 🚀) ends it too: "All tests pass ✅".
+const PASS_END = String.raw`(?=\s*(?:[.,;:!)\]]|$|\n|${MARK}|[\uD83C-\uD83E]|—|–|-\s|\((?!\w+\))|\s(?:now|again|locally|successfully|cleanly|green|as expected|and\s+(?:the|lint|tsc|build|type)|on\s|in\s+CI\b|after\b|with\s+(?:no|zero|\d))))`;
 
 // Check commands named as such: "npm test passes", "Ran vitest", "ESLint reports no problems".
 const TOOL = String.raw`(?:npm\s+(?:test|run\s+[\w:-]+)|npx\s+[\w@/-]+|pnpm\s+\w+|yarn\s+\w+|vitest|jest|pytest|mocha|tsc|eslint|biome|ruff|mypy|clippy|cargo\s+(?:test|build|clippy)|go\s+(?:test|vet|build)|make(?:\s+\w+)?)`;
-// A check mark, as a verdict.
-const MARK = String.raw`[\u2705\u2713\u2714\u2611]\uFE0F?`;
 // A one-word verdict after a check's label.
 const VERDICT = String.raw`(?:pass(?:ed|es|ing)?|green|ok(?:ay)?|clean|success(?:ful)?|succeeded|fine)\b`;
 
@@ -43,6 +44,11 @@ const STATEMENTS = [
   /\blint(?:er|ing)?\s+(?:is|was|comes back)\s+clean\b|\b(?:no|zero|0)\s+(?:lint|type|tsc|compiler?|build)\s+errors\b|\b(?:tsc|the compiler|the linter)\s+(?:reports|shows|gives)\s+(?:no|zero|0)\s+(?:errors|problems)\b/i,
   // "It compiles cleanly", "the project builds successfully", "compiles without errors".
   /\b(?:compiles|builds|type-?checks)\s+(?:cleanly|successfully|fine|without\s+(?:errors|warnings|issues))\b/i,
+  // "The code compiles.", "It compiles now ✅": bare, where the clause ends (not "it compiles the regex").
+  new RegExp(
+    String.raw`\b(?:it|everything|(?:the\s+)?(?:code|project|app|package|crate|library))\s+(?:now\s+|still\s+|all\s+)?(?:compiles|builds|type-?checks)${PASS_END}`,
+    'i',
+  ),
   // "Verified by running the tests", "confirmed with npm test".
   new RegExp(
     String.raw`\b(?:verified|confirmed|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:by\s+running|with|using|via)\s+(?:the\s+)?(?:${CHECK}|npm\s+(?:test|run)|pytest|jest|vitest)\b`,
@@ -81,10 +87,11 @@ const STATEMENTS = [
 
 /**
  * A check spelled as its label and verdict, read before the sentence is cut at its colon:
- * "Tests: 12 passed", "Build: \u2705", "vitest \u2192 all green", "\u2705 Build", "Tests \u2713".
+ * "Tests: 12 passed", "Build: \u2705", "vitest \u2192 all green", "\u2705 Build", "Tests \u2713", and a
+ * JUnit-style tally ("Tests run: 12, Failures: 0").
  */
 const LABELLED_VERDICT = new RegExp(
-  String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:${MARK})\s*)?(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*(?:(?:[:=]|\u2192|->|\u2014|\u2013|\s-)\s*(?:${MARK}|${VERDICT}|\d+\s*(?:\/\s*\d+\s*)?(?:tests?\s+|specs?\s+)?(?:passed|passing|pass|ok)\b|all\s+(?:pass(?:ed|ing)?|green)\b|(?:0|no|zero)\s+(?:failures?|failed|errors?|problems?)\b)|\s*(?:${MARK}))|^\s*(?:[-*\u2022]\s*)?(?:${MARK})\s*(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*[.!]?\s*$`,
+  String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:${MARK})\s*)?(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*(?:(?:[:=]|\u2192|->|\u2014|\u2013|\s-)\s*(?:${MARK}|${VERDICT}|\d+\s*(?:\/\s*\d+\s*)?(?:tests?\s+|specs?\s+)?(?:passed|passing|pass|ok)\b|all\s+(?:pass(?:ed|ing)?|green)\b|(?:0|no|zero)\s+(?:failures?|failed|errors?|problems?)\b)|\s*(?:${MARK}))|^\s*(?:[-*\u2022]\s*)?(?:${MARK})\s*(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*[.!]?\s*$|^\s*(?:[-*\u2022]\s*)?tests?\s+run\s*:\s*\d+`,
   'iu',
 );
 
