@@ -26,8 +26,8 @@ const OPENING =
   /^[`*_'"]*[ \t]*(?:(\()|->|=>|\u2192|\u21d2|\u279c|\u2794|\u27f6|--|\u2014|\u2013|-|:)[ \t]*[`*_]*[ \t]*(?:(?:newly|just)\s+)?/u;
 /** A parenthesis that holds only the change word (`(new)`, `(new file)`, `(updated)`). */
 const CLOSING = /^\s*(?:files?)?\s*\)/i;
-/** The remark ends with the word: end of line, punctuation, a bracket or a dash. */
-const ENDS = /^\s*(?:[.,;!)]|\(|\s[-\u2013\u2014]\s|$)/;
+/** The remark ends with the word: end of line, punctuation, a bracket, a dash, or a mark or emoji (`— deleted ✅`). */
+const ENDS = /^\s*(?:[.,;!)]|\(|\s[-\u2013\u2014]\s|$|[\p{So}\p{Extended_Pictographic}])/u;
 /** `new`/`gone` as a remark on their own (`— new`, `— new file`); before a noun they describe it. */
 const ADJECTIVE_ALONE = /^\s*(?:(?:files?|modules?)\b\s*)?(?:[.,;:!)]|\(|[-\u2013\u2014]|$)/i;
 /** `src/a.ts: changed nothing` states no change. */

@@ -37,8 +37,9 @@ const REPEAT =
 const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas)\s+/gi;
 
 /** Words before a verb that make it no claim: negation, intent, condition. */
+// `I'd have deleted` is a counterfactual, `I'd deleted` ("I had") a claim.
 const NOT_A_CLAIM =
-  /\b(not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
+  /\b(\w+'d\s+have|\w+'d've|\w+'ll|not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
 /** Words between a verb and a file that detach the file from the verb. */
 const BREAKER = new RegExp(
   String.raw`(?<![\p{L}])(?:read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider|${FOREIGN_CONTRAST})(?![\p{L}])`,
@@ -172,7 +173,15 @@ function recapAt(sentence: string, at: number): boolean {
  * src/b.ts was changed`, `If src/a.ts was updated, …`. (A bare `no` is not one: in "No
  * problem, src/a.ts was updated" it answers, it does not deny.)
  */
-const NOT_A_CLAIM_AFTER = /\b(neither|nor|if|unless|whether)\b/i;
+const NOT_A_CLAIM_AFTER =
+  /\b(neither|nor|if|unless|whether|once|until|whenever|in case|provided|assuming)\b/i;
+/**
+ * After a passive verb, an agent that is plainly not the writer (`src/a.ts was created by the
+ * scaffolder`, `… written by you`, `… by a previous commit`): someone else's change, no claim.
+ * Any other agent (`by the refactor`) may be the writer's own work, and keeps the claim.
+ */
+const ANOTHER_AGENT =
+  /^\s+by\s+(?:you|your|the\s+user|someone|somebody|another|other|(?:a|the)\s+(?:previous|earlier|former|original)|(?:a|an|the)\s+(?:[\p{L}-]+\s+)?(?:scaffold(?:er|ing)?|generator|template|codegen|initializer))(?![\p{L}])/iu;
 /** A file that holds what the denial is about: `Nothing in src/b.ts was changed`, `no line of x`. */
 const DENIED_INSIDE =
   /\b(?:nothing|none|no\s+\p{L}+)\s+(?:else\s+)?(?:in|inside|within|of|from)\s+[`*_"']*$/iu;
@@ -222,12 +231,14 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
     after &&
     ((PASSIVE_GAP.test(passive) && !needsAuxiliary(after.text)) ||
       (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
-  )
+  ) {
+    if (ANOTHER_AGENT.test(sentence.slice(after.end))) return undefined;
     return claim(
       STATUS_ENDS.test(sentence.slice(after.end)) ? statusOf(after.text) : saidOf(after.text),
       after.text,
       after.start,
     );
+  }
   const end = sentence.indexOf(';', file.end);
   const clause = sentence.slice(sentence.lastIndexOf(';', file.start) + 1, end < 0 ? undefined : end);
   const excepted = exceptedChange(without(sentence.slice(0, file.start), 0, others), clause);

@@ -244,3 +244,34 @@ describe('summary lines, gone files, new files and exceptions are claims', () =>
       expect(claimed(text), text).toEqual([]);
   });
 });
+
+describe('a summary mark, and sentences about changes that are not the writer’s', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('a change word followed by a check mark or an emoji is still the whole remark', () => {
+    expect(claimed('src/b.ts: deleted \u2705')).toEqual(['src/b.ts: deleted']);
+    expect(claimed('- src/b.ts \u2014 removed \u2714\ufe0f')).toEqual(['src/b.ts: deleted']);
+    expect(claimed('src/z.ts: created \u{1F389}')).toEqual(['src/z.ts: created']);
+    expect(claimed('src/a.ts \u2014 removed the old import \u2705')).toEqual(['src/a.ts: written']);
+  });
+
+  it("another's change, a counterfactual or a condition claims nothing", () => {
+    for (const text of [
+      'src/a.ts was created by the scaffolder, so I did not touch it.',
+      'The tests in src/a.test.ts were written by you.',
+      'src/a.ts was modified by another process.',
+      'src/a.ts was created by a previous commit.',
+      "I'd have deleted src/b.ts, but it's still used.",
+      'Once src/b.ts is deleted, run the build.',
+      'Until src/b.ts is removed, the build fails.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+    for (const text of [
+      'src/a.ts was updated by adding a guard.',
+      'src/a.ts was updated by me.',
+      'src/a.ts was updated by the refactor.',
+    ])
+      expect(claimed(text), text).toEqual(['src/a.ts: updated']);
+    expect(claimed("I'd deleted src/b.ts before you asked.")).toEqual(['src/b.ts: deleted']);
+  });
+});
