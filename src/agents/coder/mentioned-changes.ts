@@ -1,5 +1,6 @@
 import {
   afterOnly,
+  fromIsSource,
   needsAuxiliary,
   type SaidChange,
   saidOf,
@@ -205,7 +206,7 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
     .at(-1);
   if (before && !note?.whole) {
     const gap = without(sentence.slice(before.end, file.start), before.end, others);
-    if (gap.length <= 120 && !BREAKER.test(gap)) {
+    if (gap.length <= 120 && !BREAKER.test(gap) && !(fromIsSource(before.text) && /\bfrom\b/i.test(gap))) {
       if (NOT_A_CLAIM.test(leadWords(sentence, before.start))) return undefined;
       // `Added: src/z.ts` and `I added src/z.ts.` name the file as what was added: a new file.
       const added = label(before) || (DIRECT_OBJECT.test(gap) && !ADDED_TO.test(sentence.slice(file.end)));

@@ -275,3 +275,26 @@ describe('a summary mark, and sentences about changes that are not the writer’
     expect(claimed("I'd deleted src/b.ts before you asked.")).toEqual(['src/b.ts: deleted']);
   });
 });
+
+describe('more edit verbs and "now has" are claims', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('"applied the fix to", "bumped", "wired", "simplified", "x now has/uses" claim the file', () => {
+    expect(claimed('Applied the fix to src/a.ts.')).toEqual(['src/a.ts: written']);
+    expect(claimed('src/a.ts now has the fix.')).toEqual(['src/a.ts: written']);
+    expect(claimed('src/a.ts now uses the new helper.')).toEqual(['src/a.ts: written']);
+    expect(claimed('I bumped package.json to 1.2.0.')).toEqual(['package.json: updated']);
+    expect(claimed('Wired the route into src/app.ts.')).toEqual(['src/app.ts: written']);
+    expect(claimed('Simplified src/a.ts.')).toEqual(['src/a.ts: updated']);
+  });
+
+  it('what a patch was applied from, and a negated or advised edit, claim nothing', () => {
+    for (const text of [
+      'I applied the patch from fix.diff.',
+      "I haven't applied the fix to src/a.ts yet.",
+      'The fix should be applied to src/a.ts.',
+      'Should src/a.ts now have the fix?',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+});
