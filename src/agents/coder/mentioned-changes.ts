@@ -62,6 +62,12 @@ const DIRECT_OBJECT = /^(?:[\s`*_'",&]|\band\b)*$/i;
 const ADDED_TO = /^(?:'s\b|[^,;:.!?\u2013\u2014]*?\b(?:to|into|in|inside|within|onto)\b)/i;
 /** A status word that ends its remark (`src/z.ts was added.`, `| src/z.ts | added |`). */
 const STATUS_ENDS = /^\s*(?:$|[.,;!|)]|\(|\s[-\u2013\u2014]\s)/;
+/** Right before a verb, a determiner: the verb is an adjective (`the updated helper`). */
+const DETERMINER_BEFORE = /(?:^|\s)(?:the|a|an|this|that|these|those|its|their|our|my|your|his|her)\s+$/i;
+/** After a present passive, a process, not an event: `src/gen.ts is generated from the schema`, `… at build time`. */
+const DESCRIBED =
+  /^\s+(?:from|at|during|when|whenever|automatically|dynamically|on\s+(?:each|every|build|startup|save)|each|every|per)(?![\p{L}])/iu;
+const PRESENT_AUXILIARY = /(?<![\p{L}])(?:is|are)(?![\p{L}])/iu;
 /** A content edit inside a file (`removed the import from src/a.ts`), not a file-level change. */
 const INSIDE = /\b(in|into|inside|within|from|to|of|for)\b/i;
 
@@ -156,6 +162,33 @@ export function fileSpellings(text: string): string[] {
 
 /** Whether the clause around `at` places a change in an earlier turn (and does not repeat it). */
 function recapAt(sentence: string, at: number): boolean {
+  const clause = clauseAt(sentence, at);
+  return RECAP.test(clause) && !REPEAT.test(clause);
+}
+
+/**
+ * A time or origin outside the chat (`introduced in src/a.ts by commit abc123`, `added to
+ * src/a.ts last week`, `changed in v1.2`): the project's history, not a change of this chat.
+ */
+const HISTORY =
+  /\b(?:yesterday|last\s+(?:week|month|year|sprint|release|quarter)|\d+\s+(?:days?|weeks?|months?|years?)\s+ago|(?:by|in)\s+(?:(?:a|an|the|that)\s+)?(?:(?:previous|earlier|last|recent|upstream|later)\s+)?(?:commit|pull\s+request|PR|merge)\b|in\s+v?\d+\.\d+)/i;
+
+/** Whether the part of the clause around `at` between commas (`…, which was added in v1.2`) dates it outside the chat. */
+function historyAt(sentence: string, at: number): boolean {
+  const clause = clauseBounds(sentence, at);
+  const comma = sentence.indexOf(',', at);
+  const start = Math.max(clause.start, sentence.lastIndexOf(',', at) + 1);
+  const end = comma < 0 ? clause.end : Math.min(clause.end, comma);
+  return HISTORY.test(sentence.slice(start, end));
+}
+
+/** The clause of `sentence` around `at` (see `CLAUSE`). */
+function clauseAt(sentence: string, at: number): string {
+  const { start, end } = clauseBounds(sentence, at);
+  return sentence.slice(start, end);
+}
+
+function clauseBounds(sentence: string, at: number): { start: number; end: number } {
   let start = 0;
   let end = sentence.length;
   for (const boundary of sentence.matchAll(CLAUSE)) {
@@ -165,8 +198,7 @@ function recapAt(sentence: string, at: number): boolean {
       break;
     }
   }
-  const clause = sentence.slice(start, end);
-  return RECAP.test(clause) && !REPEAT.test(clause);
+  return { start, end };
 }
 
 /**
@@ -189,12 +221,8 @@ const DENIED_INSIDE =
 
 /** The claim `sentence` makes about `file`, if any (`others`: the sentence's other files). */
 function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): MentionedChange | undefined {
-  const claim = (said: SaidChange, verb: string, at: number): MentionedChange => ({
-    spelling: file.text,
-    said,
-    verb,
-    recap: recapAt(sentence, at),
-  });
+  const claim = (said: SaidChange, verb: string, at: number): MentionedChange | undefined =>
+    historyAt(sentence, at) ? undefined : { spelling: file.text, said, verb, recap: recapAt(sentence, at) };
   // The token keeps the colon of `src/a.ts: updated`: the annotation starts with it.
   const swallowed = /[.:!?]*$/.exec(sentence.slice(file.start, file.end))?.[0] ?? '';
   const noteFrom = file.end - swallowed.length;
@@ -206,7 +234,14 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
     .at(-1);
   if (before && !note?.whole) {
     const gap = without(sentence.slice(before.end, file.start), before.end, others);
-    if (gap.length <= 120 && !BREAKER.test(gap) && !(fromIsSource(before.text) && /\bfrom\b/i.test(gap))) {
+    // `the updated helper from src/a.ts`: the verb describes another noun.
+    const adjective = DETERMINER_BEFORE.test(sentence.slice(0, before.start)) && /\p{L}/u.test(gap);
+    if (
+      gap.length <= 120 &&
+      !BREAKER.test(gap) &&
+      !adjective &&
+      !(fromIsSource(before.text) && /\bfrom\b/i.test(gap))
+    ) {
       if (NOT_A_CLAIM.test(leadWords(sentence, before.start))) return undefined;
       // `Added: src/z.ts` and `I added src/z.ts.` name the file as what was added: a new file.
       const added = label(before) || (DIRECT_OBJECT.test(gap) && !ADDED_TO.test(sentence.slice(file.end)));
@@ -234,6 +269,7 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
       (AUXILIARY_GAP.test(passive) && HAS_AUXILIARY.test(passive)))
   ) {
     if (ANOTHER_AGENT.test(sentence.slice(after.end))) return undefined;
+    if (PRESENT_AUXILIARY.test(passive) && DESCRIBED.test(sentence.slice(after.end))) return undefined;
     return claim(
       STATUS_ENDS.test(sentence.slice(after.end)) ? statusOf(after.text) : saidOf(after.text),
       after.text,
@@ -252,7 +288,7 @@ function pronounClaims(sentence: string, verbs: Span[], files: Span[], previous:
   const usable = verbs.filter((verb) => !afterOnly(verb.text) && verb.text !== 'made');
   return pronounObjects(sentence, usable, files, previous, filesIn(previous)).flatMap(
     ({ verb, spellings, placed }) => {
-      if (NOT_A_CLAIM.test(leadWords(sentence, verb.start))) return [];
+      if (NOT_A_CLAIM.test(leadWords(sentence, verb.start)) || historyAt(sentence, verb.start)) return [];
       const said = placed ? saidOf(verb.text) : statusOf(verb.text);
       // `removed it from the barrel`, `added it to the exports`: the place changed, not the file.
       if (placed && (said === 'deleted' || said === 'written' || said === 'created')) return [];

@@ -298,3 +298,29 @@ describe('more edit verbs and "now has" are claims', () => {
       expect(claimed(text), text).toEqual([]);
   });
 });
+
+describe("the project's history, a verb used as an adjective and a described process are no claims", () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('claims nothing when the change is dated outside the chat, describes a noun or is a process', () => {
+    for (const text of [
+      'The bug was introduced in src/a.ts by commit abc123.',
+      'This was added in src/a.ts last week.',
+      'I updated src/a.ts in the last commit.',
+      'src/b.ts imports the updated helper from src/a.ts.',
+      'src/gen.ts is generated at build time.',
+      'src/b.ts is generated from the schema.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+
+  it('the claim of this turn beside them still stands', () => {
+    expect(claimed('I updated src/a.ts in this commit.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('I added the guard to src/a.ts, which was introduced in v1.2.')).toEqual([
+      'src/a.ts: written',
+    ]);
+    expect(claimed('The updated src/a.ts exports 10.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('src/a.ts is updated to export 10.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('src/b.ts is deleted.')).toEqual(['src/b.ts: deleted']);
+  });
+});
