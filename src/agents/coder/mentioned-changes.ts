@@ -115,6 +115,8 @@ export function fileLike(raw: string, after = ''): string | undefined {
   const token = raw
     .replace(/^(?:\.{3,}|…)+/, '')
     .replace(/^[:!?]+/, '')
+    // Strikethrough around a name (`~~src/b.ts~~ (removed)`) is markup; a home path's `~/` is not.
+    .replace(/^~~|~~$/g, '')
     .replace(/[.:!?]+$/, '')
     .replace(/:\d+(:\d+)?$/, '');
   if (!token || NOT_FILES.has(token.toLowerCase()) || !/[A-Za-z]/.test(token) || token.startsWith('//'))
@@ -322,7 +324,7 @@ function claimsIn(sentence: string, previous = ''): MentionedChange[] {
 
 /** Words on a listed line that make a bare file name no claim (`- src/a.ts: unchanged`). */
 const NOT_LISTED_AS_CHANGED =
-  /\b(not|never|no|unchanged|untouched|same|read|checked|reviewed|inspected|looked|skipped|kept|left)\b/i;
+  /\b(not|never|no|unchanged|untouched|same|read|checked|reviewed|inspected|looked|skipped|kept|left|see|refer|details)\b/i;
 
 /**
  * One line of a change list (a bullet under a `Changes:` heading): its sentence claims, or —
@@ -430,10 +432,16 @@ export function mentionedChanges(text: string): MentionedChange[] {
     for (const bullet of block.bullets) claims.push(...listedClaims(bullet));
   }
   for (const [index, line] of lines.entries()) {
+    if (listed.has(index)) continue;
     const checked = CHECKED_LINE.exec(line);
-    if (!checked || listed.has(index)) continue;
+    // A change heading with its list on the same line: `Changes: src/a.ts, src/b.ts`.
+    const heading = CHANGE_HEADING.exec(line);
+    // The whole line is read, so the heading's own verb (`Files modified:`) keeps its kind.
+    const inline = heading?.[1] && heading[2] && !NOTHING_CHANGED.test(heading[2]) ? line : undefined;
+    const entries = checked?.[1] ?? inline;
+    if (entries === undefined) continue;
     listed.add(index);
-    claims.push(...listedClaims(checked[1] as string));
+    claims.push(...listedClaims(entries));
   }
   const rest = lines.map((line, index) => (listed.has(index) ? '' : line)).join('\n');
   const sentences = sentencesOf(rest);

@@ -34,8 +34,9 @@ describe('the reply checker reads common claim forms', () => {
         'New file: src/z.ts\nFiles touched: src/a.ts\nI got rid of src/b.ts.\nI dropped src/c.ts.\nI trashed src/d.ts.\nI overwrote src/e.ts.\nI put the helper in src/f.ts.\nsrc/g.ts now exports 10.',
       ),
     ).toEqual([
-      'src/z.ts: created',
+      // The `Files touched:` line is read as a list, before the prose.
       'src/a.ts: updated',
+      'src/z.ts: created',
       'src/b.ts: deleted',
       'src/c.ts: deleted',
       'src/d.ts: deleted',
@@ -322,5 +323,18 @@ describe("the project's history, a verb used as an adjective and a described pro
     expect(claimed('The updated src/a.ts exports 10.')).toEqual(['src/a.ts: updated']);
     expect(claimed('src/a.ts is updated to export 10.')).toEqual(['src/a.ts: updated']);
     expect(claimed('src/b.ts is deleted.')).toEqual(['src/b.ts: deleted']);
+  });
+});
+
+describe('a change heading with its list on the same line', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('names its files as changed, or as its verbs and remarks say', () => {
+    expect(claimed('Changes: src/a.ts, src/b.ts')).toEqual(['src/a.ts: changed', 'src/b.ts: changed']);
+    expect(claimed('Summary of changes: src/a.ts')).toEqual(['src/a.ts: changed']);
+    expect(claimed('Files modified: src/a.ts')).toEqual(['src/a.ts: updated']);
+    expect(claimed('~~src/b.ts~~ (removed)')).toEqual(['src/b.ts: deleted']);
+    for (const text of ['Changes: none', 'Changes: see src/a.ts for details'])
+      expect(claimed(text), text).toEqual([]);
   });
 });
