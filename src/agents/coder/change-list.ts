@@ -1,3 +1,4 @@
+import { changeBlocks } from './change-blocks.js';
 import type { ChangeFlag } from './chat-record.js';
 import {
   canonicalOf,
@@ -7,7 +8,7 @@ import {
   rowsAbout,
   type TurnFacts,
 } from './flag-false-statements.js';
-import { changeBlocks, fileLike, fileSpellings, listedClaims, type SaidChange } from './mentioned-changes.js';
+import { fileLike, fileSpellings, listedClaims, type SaidChange } from './mentioned-changes.js';
 
 /** One entry of the reply's `Changes:` list. */
 export interface ListedChange {

@@ -60,6 +60,20 @@ const VERBS: Record<string, SaidChange> = {
   adjusted: 'updated',
   amended: 'updated',
   tweaked: 'updated',
+  bumped: 'updated',
+  upgraded: 'updated',
+  downgraded: 'updated',
+  wired: 'updated',
+  'hooked up': 'updated',
+  inlined: 'updated',
+  simplified: 'updated',
+  'commented out': 'updated',
+  reworked: 'updated',
+  restructured: 'updated',
+  reorganized: 'updated',
+  migrated: 'updated',
+  // `applied the fix to src/a.ts`; what it was applied from is unchanged (see `fromIsSource`).
+  applied: 'updated',
   deleted: 'deleted',
   removed: 'deleted',
   dropped: 'deleted',
@@ -93,7 +107,7 @@ const NEW_FILE_PHRASE = String.raw`there(?:['\u2019]s|\s+is|\s+are)\s+(?:now\s+)
  * A file's new content stated after it: `src/a.ts now exports 10`, `src/z.ts now contains the
  * helper`. Said of a file, it claims the file was written this turn.
  */
-const NOW_HOLDS_PHRASE = String.raw`now\s+(?:contains|exports|includes|defines|declares|exposes|imports|returns)`;
+const NOW_HOLDS_PHRASE = String.raw`now\s+(?:contains|exports|includes|defines|declares|exposes|imports|returns|has|uses|handles|calls|supports|accepts|validates|throws|wraps)`;
 /** A label that lists created files: `New file: src/z.ts`, `New files: a.ts, b.ts`. */
 const NEW_FILE_LABEL = String.raw`new\s+files?\s*:`;
 const IS_NOW_HOLDS_PHRASE = new RegExp(`^(?:${NOW_HOLDS_PHRASE})$`, 'iu');
@@ -125,6 +139,23 @@ export function saidOf(verb: string): SaidChange {
   if (IS_NEW_FILE_PHRASE.test(verb) || IS_NEW_FILE_LABEL.test(verb)) return 'created';
   if (IS_NOW_HOLDS_PHRASE.test(verb)) return 'written';
   return VERBS[verb] as SaidChange;
+}
+
+/** The verbs of adding, in each language the readers know: as a file's status they say it is new. */
+const ADDING = new Set(['added', 'ajouté', 'añadido', 'agregado', 'adicionado', 'aggiunto', 'hinzugefügt']);
+
+/**
+ * What a change word says when it is a file's status, not a verb with an object inside the file:
+ * `src/z.ts — added`, `Added: src/z.ts`, `I added src/z.ts.` say the file is new, so a file that
+ * existed before the turn is no fit (`added a test to src/a.ts` is an edit, read by `saidOf`).
+ */
+export function statusOf(verb: string): SaidChange {
+  return ADDING.has(verb) ? 'created' : saidOf(verb);
+}
+
+/** Verbs whose `from` names where something came from, left as it was: `applied the patch from fix.diff`. */
+export function fromIsSource(verb: string): boolean {
+  return verb === 'applied';
 }
 
 /**

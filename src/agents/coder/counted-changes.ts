@@ -28,7 +28,7 @@ const OTHER_FILES = new RegExp(
  * the last commit`).
  */
 const COUNTED_PASSIVE =
-  /^\s*(?:[-*\u2022]\s*)?(?:(?:in\s+total|overall|total|summary|done|result|all\s+in\s+all)\s*[,:]\s*)?(\d{1,4}|[a-z]+)\s+(?:(?:new|other|source|test|more)\s+)?files?\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+|got\s+|are\s+)?(updated|edited|changed|modified|touched|created|added|written|deleted|removed|refactored|fixed|renamed|moved|reworked|rewritten)\b/i;
+  /^\s*(?:[-*\u2022]\s*)?(?:(?:in\s+total|overall|total|summary|done|result|all\s+in\s+all)\s*[,:]\s*)?(\d{1,4}|[a-z]+)\s+((?:new|other|source|test|more)\s+)?files?\s+(?:were\s+|was\s+|have\s+been\s+|has\s+been\s+|got\s+|are\s+)?(updated|edited|changed|modified|touched|created|added|written|deleted|removed|refactored|fixed|renamed|moved|reworked|rewritten)\b/i;
 /** A count as a label and its value: `Files changed: 3`, `Modified files: 3`, `New files = 2`. */
 const COUNT_LABEL =
   /^\s*(?:[-*\u2022]\s*)?(?:\*\*)?(?:files?\s+(updated|edited|changed|modified|touched|created|added|deleted|removed)|(updated|edited|changed|modified|touched|created|new|added|deleted|removed)\s+files?)(?:\*\*)?\s*[:=]\s*(?:\*\*\s*)?(\d{1,4})\b/i;
@@ -36,21 +36,28 @@ const COUNT_LABEL =
 const NOT_A_CLAIM =
   /\b(not|never|neither|nor|didn't|haven't|hasn't|wasn't|won't|will|would|should|could|can|may|might|must|need|needs|going|plan|if|to|you|please)\b/i;
 
-/** The kind of change a counted verb counts: `created`/`new` the creates, `deleted`/`removed` the deletes, any other verb every change. */
-function countedKind(verb: string): 'created' | 'deleted' | 'changed' {
+/**
+ * The kind of change a count counts: `created`, `new`, `added` (`I added 2 files`) or files
+ * called new (`wrote 2 new test files`) the creates, `deleted`/`removed` the deletes, any other
+ * verb every change.
+ */
+function countedKind(verb: string, words: string): 'created' | 'deleted' | 'changed' {
   const kind = verb.toLowerCase();
-  if (kind === 'created' || kind === 'new') return 'created';
+  if (kind === 'created' || kind === 'new' || kind === 'added' || /\bnew\b/i.test(words)) return 'created';
   return kind === 'deleted' || kind === 'removed' ? 'deleted' : 'changed';
 }
 
-function kindCount(kind: 'created' | 'deleted' | 'changed', changes: readonly FileChange[]): number {
+function kindCount(
+  kind: 'created' | 'deleted' | 'updated' | 'changed',
+  changes: readonly FileChange[],
+): number {
   return kind === 'changed' ? changes.length : changes.filter((row) => row.change === kind).length;
 }
 
 /**
  * Counted changes: a sentence of the reply that counts the files it changed (`I updated 3
  * files`, `edited two files`) against the changes report. `created`/`deleted` count rows of
- * that kind; other verbs count every changed file. Fenced code, questions and sentences led by
+ * that kind; other verbs count every changed file, or the updated ones only. Fenced code, questions and sentences led by
  * a negation or intent (`you could update 3 files`, `I did not edit two files`) are no claims.
  */
 export function countedChangeFlags(text: string, changes: readonly FileChange[]): ChangeFlag[] {
@@ -69,29 +76,39 @@ export function countedChangeFlags(text: string, changes: readonly FileChange[])
               count: match[2] as string,
               // `src/a.ts and 2 other files`: the files named besides are changed too.
               other: /\bother\b/i.test(match[3] ?? ''),
+              words: match[3] ?? '',
               spelling: match[0],
             },
           ];
-    const counts: { verb: string; count: string; other?: boolean; spelling: string }[] = [
+    const counts: { verb: string; count: string; other?: boolean; words?: string; spelling: string }[] = [
       ...[...sentence.matchAll(COUNTED)].flatMap(claimed),
       ...[...sentence.matchAll(SPANNED)].flatMap(claimed),
       ...[...sentence.matchAll(OTHER_FILES)].flatMap(claimed),
       // Its auxiliaries are the past ones only: "3 files were not changed" or "should be updated" never match.
       ...(passive
-        ? [{ verb: passive[2] as string, count: passive[1] as string, spelling: passive[0].trim() }]
+        ? [
+            {
+              verb: passive[3] as string,
+              count: passive[1] as string,
+              words: passive[2] ?? '',
+              spelling: passive[0].trim(),
+            },
+          ]
         : []),
       ...(label
         ? [{ verb: (label[1] ?? label[2]) as string, count: label[3] as string, spelling: label[0].trim() }]
         : []),
     ];
     for (const match of counts) {
-      const said = numberWordValue(match.count.toLowerCase());
+      const count = match.count.toLowerCase();
+      const said = count === 'both' ? 2 : numberWordValue(count);
       if (said === undefined) continue;
-      const verb = match.verb.toLowerCase();
-      const what = countedKind(verb);
+      const what = countedKind(match.verb, match.words ?? '');
       const real = kindCount(what, changes);
       // "x and 2 other files" says at least one more than the count; exactly, when nothing else is named.
       if (match.other ? real >= said + 1 : real === said) continue;
+      // "I created src/z.ts and edited 2 files": an edit verb may count the edited files only.
+      if (what === 'changed' && !match.other && kindCount('updated', changes) === said) continue;
       flags.push({
         path: '',
         spelling: match.spelling,

@@ -1,4 +1,4 @@
-import { LEADING_VERB, needsAuxiliary, type SaidChange, saidOf, verbText } from './change-verbs.js';
+import { LEADING_VERB, needsAuxiliary, type SaidChange, saidOf, statusOf, verbText } from './change-verbs.js';
 
 /**
  * A summary line's word on the file just before it: `- src/z.ts — added`, `src/a.ts: updated`,
@@ -26,8 +26,8 @@ const OPENING =
   /^[`*_'"]*[ \t]*(?:(\()|->|=>|\u2192|\u21d2|\u279c|\u2794|\u27f6|--|\u2014|\u2013|-|:)[ \t]*[`*_]*[ \t]*(?:(?:newly|just)\s+)?/u;
 /** A parenthesis that holds only the change word (`(new)`, `(new file)`, `(updated)`). */
 const CLOSING = /^\s*(?:files?)?\s*\)/i;
-/** The remark ends with the word: end of line, punctuation, a bracket or a dash. */
-const ENDS = /^\s*(?:[.,;!)]|\(|\s[-\u2013\u2014]\s|$)/;
+/** The remark ends with the word: end of line, punctuation, a bracket, a dash, or a mark or emoji (`— deleted ✅`). */
+const ENDS = /^\s*(?:[.,;!)]|\(|\s[-\u2013\u2014]\s|$|[\p{So}\p{Extended_Pictographic}])/u;
 /** `new`/`gone` as a remark on their own (`— new`, `— new file`); before a noun they describe it. */
 const ADJECTIVE_ALONE = /^\s*(?:(?:files?|modules?)\b\s*)?(?:[.,;:!)]|\(|[-\u2013\u2014]|$)/i;
 /** `src/a.ts: changed nothing` states no change. */
@@ -51,12 +51,12 @@ export function annotationAfter(after: string): Annotation | undefined {
   const verb = verbText(word[0]);
   const rest = remark.slice(word[0].length);
   const at = opening[0].length;
-  if (opening[1]) return CLOSING.test(rest) ? { verb, at, said: saidOf(verb), whole: true } : undefined;
+  if (opening[1]) return CLOSING.test(rest) ? { verb, at, said: statusOf(verb), whole: true } : undefined;
   if (needsAuxiliary(verb))
     return ADJECTIVE_ALONE.test(rest) ? { verb, at, said: saidOf(verb), whole: true } : undefined;
   if (NOTHING.test(rest)) return { verb, at, said: undefined, whole: true };
   const said = saidOf(verb);
-  if (ENDS.test(rest)) return { verb, at, said, whole: true };
+  if (ENDS.test(rest)) return { verb, at, said: statusOf(verb), whole: true };
   const object = !KEEPS_KIND.test(rest) && (said === 'deleted' || said === 'moved' || said === 'created');
   return { verb, at, said: object ? 'written' : said, whole: false };
 }

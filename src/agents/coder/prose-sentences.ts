@@ -28,10 +28,15 @@ const OPENS_WITH_SUBJECT =
 /**
  * A contrast that opens a new clause (`I didn't touch x but deleted y`, `…; instead deleted
  * y`): a negation before it does not reach past it. `yet` only as a conjunction (`, yet` /
- * `and yet`), never the adverb of `have not yet updated`.
+ * `and yet`), never the adverb of `have not yet updated`. The languages whose negations the
+ * readers know have theirs (`je n'ai pas touché x mais supprimé y`, `nicht x, sondern y`).
  */
-const CONTRAST =
-  /\b(?:but|however|instead|though|although|whereas|while|rather|nevertheless|nonetheless)\b|(?:,|\band)\s+yet\b/gi;
+// Not Italian `ma` nor Portuguese `mas`: French `ma` is "my", Spanish `mas` often "más".
+export const FOREIGN_CONTRAST = String.raw`mais|cependant|pourtant|toutefois|pero|sino|sin\s+embargo|en\s+cambio|porém|contudo|no\s+entanto|però|bensì|tuttavia|invece|aber|sondern|jedoch|stattdessen|allerdings`;
+const CONTRAST = new RegExp(
+  String.raw`(?<![\p{L}'])(?:but|however|instead|though|although|whereas|while|rather|nevertheless|nonetheless|${FOREIGN_CONTRAST})(?![\p{L}])|(?:,|\band)\s+yet\b`,
+  'giu',
+);
 /** A negation or an auxiliary, after which an aside may stand before the verb. */
 const NEGATION_OR_AUXILIARY = String.raw`(?:\bnot|n't|\bnever|\b(?:did|do|does|have|has|had|was|were|is|are|will|would|should|could|can|may|might|must|shall))`;
 /** Right after a negation or auxiliary a contrast is an aside: `I did not, however, delete z`. */

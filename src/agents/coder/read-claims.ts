@@ -6,21 +6,37 @@ import { leadWords, sentencesOf } from './prose-sentences.js';
 
 /** The file a read phrase names: a path token, perhaps in backticks. */
 const FILE = '(`?[^\\s`,;()]+`?)';
+/** What may stand between the phrase and the file: `both`, `the file`, `the code in`, `the contents of`. */
+const BEFORE_FILE = String.raw`(?:both\s+)?(?:the\s+)?(?:file\s+|(?:code|contents?|source)\s+(?:in|of)\s+)?`;
+/** One more file of the list that follows a read phrase: `I read a.ts, b.ts and README.md`. */
+const NEXT_FILE = /^\s*(?:,\s*(?:and\s+)?|and\s+|&\s+)(?:the\s+file\s+)?(`?[^\s`,;()]+`?)/i;
 /**
  * `I read X`, `I reviewed X`, `according to X`, `after reading X`, and the same in French,
  * Spanish, Portuguese, Italian and German (`j'ai lu X`, `he leído X`, `li o arquivo X`, `ho
  * letto X`, `ich habe X gelesen`, `laut X`): the file right after the phrase (German: before
- * its participle). The replies the change checks read in those languages are read for reads too.
+ * its participle), and each file listed after it (`I read a.ts, b.ts and README.md`). The
+ * replies the change checks read in those languages are read for reads too.
  */
 const READ_PHRASES = [
   new RegExp(
-    String.raw`\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+|quickly\s+|then\s+)?(?:(?:re-?)?read(?:\s+(?:through|over))?|reviewed|inspected|examined|opened|checked|double-checked|scanned|skimmed|studied|consulted|looked\s+(?:at|through|over|into)|went\s+(?:through|over))|(?:after|while|when|by)\s+(?:reading|re-?reading|reviewing|inspecting|opening|checking|scanning|skimming|studying|consulting)|having\s+(?:read|reviewed|inspected|examined|opened|checked|scanned|studied|looked\s+(?:at|through|over))|according\s+to|as\s+(?:stated|described|shown|documented|noted|specified)\s+in|based\s+on|per)\s+(?:the\s+)?(?:file\s+|contents?\s+of\s+)?${FILE}`,
+    String.raw`\b(?:(?:I|I've|I\s+have|we|we've)\s+(?:also\s+|first\s+|carefully\s+|quickly\s+|then\s+)?(?:(?:re-?)?read(?:\s+(?:through|over))?|reviewed|inspected|examined|opened|checked|double-checked|scanned|skimmed(?:\s+through)?|studied|consulted|analy[sz]ed|looked\s+(?:at|through|over|into)|took\s+a\s+(?:quick\s+|close\s+|closer\s+)?look\s+at|(?:went|gone)\s+(?:through|over))|(?:after|while|when|by|from)\s+(?:reading|re-?reading|reviewing|inspecting|opening|checking|scanning|skimming|studying|consulting|analy[sz]ing|going\s+through|looking\s+(?:at|through|over))|having\s+(?:read|reviewed|inspected|examined|opened|checked|scanned|studied|analy[sz]ed|gone\s+through|looked\s+(?:at|through|over))|according\s+to|as\s+(?:stated|described|shown|documented|noted|specified)\s+in|based\s+on|per)\s+${BEFORE_FILE}${FILE}`,
     'gi',
   ),
   // The file as the one speaking, opening a sentence or after "as": `README.md says …`, `As
   // README.md states, …`, `From README.md: …`, `Reading src/a.ts, I …`, `I see in README.md that …`.
   new RegExp(
     String.raw`(?:^\s*(?:[-*\u2022]\s*)?(?:the\s+file\s+)?|\bas\s+(?:the\s+file\s+)?)${FILE}\s+(?:says|said|states|stated|specifies|documents|notes|mentions|shows|showed|explains)\b|^\s*(?:from|in)\s+(?:the\s+file\s+)?${FILE}\s*:|^\s*(?:re-?)?reading\s+(?:the\s+file\s+)?${FILE}\s*,|\bI\s+(?:see|saw|found|noticed)\s+in\s+(?:the\s+file\s+)?${FILE}\s+that\b`,
+    'gi',
+  ),
+  // Without a subject, opening a sentence or a bullet, in a past form only (a bare `Read
+  // README.md` may be advice): `Reviewed src/a.ts and README.md.`, `Looking at src/a.ts, …`.
+  new RegExp(
+    String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:also|then|first)\s+)?(?:reviewed|inspected|examined|opened|checked|scanned|skimmed|studied|consulted|analy[sz]ed|looked\s+(?:at|through|over|into)|looking\s+(?:at|through|over)|went\s+(?:through|over)|going\s+through)\s+${BEFORE_FILE}${FILE}`,
+    'gi',
+  ),
+  // A label: `Files read: src/a.ts, README.md`, `- **Read:** src/a.ts`, `Reviewed files: …`.
+  new RegExp(
+    String.raw`^\s*(?:[-*\u2022]\s*)?(?:\*\*|__)?(?:files?\s+(?:read|reviewed|inspected|examined|opened|consulted)|(?:read|reviewed|inspected|examined|opened|consulted)(?:\s+files?)?)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*${FILE}`,
     'gi',
   ),
   // French: j'ai lu / examiné / consulté / parcouru / ouvert (le fichier) X; d'après X, selon X.
@@ -63,6 +79,23 @@ async function readEarlier(facts: TurnFacts): Promise<Set<string>> {
   return read;
 }
 
+/** A read phrase's file, and the files listed right after it (`… a.ts, b.ts and README.md`), as spelled. */
+function listedFiles(first: string, after: string): string[] {
+  const files: string[] = [];
+  let rest = after;
+  let token: string | undefined = first;
+  while (token !== undefined) {
+    const spelling = fileSpellings(token.replaceAll('`', ''))[0];
+    // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).
+    if (!spelling || spelling.endsWith('/') || !/\./.test(spelling.split('/').at(-1) ?? '')) break;
+    files.push(spelling);
+    const next = NEXT_FILE.exec(rest);
+    token = next?.[1];
+    rest = next ? rest.slice(next[0].length) : '';
+  }
+  return files;
+}
+
 /**
  * Read claims: a sentence that says the model read a file (`I read src/a.ts`, `according to
  * README.md`) when the turn has no evidence on that file at all (no read, no write). Fenced code,
@@ -82,28 +115,27 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
       if (NOT_A_CLAIM.test(lead)) continue;
       const file = match.slice(1).find((group) => group !== undefined);
       if (file === undefined) continue;
-      const spelling = fileSpellings(file.replaceAll('`', ''))[0];
-      // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).
-      if (!spelling || spelling.endsWith('/') || !/\./.test(spelling.split('/').at(-1) ?? '')) continue;
-      const resolved = await canonicalOf(spelling, facts);
-      if ('outside' in resolved) continue;
-      const history = facts.histories.get(resolved.canonical);
-      // Any evidence on the file this turn (a read, a write, a search that opened it) backs the claim.
-      if (history) continue;
-      if (facts.changes.some((row) => row.path === resolved.canonical || row.from === resolved.canonical))
-        continue;
-      if (seen.has(resolved.canonical)) continue;
-      // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
-      earlierReads ??= readEarlier(facts);
-      if ((await earlierReads).has(resolved.canonical)) continue;
-      seen.add(resolved.canonical);
-      flags.push({
-        path: resolved.canonical,
-        spelling,
-        said: 'read',
-        truth: 'never read this turn',
-        statement: sentence.trim(),
-      });
+      for (const spelling of listedFiles(file, sentence.slice(match.index + match[0].length))) {
+        const resolved = await canonicalOf(spelling, facts);
+        if ('outside' in resolved) continue;
+        const history = facts.histories.get(resolved.canonical);
+        // Any evidence on the file this turn (a read, a write, a search that opened it) backs the claim.
+        if (history) continue;
+        if (facts.changes.some((row) => row.path === resolved.canonical || row.from === resolved.canonical))
+          continue;
+        if (seen.has(resolved.canonical)) continue;
+        // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
+        earlierReads ??= readEarlier(facts);
+        if ((await earlierReads).has(resolved.canonical)) continue;
+        seen.add(resolved.canonical);
+        flags.push({
+          path: resolved.canonical,
+          spelling,
+          said: 'read',
+          truth: 'never read this turn',
+          statement: sentence.trim(),
+        });
+      }
     }
   }
   return flags;

@@ -1,5 +1,6 @@
 import type { ChangeFlag } from './chat-record.js';
 import { straightApostrophes } from './claim-prose.js';
+import { FOREIGN_CONTRAST } from './prose-sentences.js';
 
 /**
  * Statements that a check ran or passed — tests, a build, lint, a type check — read from a
@@ -16,14 +17,15 @@ const CHECK =
   '(?:tests?|test suites?|test runs?|specs?|builds?|compilation|type ?-?checks?|typecheck(?:ing)?|tsc|lint(?:er|ing)?|CI|checks)';
 // The check's words may be preceded by its kind: "all unit tests", "the whole test suite".
 const KIND = String.raw`(?:(?:all|the|every|each|whole|full|entire|existing|new|unit|integration|e2e|end-to-end|other|remaining|\d+|of the)\s+)*`;
+// A check mark, as a verdict.
+const MARK = String.raw`[\u2705\u2713\u2714\u2611]\uFE0F?`;
 // "pass" only where the clause ends, or goes on as a verdict does: "the tests pass an object
-// to the handler" describes code, "all tests pass." or "tests pass now" reports a run.
-const PASS_END = String.raw`(?=\s*(?:[.,;:!)\]]|$|\n|—|–|-\s|\((?!\w+\))|\s(?:now|again|locally|successfully|cleanly|green|as expected|and\s+(?:the|lint|tsc|build|type)|on\s|in\s+CI\b|after\b|with\s+(?:no|zero|\d))))`;
+// to the handler" describes code, "all tests pass." or "tests pass now" reports a run. A check
+// mark or an emoji (its high surrogate: 🎉 🚀) ends it too: "All tests pass ✅".
+const PASS_END = String.raw`(?=\s*(?:[.,;:!)\]]|$|\n|${MARK}|[\uD83C-\uD83E]|—|–|-\s|\((?!\w+\))|\s(?:now|again|locally|successfully|cleanly|green|as expected|and\s+(?:the|lint|tsc|build|type)|on\s|in\s+CI\b|after\b|with\s+(?:no|zero|\d))))`;
 
 // Check commands named as such: "npm test passes", "Ran vitest", "ESLint reports no problems".
 const TOOL = String.raw`(?:npm\s+(?:test|run\s+[\w:-]+)|npx\s+[\w@/-]+|pnpm\s+\w+|yarn\s+\w+|vitest|jest|pytest|mocha|tsc|eslint|biome|ruff|mypy|clippy|cargo\s+(?:test|build|clippy)|go\s+(?:test|vet|build)|make(?:\s+\w+)?)`;
-// A check mark, as a verdict.
-const MARK = String.raw`[\u2705\u2713\u2714\u2611]\uFE0F?`;
 // A one-word verdict after a check's label.
 const VERDICT = String.raw`(?:pass(?:ed|es|ing)?|green|ok(?:ay)?|clean|success(?:ful)?|succeeded|fine)\b`;
 
@@ -42,6 +44,11 @@ const STATEMENTS = [
   /\blint(?:er|ing)?\s+(?:is|was|comes back)\s+clean\b|\b(?:no|zero|0)\s+(?:lint|type|tsc|compiler?|build)\s+errors\b|\b(?:tsc|the compiler|the linter)\s+(?:reports|shows|gives)\s+(?:no|zero|0)\s+(?:errors|problems)\b/i,
   // "It compiles cleanly", "the project builds successfully", "compiles without errors".
   /\b(?:compiles|builds|type-?checks)\s+(?:cleanly|successfully|fine|without\s+(?:errors|warnings|issues))\b/i,
+  // "The code compiles.", "It compiles now ✅": bare, where the clause ends (not "it compiles the regex").
+  new RegExp(
+    String.raw`\b(?:it|everything|(?:the\s+)?(?:code|project|app|package|crate|library))\s+(?:now\s+|still\s+|all\s+)?(?:compiles|builds|type-?checks)${PASS_END}`,
+    'i',
+  ),
   // "Verified by running the tests", "confirmed with npm test".
   new RegExp(
     String.raw`\b(?:verified|confirmed|checked|tested)\s+(?:it\s+|this\s+|that\s+)?(?:by\s+running|with|using|via)\s+(?:the\s+)?(?:${CHECK}|npm\s+(?:test|run)|pytest|jest|vitest)\b`,
@@ -80,10 +87,11 @@ const STATEMENTS = [
 
 /**
  * A check spelled as its label and verdict, read before the sentence is cut at its colon:
- * "Tests: 12 passed", "Build: \u2705", "vitest \u2192 all green", "\u2705 Build", "Tests \u2713".
+ * "Tests: 12 passed", "Build: \u2705", "vitest \u2192 all green", "\u2705 Build", "Tests \u2713", and a
+ * JUnit-style tally ("Tests run: 12, Failures: 0").
  */
 const LABELLED_VERDICT = new RegExp(
-  String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:${MARK})\s*)?(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*(?:(?:[:=]|\u2192|->|\u2014|\u2013|\s-)\s*(?:${MARK}|${VERDICT}|\d+\s*(?:\/\s*\d+\s*)?(?:tests?\s+|specs?\s+)?(?:passed|passing|pass|ok)\b|all\s+(?:pass(?:ed|ing)?|green)\b|(?:0|no|zero)\s+(?:failures?|failed|errors?|problems?)\b)|\s*(?:${MARK}))|^\s*(?:[-*\u2022]\s*)?(?:${MARK})\s*(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*[.!]?\s*$`,
+  String.raw`^\s*(?:[-*\u2022]\s*)?(?:(?:${MARK})\s*)?(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*(?:(?:[:=]|\u2192|->|\u2014|\u2013|\s-)\s*(?:${MARK}|${VERDICT}|\d+\s*(?:\/\s*\d+\s*)?(?:tests?\s+|specs?\s+)?(?:passed|passing|pass|ok)\b|all\s+(?:pass(?:ed|ing)?|green)\b|(?:0|no|zero)\s+(?:failures?|failed|errors?|problems?)\b)|\s*(?:${MARK}))|^\s*(?:[-*\u2022]\s*)?(?:${MARK})\s*(?:the\s+|all\s+)*(?:${CHECK}|${TOOL})\s*[.!]?\s*$|^\s*(?:[-*\u2022]\s*)?tests?\s+run\s*:\s*\d+`,
   'iu',
 );
 
@@ -103,13 +111,13 @@ const IMPERATIVE =
   /^\s*(?:[-*\u2022]\s*)?(?:run|try|then run|now run|execute|check|verify|confirm|please)\b/i;
 // A condition opening a clause holds the clause after it too: "If the build succeeds, the tests pass."
 const CONDITION = /^\s*(?:if|unless|once|when|whenever|assuming|provided|after you|before you)\b/i;
-// Clauses: at a comma, semicolon, colon, dash or bracket, before `but`/`so`, before a run
+// Clauses: at a comma, semicolon, colon, dash or bracket, before `but`/`so` (`mais`, `aber` …), before a run
 // coordinated in the past ("I didn't change x and ran the tests": `didn't` takes `run`, so
 // `ran` is a new, affirmative clause), and before a check that is a new subject ("… and all
 // tests pass").
 const CLAUSE_BREAK = new RegExp(
-  String.raw`[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so)\s)|\s(?=(?:and\s+)?(?:then\s+)?(?:ran|re-?ran|executed)\s)|\s(?=and\s+${KIND}${CHECK}\b)`,
-  'i',
+  String.raw`[,;:\u2013\u2014()]|\s-\s|\s(?=(?:but|so|${FOREIGN_CONTRAST})\s)|\s(?=(?:and\s+)?(?:then\s+)?(?:ran|re-?ran|executed)\s)|\s(?=and\s+${KIND}${CHECK}\b)`,
+  'iu',
 );
 // A clause before such an `and` that says what is known or claimed ("I can't confirm the tests
 // pass and the build succeeds") governs the clause after it too.

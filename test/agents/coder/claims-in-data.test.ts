@@ -286,7 +286,7 @@ describe('change lists: bullets with or without verbs', () => {
       'Changes:\n- src/a.ts\n* added: src/b.ts',
       [
         ['src/a.ts', 'changed'],
-        ['src/b.ts', 'written'],
+        ['src/b.ts', 'created'],
       ],
     ],
     ['Files changed:\n1. `src/a.ts`\n2. src/b.ts (unchanged)', [['src/a.ts', 'changed']]],

@@ -43,6 +43,37 @@ describe('a read or a citation of a file the turn never opened, in the forms rep
       expect(await readClaimFlags(text, facts), text).toHaveLength(1);
   });
 
+  it('every file of a list, a subjectless past form, a label and more phrasings are read claims', async () => {
+    const facts = await noCalls();
+    const paths = async (text: string) => (await readClaimFlags(text, facts)).map((flag) => flag.path);
+    for (const text of [
+      'I inspected src/a.ts and README.md.',
+      'I read both src/a.ts and README.md.',
+      'Reviewed src/a.ts and README.md.',
+      'Files read: src/a.ts, README.md',
+      '- **Read:** src/a.ts & README.md',
+    ])
+      expect(await paths(text), text).toEqual(['src/a.ts', 'README.md']);
+    for (const text of [
+      'After going through src/a.ts, I found the bug.',
+      "I've gone through src/a.ts carefully.",
+      'I took a look at src/a.ts.',
+      'Looking at src/a.ts, the bug is clear.',
+      'I reviewed the code in src/a.ts.',
+      'I analyzed src/a.ts.',
+    ])
+      expect(await paths(text), text).toEqual(['src/a.ts']);
+    // The list ends where the reading does; a bare "Read X" may be advice.
+    expect(await paths('I read src/a.ts and updated README.md.')).toEqual(['src/a.ts']);
+    for (const text of [
+      'Read README.md for the setup steps.',
+      'I did not read src/a.ts or README.md.',
+      'You could look at src/a.ts and README.md.',
+      'Looking at the logs, src/a.ts is fine.',
+    ])
+      expect(await paths(text), text).toEqual([]);
+  });
+
   it('advice, denial, a folder and a count are no read claims', async () => {
     const facts = await noCalls();
     for (const text of [

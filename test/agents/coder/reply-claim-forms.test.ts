@@ -34,8 +34,9 @@ describe('the reply checker reads common claim forms', () => {
         'New file: src/z.ts\nFiles touched: src/a.ts\nI got rid of src/b.ts.\nI dropped src/c.ts.\nI trashed src/d.ts.\nI overwrote src/e.ts.\nI put the helper in src/f.ts.\nsrc/g.ts now exports 10.',
       ),
     ).toEqual([
-      'src/z.ts: created',
+      // The `Files touched:` line is read as a list, before the prose.
       'src/a.ts: updated',
+      'src/z.ts: created',
       'src/b.ts: deleted',
       'src/c.ts: deleted',
       'src/d.ts: deleted',
@@ -191,7 +192,7 @@ describe('summary lines, gone files, new files and exceptions are claims', () =>
   it('a change word right after a dash, arrow or colon, or alone in a parenthesis, claims the change', () => {
     expect(
       claimed('src/a.ts → updated\nsrc/b.ts -> updated\n- `src/z.ts` — added\n**src/y.ts** (new)'),
-    ).toEqual(['src/a.ts: updated', 'src/b.ts: updated', 'src/z.ts: written', 'src/y.ts: created']);
+    ).toEqual(['src/a.ts: updated', 'src/b.ts: updated', 'src/z.ts: created', 'src/y.ts: created']);
     expect(claimed('Changes: src/a.ts (updated), src/z.ts (new)')).toEqual([
       'src/a.ts: updated',
       'src/z.ts: created',
@@ -241,6 +242,99 @@ describe('summary lines, gone files, new files and exceptions are claims', () =>
     expect(claimed("I didn't delete any file other than src/b.ts.")).toEqual(['src/b.ts: deleted']);
     expect(claimed('Other than src/a.ts, no files were modified.')).toEqual(['src/a.ts: changed']);
     for (const text of ["I won't change anything except src/a.ts.", 'I read nothing except src/a.ts.'])
+      expect(claimed(text), text).toEqual([]);
+  });
+});
+
+describe('a summary mark, and sentences about changes that are not the writer’s', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('a change word followed by a check mark or an emoji is still the whole remark', () => {
+    expect(claimed('src/b.ts: deleted \u2705')).toEqual(['src/b.ts: deleted']);
+    expect(claimed('- src/b.ts \u2014 removed \u2714\ufe0f')).toEqual(['src/b.ts: deleted']);
+    expect(claimed('src/z.ts: created \u{1F389}')).toEqual(['src/z.ts: created']);
+    expect(claimed('src/a.ts \u2014 removed the old import \u2705')).toEqual(['src/a.ts: written']);
+  });
+
+  it("another's change, a counterfactual or a condition claims nothing", () => {
+    for (const text of [
+      'src/a.ts was created by the scaffolder, so I did not touch it.',
+      'The tests in src/a.test.ts were written by you.',
+      'src/a.ts was modified by another process.',
+      'src/a.ts was created by a previous commit.',
+      "I'd have deleted src/b.ts, but it's still used.",
+      'Once src/b.ts is deleted, run the build.',
+      'Until src/b.ts is removed, the build fails.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+    for (const text of [
+      'src/a.ts was updated by adding a guard.',
+      'src/a.ts was updated by me.',
+      'src/a.ts was updated by the refactor.',
+    ])
+      expect(claimed(text), text).toEqual(['src/a.ts: updated']);
+    expect(claimed("I'd deleted src/b.ts before you asked.")).toEqual(['src/b.ts: deleted']);
+  });
+});
+
+describe('more edit verbs and "now has" are claims', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('"applied the fix to", "bumped", "wired", "simplified", "x now has/uses" claim the file', () => {
+    expect(claimed('Applied the fix to src/a.ts.')).toEqual(['src/a.ts: written']);
+    expect(claimed('src/a.ts now has the fix.')).toEqual(['src/a.ts: written']);
+    expect(claimed('src/a.ts now uses the new helper.')).toEqual(['src/a.ts: written']);
+    expect(claimed('I bumped package.json to 1.2.0.')).toEqual(['package.json: updated']);
+    expect(claimed('Wired the route into src/app.ts.')).toEqual(['src/app.ts: written']);
+    expect(claimed('Simplified src/a.ts.')).toEqual(['src/a.ts: updated']);
+  });
+
+  it('what a patch was applied from, and a negated or advised edit, claim nothing', () => {
+    for (const text of [
+      'I applied the patch from fix.diff.',
+      "I haven't applied the fix to src/a.ts yet.",
+      'The fix should be applied to src/a.ts.',
+      'Should src/a.ts now have the fix?',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+});
+
+describe("the project's history, a verb used as an adjective and a described process are no claims", () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('claims nothing when the change is dated outside the chat, describes a noun or is a process', () => {
+    for (const text of [
+      'The bug was introduced in src/a.ts by commit abc123.',
+      'This was added in src/a.ts last week.',
+      'I updated src/a.ts in the last commit.',
+      'src/b.ts imports the updated helper from src/a.ts.',
+      'src/gen.ts is generated at build time.',
+      'src/b.ts is generated from the schema.',
+    ])
+      expect(claimed(text), text).toEqual([]);
+  });
+
+  it('the claim of this turn beside them still stands', () => {
+    expect(claimed('I updated src/a.ts in this commit.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('I added the guard to src/a.ts, which was introduced in v1.2.')).toEqual([
+      'src/a.ts: written',
+    ]);
+    expect(claimed('The updated src/a.ts exports 10.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('src/a.ts is updated to export 10.')).toEqual(['src/a.ts: updated']);
+    expect(claimed('src/b.ts is deleted.')).toEqual(['src/b.ts: deleted']);
+  });
+});
+
+describe('a change heading with its list on the same line', () => {
+  const claimed = (text: string) => mentionedChanges(text).map((claim) => `${claim.spelling}: ${claim.said}`);
+
+  it('names its files as changed, or as its verbs and remarks say', () => {
+    expect(claimed('Changes: src/a.ts, src/b.ts')).toEqual(['src/a.ts: changed', 'src/b.ts: changed']);
+    expect(claimed('Summary of changes: src/a.ts')).toEqual(['src/a.ts: changed']);
+    expect(claimed('Files modified: src/a.ts')).toEqual(['src/a.ts: updated']);
+    expect(claimed('~~src/b.ts~~ (removed)')).toEqual(['src/b.ts: deleted']);
+    for (const text of ['Changes: none', 'Changes: see src/a.ts for details'])
       expect(claimed(text), text).toEqual([]);
   });
 });

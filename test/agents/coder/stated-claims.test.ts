@@ -77,6 +77,31 @@ describe('counted changes', () => {
     ])
       expect(countedChangeFlags(text, three), text).toEqual([]);
   });
+  it('"added" and files called new count the creates; "both" counts two', () => {
+    const two: FileChange[] = [
+      { path: 'src/a.ts', change: 'updated', via: 'e1' },
+      { path: 'src/b.ts', change: 'updated', via: 'e2' },
+    ];
+    for (const text of [
+      'I added 2 new files.',
+      'I added 2 files.',
+      'I wrote 2 new test files.',
+      '2 new files were added.',
+    ])
+      expect(countedChangeFlags(text, two)[0]?.truth, text).toBe('0 files created this turn');
+    expect(countedChangeFlags('I updated both files.', one)).toHaveLength(1);
+    expect(countedChangeFlags('I updated both files.', two)).toEqual([]);
+  });
+  it('an edit verb may count the edited files only, beside a create said apart', () => {
+    const three: FileChange[] = [
+      { path: 'src/a.ts', change: 'updated', via: 'e1' },
+      { path: 'src/b.ts', change: 'updated', via: 'e2' },
+      { path: 'src/z.ts', change: 'created', via: 'e3' },
+    ];
+    for (const text of ['I created 1 file and edited 2 files.', 'I updated 2 files and created src/z.ts.'])
+      expect(countedChangeFlags(text, three), text).toEqual([]);
+    expect(countedChangeFlags('I edited 1 file.', three)).toHaveLength(1);
+  });
   it('a negation reaches the counted verb it governs only: a contrast or a past form after `did not` is a count', () => {
     expect(countedChangeFlags("I didn't touch src/b.ts but updated 3 files.", one)).toHaveLength(1);
     expect(countedChangeFlags('I did not touch src/b.ts, updated 3 files.', one)).toHaveLength(1);
@@ -97,6 +122,15 @@ describe('the prose net, more forms', () => {
     expect(said("Je n'ai pas supprimé a.txt.")).toEqual([]);
     expect(said('No he borrado a.txt.')).toEqual([]);
     expect(said('Ich habe a.txt nicht gelöscht.')).toEqual([]);
+  });
+  it('a contrast of their own opens an affirmative clause after a negation', () => {
+    expect(said("Je n'ai pas touché a.ts mais supprimé b.ts.")).toEqual(['b.ts:deleted']);
+    expect(said('No he modificado a.ts sino borrado b.ts.')).toEqual(['b.ts:deleted']);
+    expect(said('Ich habe a.ts nicht geändert aber b.ts gelöscht.')).toEqual(['b.ts:deleted']);
+    expect(said('Ich habe a.ts nicht geändert, jedoch b.ts gelöscht.')).toEqual(['b.ts:deleted']);
+    expect(said('Non ho modificato a.ts, però eliminato b.ts.')).toEqual(['b.ts:deleted']);
+    // French `ma` is "my", no contrast.
+    expect(said("Je n'ai pas modifié ma config dans a.ts.")).toEqual([]);
   });
   it('reads "is gone", reverts, file:// URLs and a rename in a table cell', () => {
     expect(said('README.md is gone.')).toEqual(['README.md:deleted']);

@@ -46,6 +46,17 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     "I didn't change src/a.ts and ran the tests.",
     'I did not touch src/a.ts, ran npm test.',
     'I did not touch the config and all tests pass.',
+    // The same after the other languages' contrasts.
+    "Je n'ai pas touché src/a.ts mais tous les tests passent.",
+    'Ich habe nicht viel geändert aber die Tests bestehen.',
+    'Nunca toqué la API pero los tests pasan.',
+    // A check mark or an emoji after the verdict; a bare "compiles"; a JUnit-style tally.
+    'All tests pass \u2705',
+    'All tests pass \u{1F389}',
+    'The build succeeds \u{1F680}',
+    'The code compiles.',
+    'It compiles now.',
+    'Tests run: 12, Failures: 0',
   ])('"%s" reports a run', (text) => {
     expect(reportedChecks(text)).toHaveLength(1);
   });
@@ -90,6 +101,10 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     "I don't know whether the tests pass and the build succeeds.",
     "I didn't run the tests and didn't build.",
     'I did not run lint or the tests.',
+    'The function compiles the regex once.',
+    'It builds the index at startup.',
+    'Make sure everything compiles.',
+    'Tests run: none (no tool for it)',
   ])('"%s" reports none', (text) => {
     expect(reportedChecks(text)).toEqual([]);
   });
