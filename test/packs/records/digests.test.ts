@@ -38,6 +38,12 @@ describe('session digests', () => {
     expect(readDigests(dir, 'session-1', digestSettings({})).digests.map((digest) => digest.text)).toEqual([
       written,
     ]);
+    // One written before the writer scrubbed (or by hand) is read scrubbed.
+    writeFileSync(
+      join(dir, 'session-1.digest.9999999999999.abc'),
+      'token ghp_abcdefghijklmnopqrstuvwxyz0123456789\n',
+    );
+    expect(readDigests(dir, 'session-1', digestSettings({})).digests[0]?.text).toBe('token [redacted]\n');
   });
 
   it('two session ids never share a key: one session never reads another’s digests', () => {

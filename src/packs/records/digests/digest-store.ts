@@ -119,6 +119,7 @@ export function readDigests(
     .filter((entry) => entry.match?.[1] === key && now - Number(entry.match[2]) <= options.ttlDays * DAY_MS)
     .sort((a, b) => Number(b.match?.[2]) - Number(a.match?.[2]) || b.file.localeCompare(a.file));
   const digests: Digest[] = [];
+  const redactor = createRedactor();
   let total = 0;
   for (const { file, match } of mine) {
     let read: ReturnType<typeof readRegularFile>;
@@ -130,8 +131,10 @@ export function readDigests(
     }
     if ('notRegular' in read) continue;
     total += 1;
+    // Scrubbed on the way in too: a digest written before the writer scrubbed (or by hand) is
+    // handed to agents and hooks as text.
     if (digests.length < options.keep)
-      digests.push({ file, writtenAt: Number(match?.[2]), text: read.content });
+      digests.push({ file, writtenAt: Number(match?.[2]), text: redactor.redactText(read.content) });
   }
   return { digests, total, key };
 }
