@@ -158,6 +158,65 @@ describe('a parent the create requires, which the request does not name', () => 
   });
 });
 
+describe('a parent the create path requires, which the request does not name', () => {
+  // Only POST /owners/{ownerId}/pets creates pets, and the spec gives `ownerId` an example (7).
+  const spec = (url: string, ownersCreatable = true) => {
+    const file = join(tempDir(), 'openapi.json');
+    const body = (properties: Record<string, unknown>) => ({
+      requestBody: {
+        content: {
+          'application/json': { schema: { type: 'object', required: Object.keys(properties), properties } },
+        },
+      },
+      responses: { 201: { description: 'created' } },
+    });
+    const paths: Record<string, unknown> = {
+      '/owners/{ownerId}/pets': {
+        parameters: [
+          { name: 'ownerId', in: 'path', required: true, example: 7, schema: { type: 'integer' } },
+        ],
+        post: body({ name: { type: 'string' } }),
+      },
+    };
+    if (ownersCreatable) paths['/owners'] = { post: body({ name: { type: 'string' } }) };
+    const document = { openapi: '3.0.3', info: { title: 'clinic', version: '1' }, servers: [{ url }], paths };
+    writeFileSync(file, JSON.stringify(document));
+    return file;
+  };
+
+  // The example owner 7 was used unchecked: three pets filed under an owner that did not
+  // exist, and the run said success. Now an existing owner is found by a read, or one is made.
+  it('"3 pets" with no owner in the app: an owner is made for them, and the summary says so', async () => {
+    const app = await server({ owners: [], pets: [] });
+    const { run, said, result } = await fish('3 pets', ['--spec', spec(app.url)]);
+    expect(run.code, said).toBe(0);
+    expect(result, said).toMatchObject({ status: 'success', unmet: [] });
+    expect(result.summary).toContain('no owner existed, so owner 1 was created for the pets');
+    const db = app.db() as { owners: { id: number }[]; pets: { ownerId: unknown }[] };
+    expect(db.owners.map((owner) => owner.id)).toEqual([1]);
+    expect(db.pets.map((pet) => Number(pet.ownerId))).toEqual([1, 1, 1]);
+  });
+
+  it('"3 pets" where owner 2 exists: they go into owner 2, not the example owner 7', async () => {
+    const app = await server({ owners: [{ id: 2, name: 'Ann' }], pets: [] });
+    const { run, said, result } = await fish('3 pets', ['--spec', spec(app.url)]);
+    expect(run.code, said).toBe(0);
+    expect(result.summary).toContain('the pets went into the existing owner 2');
+    const db = app.db() as { pets: { ownerId: unknown }[] };
+    expect(db.pets.map((pet) => Number(pet.ownerId))).toEqual([2, 2, 2]);
+  });
+
+  it('"3 pets" where no operation creates owners: refused before any request, naming --scope', async () => {
+    const app = await server({ owners: [], pets: [] });
+    const { run, said } = await fish('3 pets', ['--spec', spec(app.url, false)]);
+    expect(run.code, said).not.toBe(0);
+    expect(run.stdout, said).toContain(
+      'POST /owners/{ownerId}/pets puts pets into the owner {ownerId} names, and no operation of the OpenAPI documents creates owners',
+    );
+    expect((app.db() as { pets: unknown[] }).pets).toEqual([]);
+  });
+});
+
 describe('a --scope the planned creates cannot carry', () => {
   // json-server's /comments takes no path parameter: with --scope /posts/2 the comments were
   // made (in post 1, or at the schema's sample id), and only then reported outside the scope.

@@ -139,8 +139,9 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
       );
       return at === -1 ? undefined : foundAgain.splice(at, 1)[0]?.id;
     };
-    const create: Create = async (type, path, body) => {
+    const create: Create = async (type, path, body, link) => {
       const record = await call('request', { method: 'POST', path, body });
+      const seen = [record];
       const result = record.result as RequestResult | undefined;
       let id = record.outcome === 'ok' ? result?.ids?.[0] : undefined;
       // A refused call (`rejected`: a body too deep, another origin) sent nothing: not lost.
@@ -153,6 +154,7 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
         id = claimFound(body);
         if (!id) {
           const check = await call('lookup', { path: path.split('?')[0] });
+          seen.push(check);
           foundAgain.push(...((check.result as RequestResult | undefined)?.found ?? []));
           id = claimFound(body);
         }
@@ -166,6 +168,13 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
         return {
           error: `creating ${withArticle(singular(type))} failed: ${failureOf('POST', path, record)}${unknown}`,
         };
+      }
+      if (link) {
+        const unlinked = await unobservedLink(call, seen, id, link);
+        if (unlinked)
+          return {
+            error: `${withArticle(singular(type))} was created (${singular(type)} ${id}), but ${unlinked}`,
+          };
       }
       // The title the app answered with, when it told: one that stores `·` as `-` or trims has
       // still made what was asked (titles the user asked for are the contract's to check).
@@ -188,7 +197,12 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
         };
         if (into.id && plan.container)
           target = linkTo(target.path, target.body, plan.container.link, into.id);
-        const parent = await create(plan.parent.type, target.path, target.body);
+        const parent = await create(
+          plan.parent.type,
+          target.path,
+          target.body,
+          into.id && plan.container ? bodyLink(plan.container.link, into.id) : undefined,
+        );
         if ('error' in parent) return { error: parent.error };
         const slot: Item[] = [parent.item];
         slots[parentNumber] = slot;
@@ -206,7 +220,12 @@ export function executeDataPlan(plan: ExecutablePlan, marker: string, options: E
                 child.link,
                 parent.id,
               );
-              const made = await create(child.type, linked.path, linked.body);
+              const made = await create(
+                child.type,
+                linked.path,
+                linked.body,
+                bodyLink(child.link, parent.id),
+              );
               if ('error' in made) return { error: made.error };
               slot[at + 1] = made.item;
               return [];
@@ -248,7 +267,47 @@ type Create = (
   type: string,
   path: string,
   body: Record<string, unknown>,
+  link?: { field: string; value: string },
 ) => Promise<{ error: string } | { id: string; item: Item }>;
+
+/** The body field that must come back holding the parent's id; a path link is the path itself. */
+const bodyLink = (link: ParentLink, parentId: string) =>
+  link.kind === 'body' ? { field: link.field, value: parentId } : undefined;
+
+const linkShown = (effect: Effect | undefined, field: string) =>
+  (effect?.observed?.links as Record<string, string> | undefined)?.[field];
+
+/**
+ * Why a create's link to its parent is not evidence, or undefined when it is: the field Tally
+ * sent counts only as the app shows it. An answer that leaves it out (an app that drops an
+ * unknown `postId`) is checked by one read of the item; the usual answer carries it, and costs
+ * nothing more.
+ */
+async function unobservedLink(
+  call: PlanCall,
+  records: Record_[],
+  id: string,
+  link: { field: string; value: string },
+): Promise<string | undefined> {
+  const effects = records.flatMap((record) => (record.evidence?.effects ?? []) as Effect[]);
+  const made = effects.find((effect) => effect.kind === 'created' && effect.id === id);
+  if (!made) return undefined;
+  const answered = linkShown(made, link.field);
+  if (answered === link.value) return undefined;
+  if (answered !== undefined) return `the app answered ${link.field} ${answered}, not ${link.value}`;
+  const read = await call('lookup', { path: made.key });
+  if (read.outcome !== 'ok')
+    return `the app's answer left out ${link.field}, and reading it back failed (${failureOf('GET', made.key, read)}): its link to ${link.value} is not shown`;
+  const readEffects = (read.evidence?.effects ?? []) as Effect[];
+  const shown = linkShown(
+    readEffects.find((effect) => effect.key === made.key),
+    link.field,
+  );
+  if (shown === link.value) return undefined;
+  return shown === undefined
+    ? `the app did not keep its ${link.field}: the answer left it out and GET ${made.key} shows none (sent ${link.value})`
+    : `GET ${made.key} shows ${link.field} ${shown}, not ${link.value}`;
+}
 
 /**
  * Where the top-level items go: the named parent (checked to exist first), else an existing

@@ -61,6 +61,35 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
   return undefined;
 }
 
+const pathParameter = (operation: ApiOperation, name: string) =>
+  operation.parameters.find((entry) => entry.in === 'path' && entry.name === name);
+
+/** The spec's example, default or first enum value for a path parameter. */
+function exampleOf(operation: ApiOperation, name: string): unknown {
+  const parameter = pathParameter(operation, name);
+  const schema = parameter?.schema ? flattenSchema(parameter.schema) : {};
+  return (
+    parameter?.example ??
+    schema.example ??
+    schema.default ??
+    (Array.isArray(schema.enum) ? schema.enum[0] : undefined)
+  );
+}
+
+/** The path segment the run's --scope value fills: the first parameter (not the link's) that can take it. */
+function scopeSegment(operation: ApiOperation, scope: Scope, link?: ParentLink): number | undefined {
+  if (!scope.key || scope.fallback) return undefined;
+  for (const [at, segment] of segmentsOf(operation.path).entries()) {
+    const name = parameterName(segment);
+    if (name === undefined || (link?.kind === 'path' && link.index === at)) continue;
+    const parameter = pathParameter(operation, name);
+    const schema = parameter?.schema ? flattenSchema(parameter.schema) : {};
+    const numeric = ['integer', 'number'].includes(typeOf(schema) ?? '');
+    if (!numeric || /^\d+$/.test(scope.key)) return at;
+  }
+  return undefined;
+}
+
 /**
  * A concrete path for an operation: the link's parameter gets a placeholder (the executor
  * puts the parent's id there), the others the scope's key, else the spec's example,
@@ -68,7 +97,7 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
  */
 function fillPath(operation: ApiOperation, scope: Scope, link?: ParentLink): string | { error: string } {
   const segments = segmentsOf(operation.path);
-  let scopeUsed = false;
+  const scoped = scopeSegment(operation, scope, link);
   const filled: string[] = [];
   for (const [at, segment] of segments.entries()) {
     const name = parameterName(segment);
@@ -80,19 +109,11 @@ function fillPath(operation: ApiOperation, scope: Scope, link?: ParentLink): str
       filled.push('0');
       continue;
     }
-    const parameter = operation.parameters.find((entry) => entry.in === 'path' && entry.name === name);
-    const schema = parameter?.schema ? flattenSchema(parameter.schema) : {};
-    const numeric = ['integer', 'number'].includes(typeOf(schema) ?? '');
-    if (scope.key && !scope.fallback && !scopeUsed && (!numeric || /^\d+$/.test(scope.key))) {
-      scopeUsed = true;
-      filled.push(encodeURIComponent(scope.key));
+    if (at === scoped) {
+      filled.push(encodeURIComponent(scope.key as string));
       continue;
     }
-    const value =
-      parameter?.example ??
-      schema.example ??
-      schema.default ??
-      (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
+    const value = exampleOf(operation, name);
     if (value === undefined || value === null)
       return {
         error: `cannot fill {${name}} of POST ${operation.path}: the spec gives no example or default; pass --scope with its value (e.g. --scope /${segments.slice(0, at).join('/')}/VALUE)`,
@@ -199,6 +220,48 @@ function requiredContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope) 
 }
 
 /**
+ * The parent a create's path requires that no one named: "3 pets" whose only create is
+ * `POST /owners/{ownerId}/pets`. Found by a read or made, as for a body field; before, the
+ * spec's example `ownerId` was sent unchecked and the pets went into an owner that need not
+ * exist. A parent id no operation creates is refused: Tally cannot find or make one.
+ */
+function pathContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope, named?: ParentLink) {
+  const segments = segmentsOf(top.path);
+  const scoped = scopeSegment(top, scope, named);
+  const resources = createdResources(spec);
+  for (const [at, segment] of segments.entries()) {
+    const name = parameterName(segment);
+    const before = segments[at - 1];
+    if (name === undefined || before === undefined || parameterName(before) !== undefined) continue;
+    if (at === scoped || (named?.kind === 'path' && named.index === at)) continue;
+    const [resource, ...others] = resourcesNamed(before, resources);
+    const other = resource && others.length === 0 && !sameType(resource, top.resource as string);
+    const creator = other ? creators(resource, spec)[0] : undefined;
+    const step = creator ? stepFor(resource as string, 1, creator, scope) : undefined;
+    if (step && !('error' in step)) {
+      const link: ParentLink = { kind: 'path', index: at };
+      return {
+        container: {
+          type: resource as string,
+          example: step.example,
+          ...(step.fresh ? { fresh: step.fresh } : {}),
+          link,
+        },
+      };
+    }
+    // `{version}` after `/api` names no parent; `{ownerId}` after `/owners` does.
+    if (!LINK_FIELD.test(name) && !sameType(before, name)) continue;
+    // With no example, filling the path says what to pass.
+    if (exampleOf(top, name) === undefined) continue;
+    const kind = singular(decodeURIComponent(before));
+    return {
+      error: `POST ${top.path} puts ${top.resource} into the ${kind} {${name}} names, and no operation of the OpenAPI documents creates ${before} to find or make one: name an existing ${kind} (e.g. --scope /${segments.slice(0, at).join('/')}/ID)`,
+    };
+  }
+  return {};
+}
+
+/**
  * Why a plan would create outside the run's scope: a step that makes items has no path segment
  * for the scope's value. Refused before any request; the verdict would only find it after.
  */
@@ -237,8 +300,14 @@ export function planSpecRequest(request: DataRequest, spec: ApiSpecIndex, scope:
     };
   const named = containerFor(request, top, spec, scope);
   if ('error' in named) return { error: named.error as string };
-  const implied = request.parent ? undefined : requiredContainer(top, spec, scope);
-  const container = implied ? { container: implied } : named;
+  const byPath = pathContainer(top, spec, scope, named.container?.link);
+  if ('error' in byPath) return { error: byPath.error as string };
+  if (byPath.container && named.container)
+    return {
+      error: `POST ${top.path} needs a ${singular(byPath.container.type)} as well as the ${singular(named.container.type)} the request names, and a run fills one parent: name the ${singular(byPath.container.type)} with --scope`,
+    };
+  const implied = request.parent || byPath.container ? undefined : requiredContainer(top, spec, scope);
+  const container = implied ? { container: implied } : byPath.container ? byPath : named;
   const parent = stepFor(request.type, request.count, top, scope, container.container?.link);
   if ('error' in parent) return parent;
   const plan: ExecutablePlan = { parent, ...(container.container ? { container: container.container } : {}) };

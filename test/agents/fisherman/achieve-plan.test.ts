@@ -93,6 +93,41 @@ describe('planning from OpenAPI alone', () => {
     });
   });
 
+  // The example `ownerId` names an owner that need not exist: the plan finds or makes one,
+  // unless the request names the owner or --scope gives it.
+  it('a parent id in the create path: a container to find or make; the named owner or the scope fills it instead', async () => {
+    const spec = await specWith({
+      '/owners': { post: body({ type: 'object', properties: { name: { type: 'string' } } }) },
+      '/owners/{ownerId}/pets': {
+        parameters: [
+          { name: 'ownerId', in: 'path', required: true, example: 7, schema: { type: 'integer' } },
+        ],
+        post: body({ type: 'object', properties: { name: { type: 'string' } } }),
+      },
+    });
+    const implied = planSpecRequest({ count: 3, type: 'pets' }, spec, noScope);
+    expect(implied).toMatchObject({
+      plan: {
+        parent: { example: { path: '/owners/0/pets' } },
+        container: { type: 'owners', example: { path: '/owners' }, link: { kind: 'path', index: 1 } },
+      },
+    });
+    expect(implied).not.toHaveProperty('plan.container.id');
+    const named = planSpecRequest(
+      { count: 3, type: 'pets', parent: { type: 'owner', id: '2' } },
+      spec,
+      noScope,
+    );
+    expect(named).toMatchObject({ plan: { container: { type: 'owner', id: '2' } } });
+    const scoped = planSpecRequest({ count: 3, type: 'pets' }, spec, {
+      path: '/owners/2',
+      key: '2',
+      fallback: false,
+    });
+    expect(scoped).toMatchObject({ plan: { parent: { example: { path: '/owners/2/pets' } } } });
+    expect(scoped).not.toHaveProperty('plan.container');
+  });
+
   it('says exactly why it cannot plan: no creator, no link, an unfillable parameter', async () => {
     const spec = await specWith({
       '/pets': { post: body({ type: 'object' }) },

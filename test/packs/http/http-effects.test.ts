@@ -50,14 +50,17 @@ describe('a create is the collection plus the id the server returned', () => {
         observed: {
           status: 201,
           title: 'Smoke',
-          links: { ownerId: '3', projectId: 'alpha-shop' },
+          // The ownerId Tally sent is not in the answer: only what the server said links.
+          links: { projectId: 'alpha-shop' },
           parents: ['/api/alpha-shop'],
         },
       },
     ]);
   });
 
-  it('the title and links fall back to what was sent; the server’s link wins over the request’s', () => {
+  // A link the server did not answer with is not observed: an app that drops an unknown
+  // `parent` field would otherwise count as linked by what Tally sent.
+  it('the title falls back to what was sent; links are the server’s alone', () => {
     const res = response(
       'POST',
       '/suites/101/tests',
@@ -85,7 +88,7 @@ describe('a create is the collection plus the id the server returned', () => {
         observed: {
           status: 201,
           title: 'Login works',
-          links: { suite_id: '101', label: '5', parent: '123' },
+          links: { suite_id: '101', label: '5' },
           parents: ['/suites/101'],
         },
       },

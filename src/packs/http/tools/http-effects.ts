@@ -32,8 +32,8 @@ const OWN_ID = /^(id|_id|uuid)$/i;
 
 /**
  * Fields that may name another resource: `postId`, `suite_id`, or an id-shaped value under a
- * plain name (`"post": 1`, as Django REST writes a foreign key). The server's, else the
- * request's. Which one names the parent is decided later, by the field's name.
+ * plain name (`"post": 1`, as Django REST writes a foreign key), as the server answered them.
+ * Which one names the parent is decided later, by the field's name.
  */
 function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<string, string> {
   const links: Record<string, string> = {};
@@ -126,7 +126,8 @@ export function httpEffects(
   const sent = unwrap(requestBody);
   const observed = (source: Record<string, unknown> | undefined, fallback?: Record<string, unknown>) => {
     const title = titleOf(source, fallback);
-    const links = linksOf(source, fallback);
+    // Links from the server's answer only: a `postId` Tally sent and the app dropped links nothing.
+    const links = linksOf(source);
     // The run's marker ends the title: a claim may name the resource without it.
     const marked = marker && title?.trimEnd().endsWith(marker);
     return {
