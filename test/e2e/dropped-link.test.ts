@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTally, tempDir } from '../helpers.js';
 
-type Mode = 'drops' | 'keeps-quietly';
+type Mode = 'drops' | 'keeps-quietly' | 'nests';
 type Row = Record<string, unknown> & { id: number };
 
 interface App {
@@ -47,6 +47,11 @@ async function startApp(mode: Mode): Promise<App> {
       // The app knows no postId: it drops it. Or it keeps it but answers only id and body.
       if (collection === 'comments' && mode === 'drops') delete row.postId;
       table.push(row);
+      // An app that embeds the relation answers the post itself, not its id.
+      if (collection === 'comments' && mode === 'nests') {
+        const post = rows.posts.find((candidate) => candidate.id === Number(row.postId));
+        return send(201, { id: row.id, body: row.body, post: post ?? null });
+      }
       if (collection === 'comments') return send(201, { id: row.id, body: row.body });
       return send(201, row);
     });
@@ -125,6 +130,16 @@ describe('a link the app does not show', () => {
     expect(run.code, said).toBe(0);
     expect(result.status, said).toBe('success');
     expect(app.requests.filter((line) => line.startsWith('GET /comments/'))).toHaveLength(4);
+    expect(app.rows.comments.map((row) => row.postId).sort()).toEqual([1, 1, 2, 2]);
+  });
+
+  it('an app that answers the parent embedded ("post": {"id": …}): that is the link, with no read-back', async () => {
+    const app = await startApp('nests');
+    apps.push(app);
+    const { run, said, result } = await fish(app, '2 posts with 2 comments each');
+    expect(run.code, said).toBe(0);
+    expect(result.status, said).toBe('success');
+    expect(app.requests.filter((line) => line.startsWith('GET /comments/'))).toEqual([]);
     expect(app.rows.comments.map((row) => row.postId).sort()).toEqual([1, 1, 2, 2]);
   });
 });

@@ -274,8 +274,16 @@ type Create = (
 const bodyLink = (link: ParentLink, parentId: string) =>
   link.kind === 'body' ? { field: link.field, value: parentId } : undefined;
 
-const linkShown = (effect: Effect | undefined, field: string) =>
-  (effect?.observed?.links as Record<string, string> | undefined)?.[field];
+/** `postId`, `post_id` and `post` name one parent: the name without its id suffix. */
+const linkStem = (field: string) => field.replace(/[_-]?(?:id|Id|ID)$/, '').toLowerCase() || field;
+
+/** The parent id the app shows under `field`, or under another spelling of it (`post: {id}` for `postId`). */
+function linkShown(effect: Effect | undefined, field: string): string | undefined {
+  const links = (effect?.observed?.links as Record<string, string> | undefined) ?? {};
+  if (links[field] !== undefined) return links[field];
+  const stem = linkStem(field);
+  return Object.entries(links).find(([name]) => linkStem(name) === stem)?.[1];
+}
 
 /**
  * Why a create's link to its parent is not evidence, or undefined when it is: the field Tally

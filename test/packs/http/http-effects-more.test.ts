@@ -128,11 +128,27 @@ describe('what is observed', () => {
     });
   });
 
-  it('link fields hold strings or numbers: null, objects and booleans link nothing', () => {
+  it('link fields hold strings or numbers: null, booleans and objects without an id link nothing', () => {
     const effect = only(
-      response('PUT', '/notes/3', 200, { ownerId: null, parentId: { id: 1 }, suite_id: true }),
+      response('PUT', '/notes/3', 200, {
+        ownerId: null,
+        parentId: { name: 'x' },
+        suite_id: true,
+        tags: [{ id: 4 }],
+      }),
     );
     expect(effect?.observed).toStrictEqual({ status: 200, parents: [] });
+  });
+
+  it('a relation answered embedded links by its own id ("post": {"id": 1, …})', () => {
+    const effect = only(
+      response('PUT', '/notes/3', 200, {
+        post: { id: 1, title: 'x' },
+        author: { _id: 'u7' },
+        parentId: { id: 2 },
+      }),
+    );
+    expect(effect?.observed?.links).toStrictEqual({ post: '1', author: 'u7', parentId: '2' });
   });
 
   it('a field named like an id only at its start, or only a separator before `id`, is judged by its value', () => {

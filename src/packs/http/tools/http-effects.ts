@@ -48,11 +48,27 @@ function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<st
     for (let index = 0; index < fields.length; index++) {
       const field = fields[index] as string;
       const value = source[field];
-      if (OWN_ID.test(field) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+      if (OWN_ID.test(field)) continue;
+      // A relation answered as the object itself (`"post": {"id": 1, …}`, as serializers that
+      // embed it write): its own id is the link.
+      const nestedId = embeddedId(value);
+      if (nestedId !== undefined) {
+        links[field] = nestedId;
+        continue;
+      }
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
       if (LINK_FIELD.exec(field)?.[1] || isStrongId(String(value))) links[field] = String(value);
     }
   }
   return links;
+}
+
+/** The own id of an embedded object (`{id: 1, title: …}`); undefined for anything else. */
+function embeddedId(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const id = record.id ?? record._id ?? record.uuid;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 interface Shape {
