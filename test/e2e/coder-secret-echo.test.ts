@@ -6,6 +6,10 @@ import { runTally, tempDir } from '../helpers.js';
 const KEY = 'sk-live-abcdef1234567890abcd';
 const PASSWORD = 'Hunter2Secret';
 
+/** `tally code --replay` of one cassette in `root`, with its ledger beside it. */
+const replay = (base: string, root: string, cassette: string) =>
+  runTally(['code', '--root', root, '--replay', cassette, '--ledger', join(base, 'l.db')]);
+
 /**
  * A model that quotes the secrets of a file it read: what the terminal shows while the turn runs
  * is scrubbed as the ledger keeps it, not only the reply printed at the end.
@@ -29,15 +33,7 @@ describe('tally code: a step text that quotes a secret', () => {
         ],
       }),
     );
-    const run = await runTally([
-      'code',
-      '--root',
-      root,
-      '--replay',
-      cassette,
-      '--ledger',
-      join(base, 'l.db'),
-    ]);
+    const run = await replay(base, root, cassette);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('It sets API_KEY to [redacted] and DB_PASSWORD=[redacted]');
     const chats = join(root, '.tally', 'chats');
@@ -62,15 +58,7 @@ describe('tally code: a step text that quotes a secret', () => {
         steps: [{ text: 'Noted.' }],
       }),
     );
-    const run = await runTally([
-      'code',
-      '--root',
-      root,
-      '--replay',
-      cassette,
-      '--ledger',
-      join(base, 'l.db'),
-    ]);
+    const run = await replay(base, root, cassette);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Decision recorded: Use the API key [redacted] for the payments client');
     const files = ['.tally/chats', 'references/decisions'].flatMap((folder) =>

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { NewEntry } from '../../core/ledger/entry.js';
 import type { Ledger, RunRecorder } from '../../core/ledger/ledger.js';
-import { appendAsRecorded } from '../../core/ledger/recording-ledger.js';
+import { observedRecorder } from '../../core/ledger/recording-ledger.js';
 import type { TurnResult } from './turn-result.js';
 
 /** What a turn reports while it runs, in causal order (for a streaming surface). */
@@ -105,20 +105,11 @@ export function tappedLedger(
   return wrappingStartRun(ledger, (recorder) => {
     onRecorder?.(recorder);
     listener({ type: 'run-start', runId: recorder.runId });
-    return {
-      runId: recorder.runId,
-      redactor: recorder.redactor,
-      entries: () => recorder.entries(),
-      commit: (limitMs) => recorder.commit(limitMs),
-      ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
-      append: (entry) => {
-        // The same kind with its data redacted, as the ledger stores it.
-        const recorded = appendAsRecorded(recorder, entry);
-        const event = eventOf(recorded);
-        if (event) listener(event);
-        return recorded;
-      },
-    };
+    // Each entry told as the ledger stores it, its data redacted.
+    return observedRecorder(recorder, (recorded) => {
+      const event = eventOf(recorded);
+      if (event) listener(event);
+    });
   });
 }
 

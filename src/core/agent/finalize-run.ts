@@ -5,7 +5,7 @@ import { createFailOpen, type FailOpen } from '../fail-open.js';
 import { unresolvedIntents, unresolvedIntentWords } from '../intents.js';
 import type { LedgerEntry } from '../ledger/entry.js';
 import type { Ledger, RunRecorder } from '../ledger/ledger.js';
-import { appendAsRecorded } from '../ledger/recording-ledger.js';
+import { observedRecorder } from '../ledger/recording-ledger.js';
 import type { Agent } from './agent-definition.js';
 import { evidenceView, itemFromNet } from './claims.js';
 import { contractProblems, contractRecord, type RequestContract } from './contract.js';
@@ -60,25 +60,16 @@ function countingRecorder(
   const counts: RunCounts = { modelCalls: 0, toolCalls: 0, failures: 0 };
   return {
     counts,
-    recorder: {
-      runId: recorder.runId,
-      redactor: recorder.redactor,
-      entries: () => recorder.entries(),
-      commit: (limitMs) => recorder.commit(limitMs),
-      ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
-      append: (entry) => {
-        if (entry.kind === 'model_call') counts.modelCalls += 1;
-        if (entry.kind === 'tool_call') {
-          counts.toolCalls += 1;
-          if (entry.outcome !== 'ok') counts.failures += 1;
-        }
-        // The same kind with its data redacted as the ledger stores it (redacting twice cost a
-        // walk of every entry, issue 22).
-        const recorded = appendAsRecorded(recorder, entry);
-        if (emit) emit({ type: 'entry', runId: recorder.runId, agent, entry: recorded, time: Date.now() });
-        return recorded;
-      },
-    },
+    // The observer gets the entry with its data redacted as the ledger stores it (redacting
+    // twice cost a walk of every entry, issue 22).
+    recorder: observedRecorder(recorder, (recorded, entry) => {
+      if (entry.kind === 'model_call') counts.modelCalls += 1;
+      if (entry.kind === 'tool_call') {
+        counts.toolCalls += 1;
+        if (entry.outcome !== 'ok') counts.failures += 1;
+      }
+      if (emit) emit({ type: 'entry', runId: recorder.runId, agent, entry: recorded, time: Date.now() });
+    }),
   };
 }
 

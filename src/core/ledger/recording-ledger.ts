@@ -44,6 +44,28 @@ export function appendAsRecorded(recorder: RunRecorder, entry: NewEntry): NewEnt
   return recorder.append(entry) ?? ({ ...entry, data: recorder.redactor.redact(entry.data) } as NewEntry);
 }
 
+/**
+ * `recorder` with each append also seen by `seen`, given the entry as the ledger stores it
+ * (`appendAsRecorded`): for wrappers that count or tell about entries, redacting each once.
+ */
+export function observedRecorder(
+  recorder: RunRecorder,
+  seen: (recorded: NewEntry, entry: NewEntry) => void,
+): RunRecorder {
+  return {
+    runId: recorder.runId,
+    redactor: recorder.redactor,
+    entries: () => recorder.entries(),
+    commit: (limitMs) => recorder.commit(limitMs),
+    ...(recorder.ledgerDown ? { ledgerDown: () => recorder.ledgerDown?.() } : {}),
+    append: (entry) => {
+      const recorded = appendAsRecorded(recorder, entry);
+      seen(recorded, entry);
+      return recorded;
+    },
+  };
+}
+
 /** A run's start row as it is queued for the store: already redacted, meta as JSON text. */
 export interface QueuedRun {
   id: string;
