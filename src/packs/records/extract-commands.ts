@@ -50,17 +50,56 @@ function clauseBefore(line: string, at: number): string {
   return line.slice(start, at);
 }
 
+/** `text` without the trailing characters in `chars` (a loop: an anchored regex is quadratic on long runs). */
+function withoutTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1] as string)) end -= 1;
+  return text.slice(0, end);
+}
+
+const TRAILING_MARKUP = ' \t*_';
+/** How far back in its clause a span's warning is looked for (characters). */
+const CLAUSE_REACH = 400;
+const CLAUSE_PUNCTUATION = '.;!?,:';
+
 /**
- * Whether the prose before a code span at `at` warns against it: its own clause says not to run
- * it, bears a warning mark, or is empty right after a label that warns ("Bad: `x`", "Don't:
+ * The clauses of a line up to each code span, walked once from left to right: `before(at)` is
+ * the clause a span at `at` is in, up to it, and the clause before that one (a line of
+ * thousands of spans is read in one pass, not one per span).
+ */
+function clauseWalker(line: string): (at: number) => { clause: string; previous: string } {
+  const ends = line.matchAll(CLAUSE_END);
+  let next = ends.next();
+  let start = 0;
+  let previousStart = 0;
+  return (at) => {
+    while (!next.done && next.value.index + next.value[0].length <= at) {
+      previousStart = start;
+      start = next.value.index + next.value[0].length;
+      next = ends.next();
+    }
+    // A negation reaches a span from within the last few hundred characters of its clause:
+    // read no more, or a line of spans with no punctuation between them is read once per span.
+    return {
+      clause: line.slice(Math.max(start, at - CLAUSE_REACH), at),
+      previous: line.slice(Math.max(previousStart, start - CLAUSE_REACH), start),
+    };
+  };
+}
+
+/**
+ * Whether the prose before a code span warns against it: its own clause says not to run it,
+ * bears a warning mark, or is empty right after a label that warns ("Bad: `x`", "Don't:
  * `x`", "**Avoid:** `x`").
  */
-function spanWarned(line: string, at: number): boolean {
-  const clause = clauseBefore(line, at);
+function spanWarned({ clause, previous }: { clause: string; previous: string }): boolean {
   if (turnsAgainst(clause) || WARNING_MARK.test(clause)) return true;
   if (/[\p{L}\p{N}`]/u.test(clause)) return false;
-  const label = /([^.;!?,:]*):[\s*_]*$/.exec(line.slice(0, at - clause.length));
-  return label !== null && labelWarns(`${label[1]}:`);
+  const label = withoutTrailing(previous, TRAILING_MARKUP);
+  if (!label.endsWith(':')) return false;
+  let from = label.length - 1;
+  while (from > 0 && !CLAUSE_PUNCTUATION.includes(label[from - 1] as string)) from -= 1;
+  return labelWarns(label.slice(from));
 }
 
 /**
@@ -68,7 +107,7 @@ function spanWarned(line: string, at: number): boolean {
  * "❌ These:"; its last clause decides ("Never push on Friday; run this:" asks for it).
  */
 function labelWarns(line: string): boolean {
-  const trimmed = line.trimEnd().replace(/[*_\s]+$/, '');
+  const trimmed = withoutTrailing(line, TRAILING_MARKUP);
   if (!trimmed.endsWith(':')) return false;
   const clause = clauseBefore(trimmed, trimmed.length - 1);
   return WARNING_LABEL.test(line) || turnsAgainst(clause) || WARNING_MARK.test(clause);
@@ -180,10 +219,11 @@ export function statedCommands(markdown: string): StatedCommands {
       }
       lastProse = line;
     }
+    const before = clauseWalker(line);
     for (const match of line.matchAll(/`([^`\n]+)`/g)) {
       const span = (match[1] as string).trim();
       if (!COMMAND_START.test(span) || !span.includes(' ')) continue;
-      (listWarned || spanWarned(line, match.index) ? warned : commands).add(span);
+      (listWarned || spanWarned(before(match.index)) ? warned : commands).add(span);
     }
   }
   for (const command of commands) warned.delete(command);
