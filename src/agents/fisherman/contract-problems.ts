@@ -7,6 +7,7 @@ import {
 } from '../../core/effects.js';
 import { sameType, singular } from '../../core/type-words.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { linkStem } from '../../packs/http/link-field.js';
 import { assignContract, type Bucket, type TypeGroup } from './assign-contract.js';
 import {
   type ContractEntity,
@@ -20,8 +21,6 @@ import {
 import { matchTitles } from './match-titles.js';
 import { childrenUnder, parentOf } from './parent-link.js';
 import { scopeNamesRun, slugOf } from './parse-data-request.js';
-
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 function name(net: NetEffect): string {
   return `${net.type ?? 'item'} ${net.id ?? net.key}`;
@@ -209,7 +208,7 @@ function insideNamed(net: NetEffect, scope: string, scopeType: string): boolean 
   if (segments.some((segment) => slugOf(decodeURIComponent(segment)) === wanted)) return true;
   const links = (net.observed.links as Record<string, string> | undefined) ?? {};
   return Object.entries(links).some(([field, value]) => {
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    const stem = linkStem(field);
     return sameType(scopeType, stem) && slugOf(String(value)) === wanted;
   });
 }

@@ -2,6 +2,7 @@ import type { PlanCall, PlanOutcome } from '../../core/agent/run-plan.js';
 import type { Effect } from '../../core/effects.js';
 import { freshenExample } from '../../packs/http/endpoints/freshen-example.js';
 import { singular } from '../../packs/http/endpoints/resource-name.js';
+import { linkStem } from '../../packs/http/link-field.js';
 import type { UniqueToken } from '../../packs/http/openapi/sample-value.js';
 import { countOf } from './fish-contract.js';
 import type { FishermanFinish } from './fisherman-finish.js';
@@ -275,14 +276,13 @@ const bodyLink = (link: ParentLink, parentId: string) =>
   link.kind === 'body' ? { field: link.field, value: parentId } : undefined;
 
 /** `postId`, `post_id` and `post` name one parent: the name without its id suffix. */
-const linkStem = (field: string) => field.replace(/[_-]?(?:id|Id|ID)$/, '').toLowerCase() || field;
+const sameStem = (a: string, b: string) => linkStem(a).toLowerCase() === linkStem(b).toLowerCase();
 
 /** The parent id the app shows under `field`, or under another spelling of it (`post: {id}` for `postId`). */
 function linkShown(effect: Effect | undefined, field: string): string | undefined {
   const links = (effect?.observed?.links as Record<string, string> | undefined) ?? {};
   if (links[field] !== undefined) return links[field];
-  const stem = linkStem(field);
-  return Object.entries(links).find(([name]) => linkStem(name) === stem)?.[1];
+  return Object.entries(links).find(([name]) => sameStem(name, field))?.[1];
 }
 
 /**

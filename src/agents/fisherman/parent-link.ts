@@ -1,7 +1,6 @@
 import type { NetEffect } from '../../core/effects.js';
 import { sameType } from '../../core/type-words.js';
-
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
+import { linkStem } from '../../packs/http/link-field.js';
 
 const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] | undefined) ?? [];
 
@@ -12,9 +11,8 @@ const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] 
  */
 function linksNaming(child: NetEffect, parentType: string): [string, string][] {
   const links = Object.entries((child.observed.links as Record<string, string> | undefined) ?? {});
-  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
-  const typed = links.filter(([field]) => sameType(parentType, stem(field)));
-  return typed.length > 0 ? typed : links.filter(([field]) => /^parent$/i.test(stem(field)));
+  const typed = links.filter(([field]) => sameType(parentType, linkStem(field)));
+  return typed.length > 0 ? typed : links.filter(([field]) => /^parent$/i.test(linkStem(field)));
 }
 
 /** A path parent of this type (`…/suites/55`): its type is the segment before its id. */

@@ -4,10 +4,9 @@ import type { CaptureIndex, Endpoint } from '../../packs/http/endpoints/capture-
 import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import { ID } from '../../packs/http/endpoints/path-normalizer.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { linkedName } from '../../packs/http/link-field.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './planned-link.js';
-
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 /**
  * The parent the top-level items of a request must go into (`tests` need a `suite`): found
@@ -41,7 +40,7 @@ function containerLink(parent: Endpoint, item: Endpoint, example: Capture): Pare
   const body = example.requestBody;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   for (const [field, value] of Object.entries(body as Record<string, unknown>)) {
-    const stem = LINK_FIELD.exec(field)?.[1];
+    const stem = linkedName(field);
     if (stem && sameType(stem, resource) && (typeof value === 'number' || typeof value === 'string'))
       return { kind: 'body', field, numeric: typeof value === 'number' };
   }

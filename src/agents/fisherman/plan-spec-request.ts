@@ -1,6 +1,7 @@
 import { sameType, singular } from '../../core/type-words.js';
 import { ambiguousResource, resourcesNamed } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
+import { endsInId, linkedName, linkStem } from '../../packs/http/link-field.js';
 import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatten-schema.js';
@@ -11,7 +12,6 @@ import { countOf, pluralOf } from './fish-contract.js';
 import type { DataRequest } from './parse-data-request.js';
 import type { ParentLink } from './planned-link.js';
 
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 const parameterName = (segment: string) => /^\{([^}]+)\}$/.exec(segment)?.[1];
 
@@ -45,12 +45,11 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
   const single = child.requestBody ? singleObjectSchema(child.requestBody.schema) : undefined;
   const schema = single && 'schema' in single ? single.schema : undefined;
   const properties = schema && isSchema(schema.properties) ? schema.properties : {};
-  const stem = (field: string) => LINK_FIELD.exec(field)?.[1] || field;
   // A field named after the parent type first: beside `projectId`, `parentId` is a parent task.
   const fields = Object.entries(properties);
   const named = [
-    ...fields.filter(([field]) => sameType(parentType, stem(field))),
-    ...fields.filter(([field]) => /^parent$/i.test(stem(field))),
+    ...fields.filter(([field]) => sameType(parentType, linkStem(field))),
+    ...fields.filter(([field]) => /^parent$/i.test(linkStem(field))),
   ];
   for (const [field, property] of named) {
     // A relation may take the id or the whole object (`oneOf: [integer, Author]`): the id it is.
@@ -205,7 +204,7 @@ function requiredContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope) 
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const resources = createdResources(spec);
   for (const field of required) {
-    const stem = LINK_FIELD.exec(field)?.[1];
+    const stem = linkedName(field);
     const type = scalarTypeOf(properties[field]);
     if (!stem || type === undefined) continue;
     const [resource, ...others] = resourcesNamed(stem, resources);
@@ -250,7 +249,7 @@ function pathContainer(top: ApiOperation, spec: ApiSpecIndex, scope: Scope, name
       };
     }
     // `{version}` after `/api` names no parent; `{ownerId}` after `/owners` does.
-    if (!LINK_FIELD.test(name) && !sameType(before, name)) continue;
+    if (!endsInId(name) && !sameType(before, name)) continue;
     // With no example, filling the path says what to pass.
     if (exampleOf(top, name) === undefined) continue;
     const kind = singular(decodeURIComponent(before));

@@ -1,9 +1,8 @@
 import { createdResources, netEffects } from '../../../core/effects.js';
 import type { LedgerEntry } from '../../../core/ledger/entry.js';
 import { sameType } from '../../../core/type-words.js';
+import { linkStem } from '../../../packs/http/link-field.js';
 import type { ParentLink } from '../planned-link.js';
-
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 /** One resource a run created and still had at its end, with the request that made it. */
 export interface CreatedNode {
@@ -45,7 +44,7 @@ function parentOf(
   const links = (observed.links as Record<string, string> | undefined) ?? {};
   for (const [field, value] of Object.entries(links)) {
     if (!(field in body)) continue;
-    const stem = LINK_FIELD.exec(field)?.[1] || field;
+    const stem = linkStem(field);
     for (let index = nodes.length - 1; index >= 0; index--) {
       const node = nodes[index] as CreatedNode;
       if (node.id === value && (sameType(stem, node.type) || /^parent$/i.test(stem)))

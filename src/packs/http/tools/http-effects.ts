@@ -4,12 +4,12 @@ import { type ApiResponse, canonicalPath, listOf } from '../client/api-client.js
 import { extractIds } from '../client/extract-ids.js';
 import { isStrongId } from '../endpoints/id-shape.js';
 import { ID } from '../endpoints/path-normalizer.js';
+import { linkedName } from '../link-field.js';
 import { requestIntent } from './request-intent.js';
 
 /** At most this many items of a list read become `read` effects. */
 const LIST_READS = 500;
 const TITLE_FIELDS = ['title', 'name', 'label', 'subject', 'heading', 'summary'];
-const LINK_FIELD = /^(.*?)[_-]?(id|Id|ID)$/;
 
 type Normalize = (path: string) => string;
 
@@ -57,7 +57,7 @@ function linksOf(...sources: (Record<string, unknown> | undefined)[]): Record<st
         continue;
       }
       if (typeof value !== 'string' && typeof value !== 'number') continue;
-      if (LINK_FIELD.exec(field)?.[1] || isStrongId(String(value))) links[field] = String(value);
+      if (linkedName(field) !== undefined || isStrongId(String(value))) links[field] = String(value);
     }
   }
   return links;
