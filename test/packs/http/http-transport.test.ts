@@ -4,7 +4,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/packs/http/client/api-client.js';
 import {
   fetchTransport,
@@ -12,6 +12,7 @@ import {
   MAX_RESPONSE_BYTES,
   nodeHttpTransport,
 } from '../../../src/packs/http/client/http-transport.js';
+import { leanHttpTransport } from '../../../src/packs/http/client/lean-http-transport.js';
 import { json, localServer } from './local-server.js';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -53,7 +54,21 @@ async function droppingServer(): Promise<{ url: string; seen: string[] }> {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen };
 }
 
-describe('nodeHttpTransport', () => {
+// Both transports the API client may send through hold every promise: the lean HTTP/1.1 client
+// (the default) and node:http (TALLY_HTTP_CLIENT=node).
+describe.each([
+  ['leanHttpTransport', leanHttpTransport, ''],
+  ['nodeHttpTransport', nodeHttpTransport, 'node'],
+] as const)('%s', (_name, transport, clientSwitch) => {
+  const previousSwitch = process.env.TALLY_HTTP_CLIENT;
+  beforeAll(() => {
+    process.env.TALLY_HTTP_CLIENT = clientSwitch;
+  });
+  afterAll(() => {
+    if (previousSwitch === undefined) delete process.env.TALLY_HTTP_CLIENT;
+    else process.env.TALLY_HTTP_CLIENT = previousSwitch;
+  });
+
   it('an abort stops the request while waiting and while the body streams; a finished request leaves no listener on the signal', async () => {
     const server = await serve((seen, res) => {
       if (seen.url === '/wait') return;
@@ -65,7 +80,7 @@ describe('nodeHttpTransport', () => {
       res.end('done');
     });
     const send = (path: string, signal: AbortSignal) =>
-      nodeHttpTransport(new URL(path, server.url), { method: 'GET', headers: {}, signal });
+      transport(new URL(path, server.url), { method: 'GET', headers: {}, signal });
     const finished = new AbortController();
     await expect(send('/ok', finished.signal)).resolves.toMatchObject({ status: 200, text: 'done' });
     expect(getEventListeners(finished.signal, 'abort')).toHaveLength(0);
@@ -114,13 +129,13 @@ describe('nodeHttpTransport', () => {
     expect(server.seen[0]?.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(body))));
     expect(server.seen[0]?.headers['transfer-encoding']).toBeUndefined();
     expect(server.seen[0]?.headers['user-agent']).toBe('tally-harness');
-    await nodeHttpTransport(new URL(`${server.url}/ua`), {
+    await transport(new URL(`${server.url}/ua`), {
       method: 'GET',
       headers: { 'User-Agent': 'mine/1' },
     });
     expect(server.seen.at(-1)?.headers['user-agent']).toBe('mine/1');
 
-    const moved = await nodeHttpTransport(new URL(`${server.url}/moved`), { method: 'GET', headers: {} });
+    const moved = await transport(new URL(`${server.url}/moved`), { method: 'GET', headers: {} });
     expect(moved.status).toBe(303);
     expect(moved.header('Location')).toBe('/elsewhere');
     expect(moved.header('set-cookie')).toBe('a=1, b=2');
@@ -152,14 +167,14 @@ describe('nodeHttpTransport', () => {
 
   it('a kept-alive connection the server drops as a request goes out: an idempotent request is sent again on a new one, a create is not', async () => {
     const get = await droppingServer();
-    const read = () => nodeHttpTransport(new URL(`${get.url}/items`), { method: 'GET', headers: {} });
+    const read = () => transport(new URL(`${get.url}/items`), { method: 'GET', headers: {} });
     expect((await read()).status).toBe(200);
     expect((await read()).status).toBe(200);
     expect(get.seen).toEqual(['GET /items #1', 'GET /items #2', 'GET /items #1']);
 
     const post = await droppingServer();
     const create = () =>
-      nodeHttpTransport(new URL(`${post.url}/items`), { method: 'POST', headers: {}, body: '{"title":"A"}' });
+      transport(new URL(`${post.url}/items`), { method: 'POST', headers: {}, body: '{"title":"A"}' });
     expect((await create()).status).toBe(200);
     await expect(create()).rejects.toMatchObject({ code: 'ECONNRESET' });
     expect(post.seen).toEqual(['POST /items #1', 'POST /items #2']);
@@ -207,7 +222,7 @@ describe('nodeHttpTransport', () => {
           res.end(body);
         });
         await expect(
-          nodeHttpTransport(new URL(`${small.url}/x`), {
+          transport(new URL(`${small.url}/x`), {
             method: 'GET',
             headers: {},
             limits: { maxDecodedBytes: 1000 },
@@ -241,7 +256,7 @@ describe('nodeHttpTransport', () => {
         res.write('x');
       });
       await expect(
-        nodeHttpTransport(new URL(`${declared.url}/x`), { method: 'GET', headers: {} }),
+        transport(new URL(`${declared.url}/x`), { method: 'GET', headers: {} }),
       ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
       // An injected fetch is capped too.
       await expect(

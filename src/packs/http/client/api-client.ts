@@ -5,13 +5,9 @@ import { decodePercent } from '../../../core/percent-decoding.js';
 import { type ErrorCategory, errorCategory } from './error-category.js';
 import { extractIds } from './extract-ids.js';
 import { failureInBody } from './failure-in-body.js';
-import {
-  fetchTransport,
-  nodeHttpTransport,
-  type Transport,
-  type TransportResponse,
-} from './http-transport.js';
+import { fetchTransport, type Transport, type TransportResponse } from './http-transport.js';
 import { currentCsrf, keepResponseCookies } from './keep-response-cookies.js';
+import { defaultTransport } from './lean-http-transport.js';
 import { type LiveSession, sessionSecrets } from './login-recipe.js';
 
 export interface ApiRequest {
@@ -192,7 +188,7 @@ export class ApiClient {
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
-    this.transport = options.fetch ? fetchTransport(options.fetch) : nodeHttpTransport;
+    this.transport = options.fetch ? fetchTransport(options.fetch) : defaultTransport();
     for (const path of options.created ?? []) this.created.add(canonicalPath(path));
   }
 

@@ -1,4 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type * as Http from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type * as Https from 'node:https';
 import { createRequire } from 'node:module';
 import { TallyError } from '../../../core/errors.js';
@@ -18,7 +19,7 @@ export interface ResponseLimits {
   maxDecodedBytes?: number;
 }
 
-function tooLarge(what: string, limit: number): TallyError {
+export function tooLarge(what: string, limit: number): TallyError {
   return new TallyError(
     'RESPONSE_TOO_LARGE',
     `the response ${what} more than ${limit} bytes (Tally's limit); it was not read`,
@@ -55,13 +56,18 @@ export type Transport = (url: URL, request: TransportRequest) => Promise<Transpo
  * Node's own servers 5 s — which would fail a create that never reached it.
  */
 const IDLE_MS = 1000;
-const agents: { http: HttpAgent; https?: Https.Agent } = {
-  http: new HttpAgent({ keepAlive: true, timeout: IDLE_MS }),
-};
+const agents: { http?: Http.Agent; https?: Https.Agent } = {};
 
 // node:https brings node:tls (~2.5 ms of every start, issue 22): loaded on the first https URL,
-// which a data run against a local http app never sends.
+// which a data run against a local http app never sends. node:http likewise, on the first
+// request through it: plain http goes through the lean client (lean-http-transport.ts).
 const nodeRequire = createRequire(import.meta.url);
+
+function httpClient(): { request: typeof Http.request; agent: Http.Agent } {
+  const http = nodeRequire('node:http') as typeof Http;
+  agents.http ??= new http.Agent({ keepAlive: true, timeout: IDLE_MS });
+  return { request: http.request, agent: agents.http };
+}
 
 function httpsClient(): { request: typeof Https.request; agent: Https.Agent } {
   const https = nodeRequire('node:https') as typeof Https;
@@ -70,7 +76,7 @@ function httpsClient(): { request: typeof Https.request; agent: Https.Agent } {
 }
 
 /** Methods that change nothing more when sent twice: retried once on a connection the server had closed. */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+export const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /**
  * node:http(s) on keep-alive agents: a third of `fetch`'s CPU per request on Node 20
@@ -81,7 +87,7 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const nodeHttpTransport: Transport = (url, request) => sendOnce(url, request, true);
 
 /** What node:http rejects with when its `signal` aborts a request (fetch: a DOMException of that name). */
-function abortError(signal: AbortSignal): Error {
+export function abortError(signal: AbortSignal): Error {
   return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
     name: 'AbortError',
     code: 'ABORT_ERR',
@@ -108,7 +114,7 @@ function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promi
       settleError(error);
     };
     const { request: send, agent } =
-      url.protocol === 'https:' ? httpsClient() : { request: httpRequest, agent: agents.http };
+      url.protocol === 'https:' ? httpsClient() : httpClient();
     const method = request.method.toUpperCase();
     // A name, as fetch sends `node`: some servers and proxies refuse a request without one.
     const headers: Record<string, string> = { 'user-agent': 'tally-harness', ...request.headers };
@@ -220,14 +226,23 @@ function readBody(response: IncomingMessage, limits: ResponseLimits = {}): Promi
       if (!stopped) reject(error);
     });
     response.on('end', () => {
-      if (!stopped) decodeBody(response, Buffer.concat(chunks), limits).then(resolve, reject);
+      if (!stopped)
+        decodeBody(Buffer.concat(chunks), headerValue(response, 'content-encoding'), limits).then(
+          resolve,
+          reject,
+        );
     });
   });
 }
 
-async function decodeBody(response: IncomingMessage, raw: Buffer, limits: ResponseLimits): Promise<string> {
+/** A body as text: its content coding undone (never past the decoded cap), UTF-8, a BOM dropped. */
+export async function decodeBody(
+  raw: Buffer,
+  contentEncoding: string | undefined,
+  limits: ResponseLimits = {},
+): Promise<string> {
   let bytes = raw;
-  const encoding = (headerValue(response, 'content-encoding') ?? '').trim().toLowerCase();
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
   if (bytes.length > 0 && encoding && encoding !== 'identity')
     bytes = await decode(bytes, encoding, limits.maxDecodedBytes ?? MAX_DECODED_BYTES);
   const text = bytes.toString('utf8');

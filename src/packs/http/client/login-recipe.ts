@@ -6,7 +6,8 @@ import { parseFailure } from '../../../core/parse-error-place.js';
 import { decodePercent } from '../../../core/percent-decoding.js';
 import { readRegularFile } from '../captures/read-regular-file.js';
 import { CookieJar } from './cookie-jar.js';
-import { nodeHttpTransport, type TransportRequest, type TransportResponse } from './http-transport.js';
+import type { TransportRequest, TransportResponse } from './http-transport.js';
+import { defaultTransport } from './lean-http-transport.js';
 
 /** A recipe is a few lines of JSON; anything bigger is not one. */
 export const LOGIN_RECIPE_SIZE_LIMIT = 1024 * 1024;
@@ -332,7 +333,7 @@ export function recipeSecrets(recipe: LoginRecipe, env: NodeJS.ProcessEnv = proc
 /** One request of the login (never following a redirect), a network failure as a LoginError that says what to check. */
 async function reach(url: URL, request: TransportRequest): Promise<TransportResponse> {
   try {
-    return await nodeHttpTransport(url, request);
+    return await defaultTransport()(url, request);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
