@@ -61,7 +61,10 @@ describe('the lean client’s connections', () => {
   });
 
   it('a server that says Connection: close, or a Keep-Alive of one second, gets a new connection each time', async () => {
-    for (const headers of [{ connection: 'close' }, { 'keep-alive': 'timeout=1' }]) {
+    for (const headers of [{ connection: 'close' }, { 'keep-alive': 'timeout=1' }] as Record<
+      string,
+      string
+    >[]) {
       const server = await counting(headers);
       for (let index = 0; index < 3; index++) expect((await post(`${server.url}/x`)).status).toBe(201);
       expect(server.connections(), JSON.stringify(headers)).toBe(3);

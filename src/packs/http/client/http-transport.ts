@@ -113,8 +113,7 @@ function sendOnce(url: URL, request: TransportRequest, mayRetry: boolean): Promi
       unwatch();
       settleError(error);
     };
-    const { request: send, agent } =
-      url.protocol === 'https:' ? httpsClient() : httpClient();
+    const { request: send, agent } = url.protocol === 'https:' ? httpsClient() : httpClient();
     const method = request.method.toUpperCase();
     // A name, as fetch sends `node`: some servers and proxies refuse a request without one.
     const headers: Record<string, string> = { 'user-agent': 'tally-harness', ...request.headers };
