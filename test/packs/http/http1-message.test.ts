@@ -185,6 +185,15 @@ describe('the response parser', () => {
     const chunked = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;';
     expect(code(() => read('GET', [`${chunked}${'x'.repeat(MAX_HEAD_BYTES)}`]))).toBe('HPE_HEADER_OVERFLOW');
     expect(code(() => read('GET', [`${chunked}${'x'.repeat(MAX_HEAD_BYTES - 10)}`]))).toBeUndefined();
+    // Trailers without end, each line short: capped together.
+    const trailers = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n';
+    const trailer = 'X-T: 1\r\n';
+    expect(code(() => read('GET', [trailers, trailer.repeat(MAX_HEAD_BYTES / trailer.length + 1)]))).toBe(
+      'HPE_HEADER_OVERFLOW',
+    );
+    expect(read('GET', [trailers, trailer.repeat(MAX_HEAD_BYTES / trailer.length - 2), '\r\n']).ended).toBe(
+      true,
+    );
   });
 
   it('a connection that ends early: "socket hang up" before a head, "aborted" in a body, both ECONNRESET', () => {

@@ -253,7 +253,11 @@ export class ResponseParser {
     const line = this.pending.toString('latin1', 0, lineEnd);
     this.pending = this.pending.subarray(lineEnd + 2);
     if (framing.state === 'trailer') {
-      // Trailers are read past, as node:http keeps them off the headers; an empty line ends the body.
+      // Trailers are read past, as node:http keeps them off the headers; an empty line ends the
+      // body. `left` counts their bytes here: together they are capped like a head.
+      framing.left += lineEnd + 2;
+      if (framing.left > MAX_HEAD_BYTES)
+        throw new ResponseParseError('HPE_HEADER_OVERFLOW', 'Trailer overflow');
       if (line === '') this.complete();
       else if (!HEADER_NAME.test(line.slice(0, Math.max(0, line.indexOf(':')))))
         throw new ResponseParseError('HPE_INVALID_HEADER_TOKEN', 'Invalid trailer token');
