@@ -18,6 +18,9 @@ const MUTATE_NOW = [
   'src/agents/fisherman/cleanup-run.ts', // cleanup's confirmation rule
   'src/packs/http/client/api-client.ts', // origin lock, whole-URL DELETE rule, lost-create memory
   'src/packs/http/tools/http-effects.ts', // what an HTTP exchange did to which resource
+  // The lean HTTP/1.1 client's halves (issue 22): response framing and header reading, request bytes.
+  'src/packs/http/client/http1-response-parser.ts', // framing: lengths, chunks, caps, what node:http refuses
+  'src/packs/http/client/http1-request-head.ts', // header injection refused; node:http's request bytes
   'src/core/redact.ts', // secret names, known secret values, `apiKeyId`-style names not secret
   'src/agents/scout/scout-tool.ts', // a sub-run's GOVERNS come back only with the reads behind them
   // Request contracts: the words a contract must account for, and the checks on what was asked.

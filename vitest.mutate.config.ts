@@ -54,6 +54,7 @@ export default defineConfig({
       'test/agents/fisherman/request-structure.test.ts',
       'test/agents/fisherman/items-from-creates.test.ts',
       'test/packs/http/http-effects.test.ts',
+      'test/packs/http/http1-message.test.ts',
       'test/packs/http/http-effects-more.test.ts',
       'test/packs/http/delete-rule.test.ts',
       'test/packs/http/lost-create-memory.test.ts',

@@ -2,7 +2,11 @@
 // response it reads (issue 22). The differential test holds both to node:http over a socket;
 // these name each rule, so a change that breaks one says which.
 import { describe, expect, it } from 'vitest';
-import { requestHead } from '../../../src/packs/http/client/http1-request-head.js';
+import {
+  isHeaderName,
+  isHeaderValue,
+  requestHead,
+} from '../../../src/packs/http/client/http1-request-head.js';
 import {
   MAX_HEAD_BYTES,
   type ResponseHead,
@@ -43,12 +47,16 @@ function cuts(text: string): string[][] {
   return all;
 }
 
+/** The error's code; every refusal must also say in words what failed (never an empty message). */
 function code(run: () => unknown): string | undefined {
   try {
     run();
     return undefined;
   } catch (error) {
-    return (error as { code?: string }).code;
+    const { code: found, message } = error as { code?: string; message: string };
+    if (found?.startsWith('HPE_')) expect(message).toMatch(/^Parse Error: \w/);
+    else expect(message).toMatch(/\w{4,}/);
+    return found;
   }
 }
 
@@ -99,6 +107,40 @@ describe('the response parser', () => {
     expect(seen).toMatchObject({ body: '', ended: true, rest: '' });
   });
 
+  it('reads a length of several digits, a coding list that ends in chunked, and one that does not', () => {
+    expect(read('GET', ['HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\nhello world!+']).body).toBe(
+      'hello world!',
+    );
+    const gzipThenChunked = read('GET', [
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+    ]);
+    expect(gzipThenChunked).toMatchObject({ body: 'abc', ended: true });
+    expect(gzipThenChunked.head?.keepAlive).toBe(true);
+    // Chunked first, then another coding: the body runs to the close (as node:http reads it).
+    const chunkedThenGzip = read(
+      'GET',
+      ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\nabc'],
+      true,
+    );
+    expect(chunkedThenGzip).toMatchObject({ body: 'abc', ended: true });
+    expect(chunkedThenGzip.head?.keepAlive).toBe(false);
+  });
+
+  it('a chunk size of several hex digits; a coding that only starts with chunked is not chunked', () => {
+    const big = 'x'.repeat(0x1a);
+    expect(
+      read('GET', [`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1a\r\n${big}\r\n0\r\n\r\n`]).body,
+    ).toBe(big);
+    const notChunked = read('GET', ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunkedx\r\n\r\n3\r\nabc'], true);
+    expect(notChunked.body).toBe('3\r\nabc');
+  });
+
+  it('a status under 100 is a final answer, as node:http reads it', () => {
+    const seen = read('GET', ['HTTP/1.1 099 Odd\r\nContent-Length: 2\r\n\r\nok']);
+    expect(seen.head?.status).toBe(99);
+    expect(seen.body).toBe('ok');
+  });
+
   it('passes over interim responses to the final one', () => {
     const seen = read('POST', [
       'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n',
@@ -126,7 +168,40 @@ describe('the response parser', () => {
   });
 
   it.each([
+    'age',
+    'authorization',
+    'content-type',
+    'etag',
+    'expires',
+    'from',
+    'host',
+    'if-modified-since',
+    'if-unmodified-since',
+    'last-modified',
+    'location',
+    'max-forwards',
+    'proxy-authorization',
+    'referer',
+    'retry-after',
+    'server',
+    'user-agent',
+  ])('a repeated %s keeps its first value (node:http’s single-valued headers)', (name) => {
+    const seen = read('GET', [
+      `HTTP/1.1 200 OK\r\n${name}: first\r\n${name}: second\r\nX-List: a\r\nX-List: b\r\nContent-Length: 0\r\n\r\n`,
+    ]);
+    expect(seen.head?.headers.get(name)).toBe('first');
+    expect(seen.head?.headers.get('x-list')).toBe('a, b');
+  });
+
+  it('a value loses the spaces and tabs around it, not inside it', () => {
+    const seen = read('GET', ['HTTP/1.1 200 OK\r\nX-A: \t a  b \t \r\nContent-Length: 0\r\n\r\n']);
+    expect(seen.head?.headers.get('x-a')).toBe('a  b');
+  });
+
+  it.each([
     ['HTTP/1.1 200 OK', true],
+    ['HTTP/1.0 200 OK\r\nConnection: Upgrade, keep-alive', true],
+    ['HTTP/1.0 200 OK\r\nConnection: keep-alive-please', false],
     ['HTTP/1.1 200 OK\r\nConnection: close', false],
     ['HTTP/1.1 200 OK\r\nConnection: Upgrade, Close', false],
     ['HTTP/1.1 200 OK\r\nConnection: closed', true],
@@ -145,6 +220,7 @@ describe('the response parser', () => {
     ['HPE_INVALID_CONSTANT', 'HTTP/1.1 20 OK\r\n\r\n'],
     ['HPE_INVALID_CONSTANT', 'HTTP/1.1 2000 OK\r\n\r\n'],
     ['HPE_INVALID_CONSTANT', 'http/1.1 200 OK\r\n\r\n'],
+    ['HPE_INVALID_CONSTANT', 'XHTTP/1.1 200 OK\r\n\r\n'],
     ['HPE_INVALID_CONSTANT', 'HTTP/1.1 101 Switching Protocols\r\n\r\n'],
     ['HPE_UNEXPECTED_CONTENT_LENGTH', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\ncontent-length: 3\r\n\r\nabc'],
     [
@@ -158,6 +234,9 @@ describe('the response parser', () => {
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nX-A : 1\r\n\r\n'],
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\n: 1\r\n\r\n'],
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nno colon\r\n\r\n'],
+    ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nnocolon\r\nContent-Length: 0\r\n\r\n'],
+    ['HPE_STRICT', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\rX0\r\n\r\n'],
+    ['HPE_STRICT', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\n0\r\n\r\n'],
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nX-A: 1\r\n folded\r\n\r\n'],
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nX-A: a\x00b\r\n\r\n'],
     ['HPE_INVALID_HEADER_TOKEN', 'HTTP/1.1 200 OK\r\nX-A: a\x7fb\r\n\r\n'],
@@ -185,6 +264,21 @@ describe('the response parser', () => {
     const chunked = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;';
     expect(code(() => read('GET', [`${chunked}${'x'.repeat(MAX_HEAD_BYTES)}`]))).toBe('HPE_HEADER_OVERFLOW');
     expect(code(() => read('GET', [`${chunked}${'x'.repeat(MAX_HEAD_BYTES - 10)}`]))).toBeUndefined();
+    // Exactly at the cap, a head still coming is waited for; one byte past, it is refused.
+    const open = `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(MAX_HEAD_BYTES - 'HTTP/1.1 200 OK\r\nX-Big: '.length)}`;
+    expect(open.length).toBe(MAX_HEAD_BYTES);
+    expect(code(() => read('GET', [open]))).toBeUndefined();
+    expect(code(() => read('GET', [`${open}a`]))).toBe('HPE_HEADER_OVERFLOW');
+    const sizeLine = `${chunked}${'x'.repeat(MAX_HEAD_BYTES - chunked.length + 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'.length)}`;
+    expect(code(() => read('GET', [sizeLine]))).toBeUndefined();
+    expect(code(() => read('GET', [`${sizeLine}x`]))).toBe('HPE_HEADER_OVERFLOW');
+    // Exactly the cap in trailers, the empty line included, is read; one byte more is not.
+    const trailerHead = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n';
+    const filler = (size: number) => `X-T: ${'t'.repeat(size - 'X-T: \r\n'.length)}\r\n`;
+    expect(read('GET', [trailerHead, filler(MAX_HEAD_BYTES - 2), '\r\n']).ended).toBe(true);
+    expect(code(() => read('GET', [trailerHead, filler(MAX_HEAD_BYTES - 1), '\r\n']))).toBe(
+      'HPE_HEADER_OVERFLOW',
+    );
     // Trailers without end, each line short: capped together.
     const trailers = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n';
     const trailer = 'X-T: 1\r\n';
@@ -235,7 +329,7 @@ describe('the request head', () => {
       'POST /api/x?q=a%20b HTTP/1.1\r\ncontent-type: application/json\r\nAccept: */*\r\n' +
         'Host: 127.0.0.1:8080\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n',
     );
-    for (const method of ['GET', 'HEAD', 'DELETE', 'OPTIONS'])
+    for (const method of ['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'])
       expect(requestHead(method, url, {}, false)).toBe(
         `${method} /api/x?q=a%20b HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nConnection: keep-alive\r\n\r\n`,
       );
@@ -272,6 +366,28 @@ describe('the request head', () => {
     ['ERR_INVALID_CHAR', 'GET', { 'x-a': '東' }],
   ] as const)('%s: %j %j', (expected, method, headers) => {
     expect(code(() => requestHead(method, url, headers, false))).toBe(expected);
+  });
+
+  it('refusals name what was refused', () => {
+    const message = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(message(() => requestHead('GE T', url, {}, false))).toContain('"GE T"');
+    expect(message(() => requestHead('GET', url, { 'x a': '1' }, false))).toContain('"x a"');
+    expect(message(() => requestHead('GET', url, { 'x-b': '\n' }, false))).toContain('"x-b"');
+  });
+
+  it('the header checks --header uses are the same rules', () => {
+    expect(isHeaderName('X-Api-Key')).toBe(true);
+    expect(isHeaderName('X Api')).toBe(false);
+    expect(isHeaderName('')).toBe(false);
+    expect(isHeaderValue('Bearer abc\tdéf')).toBe(true);
+    expect(isHeaderValue('a\r\nb')).toBe(false);
+    expect(isHeaderValue('東')).toBe(false);
   });
 
   it('keeps Latin-1 and tabs in a value, and refuses a path a URL would never hold', () => {
