@@ -12,6 +12,8 @@ export interface EarlierTurn {
   changes: FileChange[];
   /** The paths that turn's `fs_read` calls read (as spelled in the calls): a read claim later in the chat may rest on them. */
   read?: readonly string[];
+  /** The paths that turn's `fs_grep` calls searched (as spelled in the calls): a search claim later in the chat may rest on them. */
+  searched?: readonly string[];
 }
 
 /** What a turn's statements are judged against: its changes report and each path's history. */
@@ -20,6 +22,8 @@ export interface TurnFacts {
   histories: ReadonlyMap<string, PathHistory>;
   root: ProjectRoot;
   earlier: readonly EarlierTurn[];
+  /** The paths this turn's `fs_grep` calls searched, as spelled in the calls (they leave no file effect). */
+  searched?: readonly string[];
 }
 
 /** The rows of a report about one path (as the destination, or as the source of a move). */

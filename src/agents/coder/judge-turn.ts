@@ -7,6 +7,7 @@ import { countedChangeFlags } from './counted-changes.js';
 import { type EarlierTurn, flagFalseStatements, type TurnFacts } from './flag-false-statements.js';
 import { mentionedChanges } from './mentioned-changes.js';
 import { readClaimFlags } from './read-claims.js';
+import { searchedPaths } from './search-claims.js';
 import { statedEvidenceFlags } from './stated-evidence.js';
 import { unrunCheckFlags } from './unrun-checks.js';
 
@@ -46,7 +47,13 @@ export async function judgeTurn(input: JudgeTurnInput): Promise<TurnJudgement> {
   const changes = contentChanges(histories);
   const shown = input.shown ?? [];
   if (!input.text && !input.summary && shown.length === 0) return { changes, flags: [], checked: 'nothing' };
-  const facts: TurnFacts = { changes, histories, root: input.root, earlier: input.earlier ?? [] };
+  const facts: TurnFacts = {
+    changes,
+    histories,
+    root: input.root,
+    earlier: input.earlier ?? [],
+    searched: searchedPaths(input.entries),
+  };
   const reply = input.text ? await judgeText(input.text, facts) : { flags: [], list: false };
   // The finish summary is shown as the result: a false sentence there is as false as in the reply.
   const summary = input.summary

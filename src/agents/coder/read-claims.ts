@@ -3,6 +3,7 @@ import { claimProse } from './claim-prose.js';
 import { canonicalOf, type TurnFacts } from './flag-false-statements.js';
 import { fileSpellings } from './mentioned-changes.js';
 import { leadWords, sentencesOf } from './prose-sentences.js';
+import { SEARCH_PHRASES, searchBacked } from './search-claims.js';
 
 /** The file a read phrase names: a path token, perhaps in backticks. */
 const FILE = '(`?[^\\s`,;()]+`?)';
@@ -79,15 +80,19 @@ async function readEarlier(facts: TurnFacts): Promise<Set<string>> {
   return read;
 }
 
-/** A read phrase's file, and the files listed right after it (`… a.ts, b.ts and README.md`), as spelled. */
-function listedFiles(first: string, after: string): string[] {
+/**
+ * A read phrase's file, and the files listed right after it (`… a.ts, b.ts and README.md`), as
+ * spelled. A folder only where searched (`I grepped src/ for TODO`).
+ */
+function listedFiles(first: string, after: string, folders: boolean): string[] {
   const files: string[] = [];
   let rest = after;
   let token: string | undefined = first;
   while (token !== undefined) {
     const spelling = fileSpellings(token.replaceAll('`', ''))[0];
     // A folder (`src/`) is no file read; a file name has a dot (`a.ts`, `.env`).
-    if (!spelling || spelling.endsWith('/') || !/\./.test(spelling.split('/').at(-1) ?? '')) break;
+    if (!spelling || (!folders && (spelling.endsWith('/') || !/\./.test(spelling.split('/').at(-1) ?? ''))))
+      break;
     files.push(spelling);
     const next = NEXT_FILE.exec(rest);
     token = next?.[1];
@@ -98,9 +103,10 @@ function listedFiles(first: string, after: string): string[] {
 
 /**
  * Read claims: a sentence that says the model read a file (`I read src/a.ts`, `according to
- * README.md`) when the turn has no evidence on that file at all (no read, no write). Fenced code,
- * questions and negated or advisory sentences (`you could read x`, `I did not read y`) are no
- * claims; a file the turn wrote counts as known to it.
+ * README.md`) when the turn has no evidence on that file at all (no read, no write), or that it
+ * searched a file or folder (`I grepped src/ for TODO`) no search or read covered (see
+ * `search-claims.ts`). Fenced code, questions and negated or advisory sentences (`you could
+ * read x`, `I did not read y`) are no claims; a file the turn wrote counts as known to it.
  */
 export async function readClaimFlags(text: string, facts: TurnFacts): Promise<ChangeFlag[]> {
   const prose = claimProse(text);
@@ -110,29 +116,41 @@ export async function readClaimFlags(text: string, facts: TurnFacts): Promise<Ch
   let earlierReads: Promise<Set<string>> | undefined;
   for (const sentence of sentencesOf(prose)) {
     if (sentence.trim().endsWith('?')) continue;
-    for (const match of READ_PHRASES.flatMap((phrase) => [...sentence.matchAll(phrase)])) {
+    const matches = [
+      ...READ_PHRASES.flatMap((phrase) =>
+        [...sentence.matchAll(phrase)].map((match) => ({ match, search: false })),
+      ),
+      ...SEARCH_PHRASES.flatMap((phrase) =>
+        [...sentence.matchAll(phrase)].map((match) => ({ match, search: true })),
+      ),
+    ];
+    for (const { match, search } of matches) {
       const lead = leadWords(sentence, match.index);
       if (NOT_A_CLAIM.test(lead)) continue;
       const file = match.slice(1).find((group) => group !== undefined);
       if (file === undefined) continue;
-      for (const spelling of listedFiles(file, sentence.slice(match.index + match[0].length))) {
+      for (const spelling of listedFiles(file, sentence.slice(match.index + match[0].length), search)) {
         const resolved = await canonicalOf(spelling, facts);
         if ('outside' in resolved) continue;
-        const history = facts.histories.get(resolved.canonical);
-        // Any evidence on the file this turn (a read, a write, a search that opened it) backs the claim.
-        if (history) continue;
-        if (facts.changes.some((row) => row.path === resolved.canonical || row.from === resolved.canonical))
-          continue;
         if (seen.has(resolved.canonical)) continue;
-        // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
-        earlierReads ??= readEarlier(facts);
-        if ((await earlierReads).has(resolved.canonical)) continue;
-        seen.add(resolved.canonical);
+        const { canonical } = resolved;
+        if (search) {
+          // A search of a file or a folder: any search or evidence covering it (see `searchBacked`).
+          if (await searchBacked(canonical, facts)) continue;
+        } else {
+          // Any evidence on the file this turn (a read, a write) backs the claim.
+          if (facts.histories.has(canonical)) continue;
+          if (facts.changes.some((row) => row.path === canonical || row.from === canonical)) continue;
+          // Read in an earlier turn of the chat: "As README.md says" in turn 2 rests on turn 1's read.
+          earlierReads ??= readEarlier(facts);
+          if ((await earlierReads).has(canonical)) continue;
+        }
+        seen.add(canonical);
         flags.push({
-          path: resolved.canonical,
+          path: canonical,
           spelling,
           said: 'read',
-          truth: 'never read this turn',
+          truth: search ? 'never read or searched this turn' : 'never read this turn',
           statement: sentence.trim(),
         });
       }

@@ -23,6 +23,7 @@ import { CODER_AGENT, coderAgent } from './coder-agent.js';
 import { coderContract } from './coder-contract.js';
 import { judgeTurn } from './judge-turn.js';
 import { recordTurnDecisions, type TurnDecisions } from './record-turn-decisions.js';
+import { searchedPathOf } from './search-claims.js';
 import { cachedTreeTool, ORIENTATION_INPUT, TreeCache } from './tree-cache.js';
 import {
   recorderTold,
@@ -115,6 +116,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     read: past.tools
       .filter((call) => call.tool === 'fs_read' && call.outcome === 'ok')
       .map((call) => call.target),
+    searched: past.tools
+      .filter((call) => call.tool === 'fs_grep' && call.outcome === 'ok')
+      .map((call) => searchedPathOf(call.target)),
   }));
   // The turn is judged before its end entry is written, so the ledger holds the same verdict
   // the user is shown: flags and a failed last call lower the status there, not only here.

@@ -102,3 +102,76 @@ describe('a read or a citation of a file the turn never opened, in the forms rep
     expect(honest.result).toMatchObject({ status: 'success', flags: [] });
   });
 });
+
+describe('a search of a file or folder is a read claim of it', () => {
+  it('grepped or searched, a file or a folder, is flagged when nothing searched or read it', async () => {
+    const facts = await noCalls();
+    const paths = async (text: string) => (await readClaimFlags(text, facts)).map((flag) => flag.path);
+    for (const text of [
+      'I grepped src/ for TODO.',
+      'I grepped for TODO in src/ and found none.',
+      'I searched through src/ for the export.',
+      'After grepping src/, I found two uses.',
+      'Grepped src/ for TODO.',
+    ])
+      expect(await paths(text), text).toEqual(['src']);
+    for (const text of [
+      'I grepped src/a.ts.',
+      'I grepped for `export` in src/a.ts.',
+      'I searched for uses of a in src/a.ts.',
+    ])
+      expect(await paths(text), text).toEqual(['src/a.ts']);
+    expect(await paths('I grepped src/a.ts and README.md for TODO.')).toEqual(['src/a.ts', 'README.md']);
+    expect((await readClaimFlags('I grepped src/ for TODO.', facts))[0]).toMatchObject({
+      said: 'read',
+      truth: 'never read or searched this turn',
+    });
+    for (const text of [
+      'I did not grep src/ for TODO.',
+      'You could grep src/ for TODO.',
+      'I grepped for TODO.',
+      'I searched the codebase for TODO and fixed it.',
+      'If you grepped src/ for TODO you would find none.',
+    ])
+      expect(await paths(text), text).toEqual([]);
+  });
+
+  it('a search covering the path, or a read of a file in it, backs the claim, this turn or an earlier one', async () => {
+    const facts = await noCalls();
+    const backed = async (text: string, more: Partial<TurnFacts>) =>
+      readClaimFlags(text, { ...facts, ...more });
+    // The same path, a folder above it, the whole project, a folder inside it.
+    expect(await backed('I grepped src/ for TODO.', { searched: ['src'] })).toEqual([]);
+    expect(await backed('I grepped src/a.ts for TODO.', { searched: ['src/'] })).toEqual([]);
+    expect(await backed('I grepped src/ for TODO.', { searched: ['.'] })).toEqual([]);
+    expect(
+      await backed('I grepped src/ for TODO.', { earlier: [{ turn: 1, changes: [], searched: ['src'] }] }),
+    ).toEqual([]);
+    expect(
+      await backed('I grepped src/ for TODO.', { earlier: [{ turn: 1, changes: [], read: ['src/a.ts'] }] }),
+    ).toEqual([]);
+    // A search of another folder backs nothing here.
+    expect(await backed('I grepped src/ for TODO.', { searched: ['test'] })).toHaveLength(1);
+  });
+
+  it('in a turn: grepping a folder never searched is flagged; searched with fs_grep or read with fs_read, it is not', async () => {
+    const lie = await judgedTurn(sampleProject(), [
+      callTool('fs_grep', { pattern: 'Sample', path: 'README.md' }),
+      say('I grepped src/ for TODO and found none.'),
+    ]);
+    expect(lie.result.status).toBe('partial');
+    expect(lie.result.flags).toMatchObject([
+      { path: 'src', said: 'read', truth: 'never read or searched this turn' },
+    ]);
+    const searched = await judgedTurn(sampleProject(), [
+      callTool('fs_grep', { pattern: 'TODO', path: 'src' }),
+      say('I grepped src/ for TODO and found none.'),
+    ]);
+    expect(searched.result).toMatchObject({ status: 'success', flags: [] });
+    const read = await judgedTurn(sampleProject(), [
+      callTool('fs_read', { path: 'src/a.ts' }),
+      say('I grepped src/a.ts for TODO and found none.'),
+    ]);
+    expect(read.result).toMatchObject({ status: 'success', flags: [] });
+  });
+});
