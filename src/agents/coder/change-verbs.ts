@@ -5,7 +5,8 @@
 
 /**
  * How the model's text describes a change: `written` covers both created and updated;
- * `changed` is a file named in a change list without a verb (any change fits).
+ * `changed` is a file named in a change list without a verb, or one said converted (any
+ * change fits).
  */
 export type SaidChange = 'created' | 'written' | 'updated' | 'deleted' | 'moved' | 'changed' | 'restored';
 
@@ -94,6 +95,12 @@ const VERBS: Record<string, SaidChange> = {
   reverted: 'restored',
   restored: 'restored',
   undid: 'restored',
+  // A conversion (`converted src/a.js to TypeScript`, `ported a.js to TS`, `converted a.js to
+  // a.ts`) claims a change of each file it names, of any kind: the source edited in place,
+  // deleted (beside a created a.ts) or moved away; a named destination created, moved there or
+  // edited. A created a.ts beside an untouched a.js is no conversion of a.js: it is flagged.
+  converted: 'changed',
+  ported: 'changed',
   ...FOREIGN_VERBS,
 };
 /**
@@ -151,6 +158,22 @@ const ADDING = new Set(['added', 'ajouté', 'añadido', 'agregado', 'adicionado'
  */
 export function statusOf(verb: string): SaidChange {
   return ADDING.has(verb) ? 'created' : saidOf(verb);
+}
+
+/** A content edit inside a file (`removed the import from src/a.ts`), not a file-level change. */
+const INSIDE = /\b(in|into|inside|within|from|to|of|for)\b/i;
+
+/**
+ * What a verb says of a file with words (`gap`, the other files left out) between them: with a
+ * preposition a content edit (`added a test to src/a.ts`: `written`), except a move of a file
+ * to a file (`moved src/a.ts to src/b.ts`; `moved the helper to src/b.ts` edits src/b.ts), a
+ * rename's destination (`src/b.ts renamed to lib/b.ts`, a table cell), a restore (`restored
+ * src/a.ts from HEAD`) and a conversion (`converted src/a.js to src/a.ts`: any change).
+ */
+export function placedKind(said: SaidChange, gap: string, gapHasFile: boolean): SaidChange {
+  const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
+  if ((said === 'moved' && gapHasFile) || renamedTo || said === 'restored' || said === 'changed') return said;
+  return INSIDE.test(gap) ? 'written' : said;
 }
 
 /** Verbs whose `from` names where something came from, left as it was: `applied the patch from fix.diff`. */

@@ -3,6 +3,7 @@ import {
   afterOnly,
   fromIsSource,
   needsAuxiliary,
+  placedKind,
   type SaidChange,
   saidOf,
   statusOf,
@@ -69,8 +70,6 @@ const DETERMINER_BEFORE = /(?:^|\s)(?:the|a|an|this|that|these|those|its|their|o
 const DESCRIBED =
   /^\s+(?:from|at|during|when|whenever|automatically|dynamically|on\s+(?:each|every|build|startup|save)|each|every|per)(?![\p{L}])/iu;
 const PRESENT_AUXILIARY = /(?<![\p{L}])(?:is|are)(?![\p{L}])/iu;
-/** A content edit inside a file (`removed the import from src/a.ts`), not a file-level change. */
-const INSIDE = /\b(in|into|inside|within|from|to|of|for)\b/i;
 
 const NOT_FILES = new Set([
   'e.g',
@@ -248,14 +247,9 @@ function claimOf(sentence: string, file: Span, others: Span[], verbs: Span[]): M
       if (NOT_A_CLAIM.test(leadWords(sentence, before.start))) return undefined;
       // `Added: src/z.ts` and `I added src/z.ts.` name the file as what was added: a new file.
       const added = label(before) || (DIRECT_OBJECT.test(gap) && !ADDED_TO.test(sentence.slice(file.end)));
-      let said = added ? statusOf(before.text) : saidOf(before.text);
+      const said = added ? statusOf(before.text) : saidOf(before.text);
       const gapHasFile = others.some((other) => other.start >= before.end && other.end <= file.start);
-      // `moved src/a.ts to src/b.ts` is a move; `moved the helper to src/b.ts` edits src/b.ts.
-      // `src/b.ts renamed to lib/b.ts` (a table cell): the destination of the rename.
-      const renamedTo = said === 'moved' && /^\s*(?:to|into|as)\s*$/i.test(gap);
-      if (!(said === 'moved' && gapHasFile) && !renamedTo && said !== 'restored' && INSIDE.test(gap))
-        said = 'written';
-      return claim(said, before.text, before.start);
+      return claim(placedKind(said, gap, gapHasFile), before.text, before.start);
     }
   }
   if (
