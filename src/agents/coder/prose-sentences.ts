@@ -31,8 +31,17 @@ const OPENS_WITH_SUBJECT =
  * `and yet`), never the adverb of `have not yet updated`. The languages whose negations the
  * readers know have theirs (`je n'ai pas touché x mais supprimé y`, `nicht x, sondern y`).
  */
-// Not Italian `ma` nor Portuguese `mas`: French `ma` is "my", Spanish `mas` often "más".
-export const FOREIGN_CONTRAST = String.raw`mais|cependant|pourtant|toutefois|pero|sino|sin\s+embargo|en\s+cambio|porém|contudo|no\s+entanto|però|bensì|tuttavia|invece|aber|sondern|jedoch|stattdessen|allerdings`;
+/**
+ * Italian `ma` and Portuguese `mas` are contrasts only before a word their own language opens a
+ * clause with and the look-alike cannot stand before: French `ma` ("my") takes a noun (`ma
+ * config`), never `non`, `ho`, `il`, `tutti` or a participle in -ato/-ito/-uto; Spanish `mas`
+ * (often "más": `mas archivos`, `mas o menos`, `mas de`) never takes `não`, `foi`, `eu`, `os`,
+ * `todos`, `também` or a preterite in -ei. A bare `o`/`a` after `mas` is left out (`mas o
+ * menos`).
+ */
+const ITALIAN_MA = String.raw`ma(?=\s+(?:(?:non|ho|hai|abbiamo|ha|hanno|è|sono|era|il|lo|la|gli|le|i|un|una|uno|tutti|tutte|tutto|poi|ora|adesso|anche|solo|soltanto|ancora|nessun[oa]?|nulla|niente|questo|questa|\p{L}+(?:ato|ito|uto))(?![\p{L}])|l['\u2019]))`;
+const PORTUGUESE_MAS = String.raw`mas(?=\s+(?:não|foi|foram|é|são|eu|nós|os|as|todos|todas|tudo|nada|nenhum|nenhuma|agora|depois|também|ainda|só|\p{L}{2,}ei)(?![\p{L}]))`;
+export const FOREIGN_CONTRAST = String.raw`mais|cependant|pourtant|toutefois|pero|sino|sin\s+embargo|en\s+cambio|porém|contudo|no\s+entanto|però|bensì|tuttavia|invece|aber|sondern|jedoch|stattdessen|allerdings|${ITALIAN_MA}|${PORTUGUESE_MAS}`;
 const CONTRAST = new RegExp(
   String.raw`(?<![\p{L}'])(?:but|however|instead|though|although|whereas|while|rather|nevertheless|nonetheless|${FOREIGN_CONTRAST})(?![\p{L}])|(?:,|\band)\s+yet\b`,
   'giu',
@@ -104,7 +113,9 @@ export function leadWords(sentence: string, at: number): string {
     }
   const semicolon = before.lastIndexOf(';');
   if (semicolon >= from) from = semicolon + 1;
-  for (const contrast of [...before.slice(from).matchAll(CONTRAST)].reverse())
+  // Read in the whole sentence, so a contrast that looks at its next word (`ma non`) sees it.
+  const contrasts = [...sentence.slice(from).matchAll(CONTRAST)].filter((c) => from + c.index < at);
+  for (const contrast of contrasts.reverse())
     if (!ASIDE_AFTER.test(before.slice(from, from + contrast.index))) {
       from += contrast.index + contrast[0].length;
       break;

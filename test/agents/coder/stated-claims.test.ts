@@ -132,6 +132,17 @@ describe('the prose net, more forms', () => {
     // French `ma` is "my", no contrast.
     expect(said("Je n'ai pas modifié ma config dans a.ts.")).toEqual([]);
   });
+  it('Italian `ma` and Portuguese `mas` are contrasts before a word of their own language only', () => {
+    expect(said("Non l'ho modificato ma eliminato b.ts.")).toEqual(['b.ts:deleted']);
+    expect(said("Non l'ho toccato, ma l'ho eliminato: b.ts.")).toEqual(['b.ts:deleted']);
+    // The contrast detaches what follows from the verb before it.
+    expect(said('Ho modificato a.ts ma non b.ts.')).toEqual(['a.ts:updated']);
+    expect(said('Foi atualizado a.ts mas não b.ts.')).toEqual(['a.ts:updated']);
+    // French `ma` ("my") and Spanish `mas` ("más") before a noun are no contrast.
+    expect(said("J'ai modifié ma config dans a.ts.")).toEqual(['a.ts:updated']);
+    expect(said('He modificado mas de un archivo: a.ts.')).toEqual(['a.ts:updated']);
+    expect(said("Je n'ai pas supprimé ma copie de a.ts.")).toEqual([]);
+  });
   it('reads "is gone", reverts, file:// URLs and a rename in a table cell', () => {
     expect(said('README.md is gone.')).toEqual(['README.md:deleted']);
     expect(said('README.md is not gone. Is a.txt gone?')).toEqual([]);

@@ -50,6 +50,8 @@ describe('a test, build or lint run reported in a Coder text (no Coder tool runs
     "Je n'ai pas touché src/a.ts mais tous les tests passent.",
     'Ich habe nicht viel geändert aber die Tests bestehen.',
     'Nunca toqué la API pero los tests pasan.',
+    'Non ho toccato nulla ma tutti i test passano.',
+    'Não alterei nada mas todos os testes passam.',
     // A check mark or an emoji after the verdict; a bare "compiles"; a JUnit-style tally.
     'All tests pass \u2705',
     'All tests pass \u{1F389}',
