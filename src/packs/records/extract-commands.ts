@@ -31,9 +31,29 @@ const WARNING_MARK = /[\u274C\u{1F6AB}\u26D4\u2717\u2718\u2716]|:(?:x|no_entry(?
 /** A list item's bullet or number: the lines a label ending in a colon introduces. */
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 
+/**
+ * A negator that takes an object (`avoid X`, `without X`) is against its object only: a means
+ * after it (`avoid downtime by running these:`, `deploy without downtime by running`) is what is
+ * asked; a negated means (`by not running`) is not. Nor when the object is itself a run or the
+ * commands (`avoid running these by hand`, `avoid these by …`, a span).
+ */
+const OBJECT_NEGATOR = /^(?:avoid(?:ing)?|without)$/i;
+const MEANS_AFTER_OBJECT =
+  /^\s+((?:(?!\bby\b)[^`]){1,120}?)\s+by\s+(?:(not|never)\s+)?(?:(?:first|always|just|simply|\p{L}+ly)\s+)?\p{L}+ing\b/iu;
+const NAMES_THE_COMMANDS =
+  /\b(?:run\w*|us(?:e|es|ing)|execut\w*|call\w*|invok\w*|typ\w*|these|those|them|the\s+following|commands?|scripts?)\b/i;
+
+/** Whether a negator is against its own object only, not what follows (see `MEANS_AFTER_OBJECT`). */
+function aimedElsewhere(text: string, negator: RegExpMatchArray): boolean {
+  if (!OBJECT_NEGATOR.test(negator[0])) return false;
+  const means = MEANS_AFTER_OBJECT.exec(text.slice((negator.index as number) + negator[0].length));
+  // A negated means (`by not running these`) keeps the clause against them: one negation still.
+  return means !== null && !NAMES_THE_COMMANDS.test(means[1] as string) && means[2] === undefined;
+}
+
 /** Whether the negations in `text` leave it against what follows (an odd count, doubles undone). */
 function turnsAgainst(text: string): boolean {
-  const negators = [...text.matchAll(NEGATOR)];
+  const negators = [...text.matchAll(NEGATOR)].filter((negator) => !aimedElsewhere(text, negator));
   // A clause opened by "not" is a contrast: "use `a`, not `b`".
   const contrast = /^\s*(?:(?:and|but|or)\s+)?not\b/i.test(text) ? 1 : 0;
   if (negators.length + contrast === 0) return false;

@@ -99,6 +99,33 @@ describe('a record states commands to run, and warns against others', () => {
       expect(split(markdown).commands, markdown).toEqual(['npm test', 'npm run build']);
   });
 
+  it('a warning verb whose object is something else (avoid downtime BY running these) asks for the commands', () => {
+    for (const markdown of [
+      'Avoid downtime by running these:\n- `npm run migrate`\n- `npm run deploy`',
+      '**Avoiding downtime** by first running these:\n\n- `npm run migrate`\n- `npm run deploy`',
+      'To avoid downtime, run these:\n- `npm run migrate`\n- `npm run deploy`',
+      'Deploy without downtime by running these:\n- `npm run migrate`\n- `npm run deploy`',
+      'Avoid downtime by running `npm run migrate` before `npm run deploy`.',
+    ])
+      expect(split(markdown), markdown).toEqual({
+        commands: ['npm run migrate', 'npm run deploy'],
+        warned: [],
+      });
+    expect(split('Avoid a broken deploy by running this:\n```\nnpm test\n```')).toEqual({
+      commands: ['npm test'],
+      warned: [],
+    });
+    // The object is the run or the commands themselves, or the means is negated: still a warning.
+    for (const markdown of [
+      'Avoid running these by hand:\n- `git push --force`',
+      'Avoid these by using the wrapper instead:\n- `git push --force`',
+      'Avoid downtime by not running these:\n- `git push --force`',
+      'Avoid `git push --force` by using an alias.',
+      'Never deploy by running these:\n- `git push --force`',
+    ])
+      expect(split(markdown), markdown).toEqual({ commands: [], warned: ['git push --force'] });
+  });
+
   it("a block's tag says what its lines are: a script's lines, a session's prompted lines, no data or code", () => {
     const block = (tag: string, body: string) => statedCommands(`\`\`\`${tag}\n${body}\n\`\`\``).commands;
     expect(block('bash', '# rotate first\n./scripts/rotate.sh --env prod\npsql -c "select 1"')).toEqual([
