@@ -7,7 +7,7 @@
 
 /** One cheap test first: most texts hold none of these prefixes. */
 const ANY_SHAPE =
-  /-----BEGIN|gh[pousr]_|github_pat_|sk-|AKIA|ASIA|xox[abposr]-|AIza|_live_|_test_|eyJ|:\/\/[^\s/@:]*:[^\s/@]*@/;
+  /-----BEGIN|gh[pousr]_|github_pat_|glpat-|npm_|sk-|AKIA|ASIA|xox[abposr]-|AIza|_live_|_test_|eyJ|:\/\/[^\s/@:]*:[^\s/@]*@/;
 
 /** Token shapes: each match is a secret whole. */
 const TOKENS = new RegExp(
@@ -15,6 +15,9 @@ const TOKENS = new RegExp(
     // GitHub: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained tokens.
     String.raw`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`,
     String.raw`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`,
+    // GitLab personal access tokens; npm access tokens.
+    String.raw`\bglpat-[A-Za-z0-9_-]{20,}`,
+    String.raw`\bnpm_[A-Za-z0-9]{36}\b`,
     // Anthropic, OpenAI (project, service-account, admin and legacy keys).
     String.raw`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
     // AWS access key ids.
@@ -30,6 +33,16 @@ const TOKENS = new RegExp(
   ].join('|'),
   'g',
 );
+
+/**
+ * The head of a token that a cut ended (`ghp_1234abcd…`, `eyJhbGciOi...`): a gloss, a result
+ * preview or a model's quote shortens a text, and a token cut short no longer has the length
+ * its whole shape needs. Its prefix and at least eight characters (a dot only between two, as in
+ * a JWT, never the cut mark's), then a cut mark or the text's end, are a secret's head: masked,
+ * since even part of a key narrows the guess.
+ */
+const CUT_TOKEN =
+  /\b(?:gh[pousr]_|github_pat_|glpat-|sk-(?:ant-|proj-|svcacct-|admin-)?|AKIA|ASIA|xox[abposr]-|AIza|(?:sk|rk)_(?:live|test)_|eyJ)(?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){8,}?(?=\.\.\.|\u2026|$)/g;
 
 /** A PEM private key, to its END line (or the text's end when it was cut). */
 const PRIVATE_KEY =
@@ -76,6 +89,7 @@ export function scrubSecretShapes(
     (block, kind: string) => `-----BEGIN ${kind}-----${label(block)}-----END ${kind}-----`,
   );
   out = out.replace(TOKENS, (token) => (isSecretToken(token) ? mask(token) : token));
+  out = out.replace(CUT_TOKEN, (head) => (isSecretToken(head) ? mask(head) : head));
   out = out.replace(URL_PASSWORD, (whole, head: string, password: string) =>
     password.startsWith('[redacted') ? whole : `${head}:${mask(password)}@`,
   );

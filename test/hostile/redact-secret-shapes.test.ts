@@ -1,7 +1,10 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { invokeTool } from '../../src/core/invoke-tool.js';
 import { createRedactor } from '../../src/core/redact.js';
+import { defineTool } from '../../src/core/tool.js';
 import { tempDir, tempLedger } from '../helpers.js';
 import { workspace } from '../packs/workspace/workspace-fixture.js';
 
@@ -17,12 +20,26 @@ const SLACK = `xoxb-${'1234567890'}-${'abcdefABCDEF1234'}`;
 const GOOGLE = `AIza${'Sy'}${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6q'}`;
 const STRIPE = `sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`;
 const JWT = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'}`;
+const GITLAB = `glpat-${'Ab1Cd2Ef3G'.repeat(2)}`;
+const NPM = `npm_${'Ab1Cd2Ef3G'.repeat(3)}xY9zW8`;
 const PEM_BODY = `MIIEowIBAAKCAQEA${'s3cr3tK3yMaterial'.repeat(3)}`;
 const PEM = `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`;
 
 describe('secrets known by their shape are redacted wherever they stand', () => {
   it('provider tokens and JWTs in prose: masked, and a later bare echo scrubbed by value', () => {
-    for (const token of [GITHUB, FINE_GRAINED, ANTHROPIC, OPENAI, AWS, SLACK, GOOGLE, STRIPE, JWT]) {
+    for (const token of [
+      GITHUB,
+      FINE_GRAINED,
+      ANTHROPIC,
+      OPENAI,
+      AWS,
+      SLACK,
+      GOOGLE,
+      STRIPE,
+      JWT,
+      GITLAB,
+      NPM,
+    ]) {
       const redactor = createRedactor();
       const text = redactor.redactText(`export CI=1\n# use ${token} for the deploy\n`);
       expect(text, token).not.toContain(token);
@@ -76,6 +93,54 @@ describe('secrets known by their shape are redacted wherever they stand', () => 
       'task-runner sk-learn sk-00000000000000000000000 ghp_short AKIAlower eyJonly.not /api/suites/9007 ' +
       'https://example.test/a:b@c is-skipping risk-assessment-document-for-2026';
     expect(redactor.redactText(text)).toBe(text);
+  });
+});
+
+describe('a token cut short (a gloss, a result preview, a quote) is still a secret', () => {
+  const tokens = [GITHUB, FINE_GRAINED, ANTHROPIC, OPENAI, AWS, SLACK, GOOGLE, STRIPE, JWT, GITLAB];
+
+  it('its head before a cut mark or at the text’s end is masked, at every length from eight characters on', () => {
+    for (const token of tokens) {
+      const prefix =
+        /^(?:[a-z]+_pat_|[a-z]+-(?:ant-|proj-)?|[a-z]+_(?:live_)?|AKIA|AIza|eyJ)/.exec(token)?.[0] ?? '';
+      for (let cut = prefix.length + 8; cut < token.length; cut += 3) {
+        const head = token.slice(0, cut);
+        for (const text of [`use ${head}... for the deploy`, `use ${head}\u2026`, `the key: ${head}`]) {
+          const redacted = createRedactor().redactText(text);
+          expect(redacted, text).not.toContain(head);
+          expect(redacted, text).toContain('[redacted]');
+        }
+      }
+    }
+  });
+
+  it('words and slugs that wear a prefix and end a text are kept', () => {
+    for (const text of [
+      'see the guide at sk-learn-model-selection...',
+      'sk-00000000000000000000000',
+      'ghp_short...',
+      'the field is eyJonly',
+      'npm_config_registry',
+      'read more: xoxo-forever-and-always…',
+    ])
+      expect(createRedactor().redactText(text), text).toBe(text);
+  });
+
+  it('a tool result cut to its ledger preview keeps no head of a token that straddles the cut', async () => {
+    const ledger = tempLedger();
+    const run = ledger.startRun({ agent: 'lib', task: 'long result' });
+    const long = defineTool({
+      name: 'long_text',
+      description: 'returns a long text',
+      annotations: { readOnly: true },
+      inputSchema: z.object({}),
+      // The result is previewed in the ledger at 4000 characters: the token starts just before.
+      execute: async () => ({ result: { text: `${'x'.repeat(3970)} ${GITHUB} end` } }),
+    });
+    await invokeTool(long, {}, { recorder: run, failOpen: () => {} });
+    const stored = JSON.stringify(run.entries());
+    expect(stored).toContain('resultPreview');
+    expect(stored).not.toContain(GITHUB.slice(0, 16));
   });
 });
 
