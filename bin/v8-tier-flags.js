@@ -51,7 +51,6 @@ const FISH_BUILTINS = [
   'node:crypto',
   'node:stream/promises',
   'node:net',
-  'node:http',
 ];
 
 module.exports = { tierUpFlags, raiseTierUpThresholds, FISH_BUILTINS };

@@ -215,26 +215,27 @@ export class ResponseParser {
       return false;
     }
     if (framing.kind === 'length') {
-      if (this.pending.length === 0) return false;
-      const take = Math.min(framing.left, this.pending.length);
-      this.events.body(this.pending.subarray(0, take));
-      this.pending = this.pending.subarray(take);
-      framing.left -= take;
-      if (framing.left === 0) this.complete();
-      return framing.left === 0;
+      if (!this.takeBody(framing)) return false;
+      this.complete();
+      return true;
     }
     return this.readChunked(framing);
   }
 
+  /** Hands on what is pending of the `left` bytes a length or a chunk declared; true once all are. */
+  private takeBody(framing: { left: number }): boolean {
+    const take = Math.min(framing.left, this.pending.length);
+    if (take > 0) this.events.body(this.pending.subarray(0, take));
+    this.pending = this.pending.subarray(take);
+    framing.left -= take;
+    return framing.left === 0;
+  }
+
   private readChunked(framing: Extract<Framing, { kind: 'chunked' }>): boolean {
     if (framing.state === 'data') {
-      if (this.pending.length === 0) return false;
-      const take = Math.min(framing.left, this.pending.length);
-      this.events.body(this.pending.subarray(0, take));
-      this.pending = this.pending.subarray(take);
-      framing.left -= take;
-      if (framing.left === 0) framing.state = 'data-end';
-      return framing.left === 0;
+      if (!this.takeBody(framing)) return false;
+      framing.state = 'data-end';
+      return true;
     }
     if (framing.state === 'data-end') {
       if (this.pending.length < 2) return false;
