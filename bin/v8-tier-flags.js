@@ -45,12 +45,6 @@ function raiseTierUpThresholds(builtins) {
 }
 
 /** Builtins a captures run of `tally fish` loads anyway (a test holds the list to that). */
-const FISH_BUILTINS = [
-  'node:module',
-  'node:os',
-  'node:crypto',
-  'node:stream/promises',
-  'node:net',
-];
+const FISH_BUILTINS = ['node:module', 'node:os', 'node:crypto', 'node:stream/promises', 'node:net'];
 
 module.exports = { tierUpFlags, raiseTierUpThresholds, FISH_BUILTINS };

@@ -16,8 +16,8 @@ import { type ResponseHead, ResponseParser } from './http1-response-parser.js';
 
 /**
  * Plain HTTP/1.1 over kept-alive sockets, without node:http's streams (issue 22): node:http's
- * client spends ~0.7 ms of CPU per request in a short run, more than everything else a create
- * costs Tally; this client spends a tenth of that. It sends the bytes node:http sent
+ * client spends ~0.7 ms of CPU per request in a short run, about as much as the rest of a create
+ * costs Tally; this client spends about a fifth of that. It sends the bytes node:http sent
  * (http1-request-head.ts), reads responses as strictly (http1-response-parser.ts), and keeps
  * every promise nodeHttpTransport made: no redirect followed, the body capped and decoded,
  * a stale kept-alive connection retried for an idempotent method only, an abort honoured at
