@@ -42,7 +42,7 @@ const CLAUSE = /;|\s[—–-]\s|,?\s+(?:and|but|then|now|also|plus|while|whereas
 /** Words before a verb that make it no claim: negation, intent, condition. */
 // `I'd have deleted` is a counterfactual, `I'd deleted` ("I had") a claim.
 const NOT_A_CLAIM =
-  /\b(\w+'d\s+have|\w+'d've|\w+'ll|not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|non|mai|nicht|kein|keine|nie)\b/i;
+  /\b(\w+'d\s+have|\w+'d've|\w+'ll|not|never|neither|nor|nothing|didn't|don't|doesn't|haven't|hasn't|hadn't|wasn't|weren't|isn't|aren't|cannot|can't|couldn't|won't|wouldn't|without|will|would|should|could|can|may|might|must|shall|need|needs|going|want|wants|plan|if|once|to|be|pas|jamais|rien|no|nunca|nada|n\u00e3o|non|mai|nicht|kein|keine|nie)\b/i;
 /** Words between a verb and a file that detach the file from the verb. */
 const BREAKER = new RegExp(
   String.raw`(?<![\p{L}])(?:read|looked|checked|inspected|opened|listed|viewed|searched|grepped|found|saw|examined|reviewed|left|kept|ran|verified|confirmed|but|although|however|while|untouched|unchanged|except|without|you|should|could|may|might|recommend|suggest|consider|${FOREIGN_CONTRAST})(?![\p{L}])`,

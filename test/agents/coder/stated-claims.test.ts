@@ -122,6 +122,8 @@ describe('the prose net, more forms', () => {
     expect(said("Je n'ai pas supprimé a.txt.")).toEqual([]);
     expect(said('No he borrado a.txt.')).toEqual([]);
     expect(said('Ich habe a.txt nicht gelöscht.')).toEqual([]);
+    expect(said('Não foi removido a.txt.')).toEqual([]);
+    expect(said('O arquivo a.txt não foi removido.')).toEqual([]);
   });
   it('a contrast of their own opens an affirmative clause after a negation', () => {
     expect(said("Je n'ai pas touché a.ts mais supprimé b.ts.")).toEqual(['b.ts:deleted']);
