@@ -1,6 +1,6 @@
 import type { NetEffect } from '../../core/effects.js';
 import { sameType } from '../../core/type-words.js';
-import { linkStem } from '../../packs/http/link-field.js';
+import { linkStem, namesParent } from '../../packs/http/link-field.js';
 
 const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] | undefined) ?? [];
 
@@ -12,7 +12,7 @@ const pathParentsOf = (child: NetEffect) => (child.observed.parents as string[] 
 function linksNaming(child: NetEffect, parentType: string): [string, string][] {
   const links = Object.entries((child.observed.links as Record<string, string> | undefined) ?? {});
   const typed = links.filter(([field]) => sameType(parentType, linkStem(field)));
-  return typed.length > 0 ? typed : links.filter(([field]) => /^parent$/i.test(linkStem(field)));
+  return typed.length > 0 ? typed : links.filter(([field]) => namesParent(field));
 }
 
 /** A path parent of this type (`…/suites/55`): its type is the segment before its id. */

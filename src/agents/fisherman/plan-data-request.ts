@@ -5,7 +5,7 @@ import { splitPath } from '../../packs/http/endpoints/id-shape.js';
 import { ID } from '../../packs/http/endpoints/path-normalizer.js';
 import { ambiguousResource, resourcesNamed, sameResource } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
-import { linkStem } from '../../packs/http/link-field.js';
+import { linkStem, namesParent } from '../../packs/http/link-field.js';
 import type { DataRequest } from './parse-data-request.js';
 import { type ContainerPlan, planContainer } from './plan-container.js';
 import type { ParentLink } from './planned-link.js';
@@ -122,11 +122,7 @@ function findLink(
   // Fields named after the parent first: json-server numbers every collection from 1, so a
   // captured `authorId: 1` holds a post's id as well as `postId: 1` does.
   const rank = (field: string) =>
-    parent.resource && sameResource(linkStem(field), parent.resource)
-      ? 0
-      : /^parent$/i.test(linkStem(field))
-        ? 1
-        : 2;
+    parent.resource && sameResource(linkStem(field), parent.resource) ? 0 : namesParent(field) ? 1 : 2;
   const fields = Object.entries(body).sort(([x], [y]) => rank(x) - rank(y));
   for (const [field, value] of fields) {
     if ((typeof value === 'number' || typeof value === 'string') && ids.has(String(value)))

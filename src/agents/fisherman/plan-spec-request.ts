@@ -1,7 +1,7 @@
 import { sameType, singular } from '../../core/type-words.js';
 import { ambiguousResource, resourcesNamed } from '../../packs/http/endpoints/resource-name.js';
 import type { Scope } from '../../packs/http/endpoints/scope.js';
-import { endsInId, linkedName, linkStem } from '../../packs/http/link-field.js';
+import { endsInId, linkedName, linkStem, namesParent } from '../../packs/http/link-field.js';
 import type { ApiOperation } from '../../packs/http/openapi/api-operation.js';
 import type { ApiSpecIndex } from '../../packs/http/openapi/api-spec-index.js';
 import { flattenSchema, isSchema, typeOf } from '../../packs/http/openapi/flatten-schema.js';
@@ -49,7 +49,7 @@ function linkOf(parentType: string, child: ApiOperation): ParentLink | undefined
   const fields = Object.entries(properties);
   const named = [
     ...fields.filter(([field]) => sameType(parentType, linkStem(field))),
-    ...fields.filter(([field]) => /^parent$/i.test(linkStem(field))),
+    ...fields.filter(([field]) => namesParent(field)),
   ];
   for (const [field, property] of named) {
     // A relation may take the id or the whole object (`oneOf: [integer, Author]`): the id it is.

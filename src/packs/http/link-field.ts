@@ -11,6 +11,11 @@ export function linkStem(field: string): string {
   return linkedName(field) ?? field;
 }
 
+/** Whether a field links to its item's parent by that word (`parent`, `parentId`, `parent_id`). */
+export function namesParent(field: string): boolean {
+  return /^parent$/i.test(linkStem(field));
+}
+
 /** Whether a field's name ends in an id (`ownerId`, `owner_id`, `id`). */
 export function endsInId(field: string): boolean {
   return LINK_FIELD.test(field);

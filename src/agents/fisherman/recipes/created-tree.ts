@@ -1,7 +1,7 @@
 import { createdResources, netEffects } from '../../../core/effects.js';
 import type { LedgerEntry } from '../../../core/ledger/entry.js';
 import { sameType } from '../../../core/type-words.js';
-import { linkStem } from '../../../packs/http/link-field.js';
+import { linkStem, namesParent } from '../../../packs/http/link-field.js';
 import type { ParentLink } from '../planned-link.js';
 
 /** One resource a run created and still had at its end, with the request that made it. */
@@ -47,7 +47,7 @@ function parentOf(
     const stem = linkStem(field);
     for (let index = nodes.length - 1; index >= 0; index--) {
       const node = nodes[index] as CreatedNode;
-      if (node.id === value && (sameType(stem, node.type) || /^parent$/i.test(stem)))
+      if (node.id === value && (sameType(stem, node.type) || namesParent(field)))
         return { index, link: { kind: 'body', field, numeric: typeof body[field] === 'number' } };
     }
   }

@@ -5,8 +5,9 @@ import { isHeaderName, isHeaderValue } from './http1-request-head.js';
  * One `Name: value` header as a user wrote it (`--header`, `TALLY_FISH_HEADERS`), checked as
  * node:http will check it — before any request is sent, so a bad one is a usage error rather
  * than a failed create (the rules node:http and the lean client share, http1-request-head.ts;
- * not node:http's own checks, which would load node:http into every run). Security: no refusal quotes the value, nor a line without a colon
- * (`Authorization Bearer …` is exactly the typo that carries a token).
+ * not node:http's own checks, which would load node:http into every run). Security: no refusal
+ * quotes the value, nor a line without a colon (`Authorization Bearer …` is exactly the typo
+ * that carries a token).
  */
 export function parseHeaderLine(line: string, where: string): [name: string, value: string] {
   const colon = line.indexOf(':');

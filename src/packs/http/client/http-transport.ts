@@ -1,5 +1,4 @@
 import type * as Http from 'node:http';
-import type { IncomingMessage } from 'node:http';
 import type * as Https from 'node:https';
 import { createRequire } from 'node:module';
 import { TallyError } from '../../../core/errors.js';
@@ -55,7 +54,7 @@ export type Transport = (url: URL, request: TransportRequest) => Promise<Transpo
  * (a model thinking) never lands on a socket the server is closing — gunicorn waits 2 s,
  * Node's own servers 5 s — which would fail a create that never reached it.
  */
-const IDLE_MS = 1000;
+export const IDLE_MS = 1000;
 const agents: { http?: Http.Agent; https?: Https.Agent } = {};
 
 // node:https brings node:tls (~2.5 ms of every start, issue 22): loaded on the first https URL,
@@ -168,7 +167,7 @@ export function fetchTransport(fetchImpl: typeof fetch): Transport {
   };
 }
 
-function headerValue(response: IncomingMessage, name: string): string | undefined {
+function headerValue(response: Http.IncomingMessage, name: string): string | undefined {
   const value = response.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -197,7 +196,7 @@ async function readFetchBody(response: Response, limits: ResponseLimits = {}): P
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function readBody(response: IncomingMessage, limits: ResponseLimits = {}): Promise<string> {
+function readBody(response: Http.IncomingMessage, limits: ResponseLimits = {}): Promise<string> {
   const limit = limits.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   return new Promise((resolve, reject) => {
     const declared = Number(headerValue(response, 'content-length'));

@@ -1,12 +1,13 @@
 import { connect, type Socket } from 'node:net';
+import { IDLE_MS } from './http-transport.js';
 
 /**
  * Kept-alive plain-HTTP connections by host and port, for the lean client: a burst of creates
  * reuses one connection per request in flight. Like the node:http agent it replaces, an idle
- * connection is closed after `IDLE_MS` (sooner when the server's `Keep-Alive: timeout=` says
- * so) and holds no process open; an error on an idle one only drops it.
+ * connection is closed after `IDLE_MS` (http-transport.ts says why a second; sooner when the
+ * server's `Keep-Alive: timeout=` says so) and holds no process open; an error on an idle one
+ * only drops it.
  */
-export const IDLE_MS = 1000;
 
 const IDLE_EVENTS = ['error', 'end', 'close', 'data', 'timeout'] as const;
 
